@@ -1,0 +1,563 @@
+//! Compaction policies as data (MODEL.md §4 and §9).
+//!
+//! A [`Policy`] is a handful of switches. The presets are values of it in one
+//! table, [`Preset::ALL`]; no part of the engine branches on a preset's name.
+
+use crate::harness::HarnessOverrides;
+use crate::vocab::{Role, RoleSet};
+
+/// The switches that decide what a compaction round keeps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Policy {
+    /// Whether the harness compacts at all; without it the session overflows.
+    pub compacts: bool,
+    /// Roles whose facts a round never touches.
+    pub protected_roles: RoleSet,
+    /// Whether what leaves the tail is summarised (`true`) or dropped.
+    pub summarises: bool,
+    /// Whether externalised facts are re-read verbatim after every round.
+    pub rereads_external: bool,
+    /// Turns `1..=keep_first_turns` stay verbatim (the *head*).
+    pub keep_first_turns: u32,
+    /// When set, the tail is the newest turns fitting in this percent of the
+    /// window (1..=99) instead of the harness's `tail_turns`.
+    pub tail_percent: Option<u32>,
+    /// When set and `user` is protected, only the newest
+    /// `user_budget_tokens / user_message_tokens` turns keep their user
+    /// messages verbatim.
+    pub user_budget_tokens: Option<u64>,
+    /// Harness fields this policy overrides.
+    pub harness: HarnessOverrides,
+}
+
+impl Policy {
+    /// The v1 `pinned_prefix` policy, the base every preset starts from.
+    pub const PINNED_PREFIX: Policy = Policy {
+        compacts: true,
+        protected_roles: RoleSet::SYSTEM,
+        summarises: true,
+        rereads_external: false,
+        keep_first_turns: 0,
+        tail_percent: None,
+        user_budget_tokens: None,
+        harness: HarnessOverrides::NONE,
+    };
+
+    /// Whether a `user` fact is protected only while it is among the newest
+    /// user messages that fit the user budget.
+    pub const fn has_user_budget(&self) -> bool {
+        self.user_budget_tokens.is_some() && self.protected_roles.contains(Role::User)
+    }
+}
+
+impl Default for Policy {
+    fn default() -> Self {
+        Policy::PINNED_PREFIX
+    }
+}
+
+/// Which policy a scenario runs under: a named preset or a custom object.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum PolicyChoice {
+    /// One of [`Preset::ALL`].
+    Preset(Preset),
+    /// A policy built from the switches (`custom` in results).
+    Custom(Policy),
+}
+
+impl PolicyChoice {
+    /// The switches this choice stands for.
+    pub fn policy(&self) -> Policy {
+        match self {
+            PolicyChoice::Preset(p) => p.policy(),
+            PolicyChoice::Custom(p) => *p,
+        }
+    }
+
+    /// The id written in results: the preset id, or `custom`.
+    pub fn id(&self) -> &'static str {
+        match self {
+            PolicyChoice::Preset(p) => p.id(),
+            PolicyChoice::Custom(_) => "custom",
+        }
+    }
+}
+
+impl Default for PolicyChoice {
+    fn default() -> Self {
+        PolicyChoice::Preset(Preset::PinnedPrefix)
+    }
+}
+
+/// A named policy. Its switches, wording and provenance live in one table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[allow(missing_docs)]
+pub enum Preset {
+    None,
+    SlidingWindow,
+    RecursiveSummary,
+    PinnedPrefix,
+    UserVerbatim,
+    ExternalisedState,
+    CodexCli,
+    ClaudeCode,
+    OpenaiCompact,
+    OpenhandsSummarizing,
+    OpenhandsMasking,
+    LettaSliding,
+    Deepagents,
+}
+
+/// Everything known about a preset: its switches and how to explain it.
+#[derive(Clone, Copy, Debug)]
+pub struct PresetInfo {
+    /// The preset.
+    pub preset: Preset,
+    /// Identifier in scenario files, URLs and results.
+    pub id: &'static str,
+    /// A short display name.
+    pub name: &'static str,
+    /// One line: what the policy does.
+    pub summary: &'static str,
+    /// The switches.
+    pub policy: Policy,
+    /// For harness approximations: the behaviour approximated and what the
+    /// model cannot see of it. Empty for the v1 reference policies.
+    pub approximates: &'static str,
+    /// The public source the approximation follows. Empty for v1 policies.
+    pub source: &'static str,
+}
+
+const fn with_roles(roles: RoleSet) -> Policy {
+    Policy {
+        protected_roles: roles,
+        ..Policy::PINNED_PREFIX
+    }
+}
+
+const PRESETS: [PresetInfo; 13] = [
+    PresetInfo {
+        preset: Preset::None,
+        id: "none",
+        name: "no compaction",
+        summary: "Never compacts: the session stops when the window is full.",
+        policy: Policy {
+            compacts: false,
+            protected_roles: RoleSet::EMPTY,
+            summarises: false,
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::SlidingWindow,
+        id: "sliding_window",
+        name: "sliding window",
+        summary: "Keeps the system prompt and the newest turns; everything older is dropped.",
+        policy: Policy {
+            summarises: false,
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::RecursiveSummary,
+        id: "recursive_summary",
+        name: "recursive summary",
+        summary: "Summarises everything outside the tail, the system prompt included, again each round.",
+        policy: with_roles(RoleSet::EMPTY),
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::PinnedPrefix,
+        id: "pinned_prefix",
+        name: "pinned prefix",
+        summary: "Keeps the system prompt verbatim and summarises the rest outside the tail.",
+        policy: Policy::PINNED_PREFIX,
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::UserVerbatim,
+        id: "user_verbatim",
+        name: "user verbatim",
+        summary: "Keeps the system prompt and every user message verbatim; summarises assistant and tool turns.",
+        policy: with_roles(RoleSet::SYSTEM_USER),
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::ExternalisedState,
+        id: "externalised_state",
+        name: "externalised state",
+        summary: "Pinned prefix, and facts kept in an external store are re-read verbatim after every round.",
+        policy: Policy {
+            rereads_external: true,
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "",
+        source: "",
+    },
+    PresetInfo {
+        preset: Preset::CodexCli,
+        id: "codex_cli",
+        name: "Codex CLI",
+        summary: "Keeps the newest user messages up to 20,000 tokens and folds everything else into a rolling summary at 90% of the window.",
+        policy: Policy {
+            protected_roles: RoleSet::SYSTEM_USER,
+            user_budget_tokens: Some(20_000),
+            harness: HarnessOverrides {
+                trigger_percent: Some(90),
+                ..HarnessOverrides::NONE
+            },
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "Codex's auto-compaction replaces the history with a summary plus the most recent user messages, newest first, until about 20,000 tokens of them are kept; it runs when the conversation reaches about 90% of the model's window. The model counts every recent turn as one user message of user_message_tokens, so a session with long or sparse user messages keeps more or fewer of them than Codex would.",
+        source: "openai/codex, codex-rs/core/src/codex/compact.rs (COMPACT_USER_MESSAGE_MAX_TOKENS)",
+    },
+    PresetInfo {
+        preset: Preset::ClaudeCode,
+        id: "claude_code",
+        name: "Claude Code",
+        summary: "Summarises the conversation about 13k tokens before the window is full; CLAUDE.md and memory files are re-read afterwards.",
+        policy: Policy {
+            rereads_external: true,
+            harness: HarnessOverrides {
+                reserve_tokens: Some(13_000),
+                ..HarnessOverrides::NONE
+            },
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "Claude Code auto-compacts when the context nears the window, keeping a buffer for the summary itself, and replaces the conversation with a summary; CLAUDE.md and memory files are loaded again after compaction, which is what 'externalised' models. The summary prompt and its emphasis are not modelled: every kind keeps its retention.",
+        source: "Claude Code documentation, 'Manage Claude's memory' and 'Context management' (docs.anthropic.com/en/docs/claude-code)",
+    },
+    PresetInfo {
+        preset: Preset::OpenaiCompact,
+        id: "openai_compact",
+        name: "OpenAI compact",
+        summary: "Keeps prior user messages verbatim and turns everything else into one opaque item.",
+        policy: with_roles(RoleSet::SYSTEM_USER),
+        approximates: "The Responses API compaction endpoint returns the user messages of the conversation unchanged and replaces assistant messages, tool calls and tool results with a single encrypted compaction item. The model treats that item as a summary with the usual per-kind retention; its real contents are not visible. Same switches as user_verbatim.",
+        source: "OpenAI API reference, POST /v1/responses/compact, and the 'Conversation state: compaction' guide (platform.openai.com/docs)",
+    },
+    PresetInfo {
+        preset: Preset::OpenhandsSummarizing,
+        id: "openhands_summarizing",
+        name: "OpenHands summarizing",
+        summary: "Keeps the first turn, summarises the middle, keeps the newest turns.",
+        policy: Policy {
+            keep_first_turns: 1,
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "The LLMSummarizingCondenser keeps the first `keep_first` events and the newest events, and replaces the forgotten middle with one summary event. OpenHands triggers on a count of events (max_size), not on tokens; the model approximates that trigger with the window's tokens.",
+        source: "All-Hands-AI/OpenHands, openhands/memory/condenser/impl/llm_summarizing_condenser.py",
+    },
+    PresetInfo {
+        preset: Preset::OpenhandsMasking,
+        id: "openhands_masking",
+        name: "OpenHands masking",
+        summary: "Replaces old tool outputs with placeholders; system, user and assistant turns stay.",
+        policy: Policy {
+            protected_roles: RoleSet::SYSTEM_USER.with(Role::Assistant),
+            summarises: false,
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "The ObservationMaskingCondenser keeps every event but replaces the content of observations older than its attention window with a placeholder. Its window counts events, not tokens, and masking does not shrink the non-tool turns, so a session dominated by user or assistant text overflows sooner in the model than it would in OpenHands.",
+        source: "All-Hands-AI/OpenHands, openhands/memory/condenser/impl/observation_masking_condenser.py",
+    },
+    PresetInfo {
+        preset: Preset::LettaSliding,
+        id: "letta_sliding",
+        name: "Letta sliding",
+        summary: "Evicts about 30% of the oldest messages into a recursive summary at 90%; core memory blocks stay in context.",
+        policy: Policy {
+            rereads_external: true,
+            tail_percent: Some(70),
+            harness: HarnessOverrides {
+                trigger_percent: Some(90),
+                ..HarnessOverrides::NONE
+            },
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "Letta's summarizer evicts the oldest part of the message buffer into a recursive summary when the context fills and keeps the newest messages; core memory blocks are rendered into every prompt, which is what 'externalised' models. Archival memory search is not modelled.",
+        source: "letta-ai/letta, letta/services/summarizer/summarizer.py",
+    },
+    PresetInfo {
+        preset: Preset::Deepagents,
+        id: "deepagents",
+        name: "deepagents",
+        summary: "Summarises at 85% of the input limit and keeps the newest 10% of it verbatim.",
+        policy: Policy {
+            tail_percent: Some(10),
+            harness: HarnessOverrides {
+                trigger_percent: Some(85),
+                ..HarnessOverrides::NONE
+            },
+            ..Policy::PINNED_PREFIX
+        },
+        approximates: "LangChain's deepagents summarization middleware triggers at a fraction of the model's input limit and keeps a fraction of it as recent messages, summarising the rest. Its files-as-memory tools are not modelled unless a fact is marked externalised under a rereading policy.",
+        source: "langchain-ai/deepagents, summarization middleware defaults (trigger fraction 0.85, keep fraction 0.10)",
+    },
+];
+
+impl Preset {
+    /// Every preset, v1 reference policies first.
+    pub const ALL: [Preset; 13] = [
+        Preset::None,
+        Preset::SlidingWindow,
+        Preset::RecursiveSummary,
+        Preset::PinnedPrefix,
+        Preset::UserVerbatim,
+        Preset::ExternalisedState,
+        Preset::CodexCli,
+        Preset::ClaudeCode,
+        Preset::OpenaiCompact,
+        Preset::OpenhandsSummarizing,
+        Preset::OpenhandsMasking,
+        Preset::LettaSliding,
+        Preset::Deepagents,
+    ];
+
+    /// The six reference policies of contract v1 (MODEL.md §4).
+    pub const V1: [Preset; 6] = [
+        Preset::None,
+        Preset::SlidingWindow,
+        Preset::RecursiveSummary,
+        Preset::PinnedPrefix,
+        Preset::UserVerbatim,
+        Preset::ExternalisedState,
+    ];
+
+    /// Everything the table knows about this preset.
+    pub const fn info(self) -> &'static PresetInfo {
+        &PRESETS[self as usize]
+    }
+
+    /// The identifier (`pinned_prefix`, `codex_cli`, …).
+    pub const fn id(self) -> &'static str {
+        self.info().id
+    }
+
+    /// The switches.
+    pub const fn policy(self) -> Policy {
+        self.info().policy
+    }
+
+    /// Parses an identifier.
+    pub fn from_id(id: &str) -> Option<Preset> {
+        Preset::ALL.into_iter().find(|p| p.id() == id)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_is_indexed_by_the_enum() {
+        for (i, preset) in Preset::ALL.into_iter().enumerate() {
+            assert_eq!(PRESETS[i].preset, preset);
+            assert_eq!(Preset::from_id(preset.id()), Some(preset));
+            assert!(!preset.info().summary.is_empty());
+        }
+        assert_eq!(Preset::from_id("custom"), None);
+    }
+
+    /// MODEL.md §4 and §9, one row per preset:
+    /// (compacts, protected roles, summarises, rereads, keep_first, tail %, user budget, trigger %, reserve).
+    #[test]
+    fn preset_switches_match_the_contract() {
+        use Role::*;
+        type Row = (
+            &'static str,
+            bool,
+            &'static [Role],
+            bool,
+            bool,
+            u32,
+            Option<u32>,
+            Option<u64>,
+            Option<u32>,
+            Option<u64>,
+        );
+        let table: [Row; 13] = [
+            ("none", false, &[], false, false, 0, None, None, None, None),
+            (
+                "sliding_window",
+                true,
+                &[System],
+                false,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "recursive_summary",
+                true,
+                &[],
+                true,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "pinned_prefix",
+                true,
+                &[System],
+                true,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "user_verbatim",
+                true,
+                &[System, User],
+                true,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "externalised_state",
+                true,
+                &[System],
+                true,
+                true,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "codex_cli",
+                true,
+                &[System, User],
+                true,
+                false,
+                0,
+                None,
+                Some(20_000),
+                Some(90),
+                None,
+            ),
+            (
+                "claude_code",
+                true,
+                &[System],
+                true,
+                true,
+                0,
+                None,
+                None,
+                None,
+                Some(13_000),
+            ),
+            (
+                "openai_compact",
+                true,
+                &[System, User],
+                true,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "openhands_summarizing",
+                true,
+                &[System],
+                true,
+                false,
+                1,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "openhands_masking",
+                true,
+                &[System, User, Assistant],
+                false,
+                false,
+                0,
+                None,
+                None,
+                None,
+                None,
+            ),
+            (
+                "letta_sliding",
+                true,
+                &[System],
+                true,
+                true,
+                0,
+                Some(70),
+                None,
+                Some(90),
+                None,
+            ),
+            (
+                "deepagents",
+                true,
+                &[System],
+                true,
+                false,
+                0,
+                Some(10),
+                None,
+                Some(85),
+                None,
+            ),
+        ];
+        for (id, compacts, roles, summarises, rereads, head, tail, budget, trigger, reserve) in
+            table
+        {
+            let p = Preset::from_id(id).unwrap().policy();
+            assert_eq!(p.compacts, compacts, "{id}");
+            assert_eq!(p.protected_roles, roles.iter().copied().collect(), "{id}");
+            assert_eq!(p.summarises, summarises, "{id}");
+            assert_eq!(p.rereads_external, rereads, "{id}");
+            assert_eq!(p.keep_first_turns, head, "{id}");
+            assert_eq!(p.tail_percent, tail, "{id}");
+            assert_eq!(p.user_budget_tokens, budget, "{id}");
+            assert_eq!(p.harness.trigger_percent, trigger, "{id}");
+            assert_eq!(p.harness.reserve_tokens, reserve, "{id}");
+            let others = HarnessOverrides {
+                trigger_percent: None,
+                reserve_tokens: None,
+                ..p.harness
+            };
+            assert_eq!(others, HarnessOverrides::NONE, "{id}");
+        }
+    }
+
+    #[test]
+    fn harness_presets_name_their_source() {
+        for preset in &Preset::ALL[6..] {
+            let info = preset.info();
+            assert!(!info.approximates.is_empty(), "{}", info.id);
+            assert!(!info.source.is_empty(), "{}", info.id);
+        }
+    }
+}

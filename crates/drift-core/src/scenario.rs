@@ -1,0 +1,576 @@
+//! Scenarios: the session to simulate and the settings to simulate it under
+//! (MODEL.md §6), with their validation.
+//!
+//! A [`Scenario`] is plain data with public fields, so a front end can edit a
+//! copy freely; [`Scenario::validate`] (run by [`crate::simulate`] too) checks
+//! every rule of §6 and reports the first violation as a [`ScenarioError`].
+//! Reading and writing the JSON format lives in [`crate::wire`].
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use crate::error::{Collection, ScenarioError};
+use crate::harness::Harness;
+use crate::policy::{Policy, PolicyChoice};
+use crate::vocab::{Kind, Retention, Role};
+
+/// Largest session the engine accepts, in turns.
+pub const MAX_TURNS: u32 = 1_000_000;
+/// Largest token count the engine accepts in any field.
+pub const MAX_TOKENS: u64 = 1_000_000_000_000;
+
+/// A session and the settings it runs under.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scenario {
+    /// Identifier (used in results and file names).
+    pub id: String,
+    /// Display title.
+    pub title: String,
+    /// What to look for, for a person.
+    pub description: String,
+    /// Token budget and session length, before the policy's overrides.
+    pub harness: Harness,
+    /// Turns whose size differs from `harness.tokens_per_turn`.
+    pub turn_tokens: Vec<TurnTokens>,
+    /// The compaction policy.
+    pub policy: PolicyChoice,
+    /// Retention per kind.
+    pub retention: Retention,
+    /// The four guards.
+    pub guards: Guards,
+    /// Model parameters.
+    pub model: ModelParams,
+    /// Concrete resources that bindings point at.
+    pub resources: Vec<Resource>,
+    /// The facts, in file order.
+    pub facts: Vec<Fact>,
+    /// The consequential actions, in file order.
+    pub actions: Vec<Action>,
+}
+
+/// One turn's size.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnTokens {
+    /// The turn (`1..=turns`).
+    pub turn: u32,
+    /// Its size in tokens.
+    pub tokens: u64,
+}
+
+/// The guards of MODEL.md §3 and §5.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Guards {
+    /// Restore standing rules, carve-outs and corrections verbatim every round.
+    pub reinject_constraints: bool,
+    /// Refuse an action whose target binding is no longer actionable.
+    pub verify_bindings: bool,
+    /// Catch fresh fabrication; mark summary-of-summary claims unverified and
+    /// refuse irreversible actions on them.
+    pub entailment_gate: bool,
+    /// Spill commitments, rationales and rejected options before they fade.
+    pub commitment_audit: bool,
+}
+
+/// One guard, for code that treats them uniformly (parsing, URLs, toggles).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[allow(missing_docs)]
+pub enum Guard {
+    ReinjectConstraints,
+    VerifyBindings,
+    EntailmentGate,
+    CommitmentAudit,
+}
+
+impl Guard {
+    /// All four guards.
+    pub const ALL: [Guard; 4] = [
+        Guard::ReinjectConstraints,
+        Guard::VerifyBindings,
+        Guard::EntailmentGate,
+        Guard::CommitmentAudit,
+    ];
+
+    /// The identifier in scenario files.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Guard::ReinjectConstraints => "reinject_constraints",
+            Guard::VerifyBindings => "verify_bindings",
+            Guard::EntailmentGate => "entailment_gate",
+            Guard::CommitmentAudit => "commitment_audit",
+        }
+    }
+
+    /// A short display label.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Guard::ReinjectConstraints => "re-inject constraints",
+            Guard::VerifyBindings => "verify bindings",
+            Guard::EntailmentGate => "entailment gate",
+            Guard::CommitmentAudit => "commitment audit",
+        }
+    }
+
+    /// Parses an identifier.
+    pub fn from_id(id: &str) -> Option<Guard> {
+        Guard::ALL.into_iter().find(|g| g.id() == id)
+    }
+}
+
+impl Guards {
+    /// Whether `guard` is on.
+    pub const fn get(&self, guard: Guard) -> bool {
+        match guard {
+            Guard::ReinjectConstraints => self.reinject_constraints,
+            Guard::VerifyBindings => self.verify_bindings,
+            Guard::EntailmentGate => self.entailment_gate,
+            Guard::CommitmentAudit => self.commitment_audit,
+        }
+    }
+
+    /// Turns `guard` on or off.
+    pub fn set(&mut self, guard: Guard, on: bool) {
+        match guard {
+            Guard::ReinjectConstraints => self.reinject_constraints = on,
+            Guard::VerifyBindings => self.verify_bindings = on,
+            Guard::EntailmentGate => self.entailment_gate = on,
+            Guard::CommitmentAudit => self.commitment_audit = on,
+        }
+    }
+}
+
+/// The model's numeric parameters.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ModelParams {
+    /// A fact is actionable while its fidelity is at least this.
+    pub actionable_threshold: f64,
+    /// How much context pressure (overshoot past the trigger) cuts retention.
+    pub pressure_sensitivity: f64,
+    /// Fabrication hazard per summarisation at a 4096-token summary.
+    pub fabrication_base: f64,
+    /// How fast the hazard grows as the summary budget shrinks.
+    pub fabrication_exponent: f64,
+    /// Laundering rate above which a round's regime is `fabricated_history`.
+    pub laundering_threshold: f64,
+}
+
+impl Default for ModelParams {
+    fn default() -> Self {
+        ModelParams {
+            actionable_threshold: 0.5,
+            pressure_sensitivity: 0.0,
+            fabrication_base: 0.05,
+            fabrication_exponent: 1.88,
+            laundering_threshold: 0.15,
+        }
+    }
+}
+
+impl ModelParams {
+    /// The fabrication hazard of one summarisation into `summary_tokens`:
+    /// `min(1, base * (4096 / B) ^ exponent)`, and 0 when the base is 0
+    /// (even where the power overflows).
+    pub fn fabrication_hazard(&self, summary_tokens: u64) -> f64 {
+        if self.fabrication_base == 0.0 {
+            return 0.0;
+        }
+        let ratio = 4096.0 / summary_tokens as f64;
+        (self.fabrication_base * libm::pow(ratio, self.fabrication_exponent)).min(1.0)
+    }
+}
+
+/// A concrete resource a binding can point at.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resource {
+    /// Identifier (`db-staging-01`).
+    pub id: String,
+    /// Class: resources of one class compete for a bare phrase.
+    pub class: String,
+    /// Turns at which the transcript mentions it.
+    pub mentions: Vec<u32>,
+}
+
+/// A phrase bound to a resource.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Binds {
+    /// The phrase the agent uses ("the staging database").
+    pub phrase: String,
+    /// The resource it means.
+    pub resource: String,
+}
+
+/// One piece of information that entered the transcript at one turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    /// Identifier, unique among facts.
+    pub id: String,
+    /// What it says.
+    pub text: String,
+    /// Who said it.
+    pub role: Role,
+    /// What it is.
+    pub kind: Kind,
+    /// When it entered (0 for the system prompt).
+    pub turn: u32,
+    /// Kept in a store outside the context (a memory file).
+    pub externalised: bool,
+    /// Included in a subagent's brief.
+    pub forwarded: bool,
+    /// For a `binding`: what it binds.
+    pub binds: Option<Binds>,
+}
+
+/// A consequential step the agent takes, graded against its governing facts.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Action {
+    /// Identifier, unique among actions.
+    pub id: String,
+    /// What it does.
+    pub text: String,
+    /// When (`1..=turns`).
+    pub turn: u32,
+    /// The facts that must be in force for it (non-empty).
+    pub governed_by: Vec<String>,
+    /// Run by a subagent that sees only forwarded facts.
+    pub delegated: bool,
+    /// Cannot be undone.
+    pub irreversible: bool,
+    /// The `binding` fact naming what it acts on.
+    pub target: Option<String>,
+    /// What breaks if it runs ungoverned.
+    pub consequence: String,
+}
+
+impl Scenario {
+    /// The policy switches in effect.
+    pub fn effective_policy(&self) -> Policy {
+        self.policy.policy()
+    }
+
+    /// The harness after the policy's overrides (what the run uses).
+    pub fn effective_harness(&self) -> Harness {
+        self.harness.with(&self.effective_policy().harness)
+    }
+
+    /// The index of the fact with `id`.
+    pub fn fact_index(&self, id: &str) -> Option<usize> {
+        self.facts.iter().position(|f| f.id == id)
+    }
+
+    /// Checks every rule of MODEL.md §6.
+    ///
+    /// # Errors
+    ///
+    /// The first violation found, naming the field and the id or turn.
+    pub fn validate(&self) -> Result<(), ScenarioError> {
+        self.index().map(|_| ())
+    }
+
+    /// Validates and resolves ids to indices for the engine.
+    pub(crate) fn index(&self) -> Result<Index, ScenarioError> {
+        let policy = self.effective_policy();
+        validate_policy(&policy)?;
+        let harness = self.effective_harness();
+        validate_harness(&harness)?;
+        validate_numbers(&self.retention, &self.model)?;
+        let turns = harness.turns;
+
+        let mut seen_turns = BTreeMap::new();
+        for entry in &self.turn_tokens {
+            check_turn(
+                || alloc::format!("turn_tokens entry for turn {}", entry.turn),
+                entry.turn,
+                1,
+                turns,
+            )?;
+            check_tokens("turn_tokens.tokens", entry.tokens, 1)?;
+            if seen_turns.insert(entry.turn, ()).is_some() {
+                return Err(ScenarioError::DuplicateTurnTokens { turn: entry.turn });
+            }
+        }
+
+        let mut resources: BTreeMap<&str, usize> = BTreeMap::new();
+        for (i, r) in self.resources.iter().enumerate() {
+            if resources.insert(r.id.as_str(), i).is_some() {
+                return Err(duplicate(Collection::Resources, &r.id));
+            }
+        }
+
+        let mut facts: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut binding_resource = Vec::with_capacity(self.facts.len());
+        for (i, fact) in self.facts.iter().enumerate() {
+            if facts.insert(fact.id.as_str(), i).is_some() {
+                return Err(duplicate(Collection::Facts, &fact.id));
+            }
+            match (fact.role, fact.turn) {
+                (Role::System, 0) => {}
+                (Role::System, turn) => {
+                    return Err(ScenarioError::SystemFactNotAtTurnZero {
+                        fact: fact.id.clone(),
+                        turn,
+                    });
+                }
+                (role, 0) => {
+                    return Err(ScenarioError::FactAtTurnZero {
+                        fact: fact.id.clone(),
+                        role,
+                    });
+                }
+                (_, turn) => check_turn(|| alloc::format!("fact \"{}\"", fact.id), turn, 1, turns)?,
+            }
+            let resource = match (&fact.binds, fact.kind) {
+                (Some(binds), Kind::Binding) => {
+                    Some(*resources.get(binds.resource.as_str()).ok_or_else(|| {
+                        ScenarioError::UnknownResource {
+                            fact: fact.id.clone(),
+                            resource: binds.resource.clone(),
+                        }
+                    })?)
+                }
+                (None, Kind::Binding) => {
+                    return Err(ScenarioError::MissingBinds {
+                        fact: fact.id.clone(),
+                    });
+                }
+                (Some(_), kind) => {
+                    return Err(ScenarioError::UnexpectedBinds {
+                        fact: fact.id.clone(),
+                        kind,
+                    });
+                }
+                (None, _) => None,
+            };
+            binding_resource.push(resource);
+        }
+
+        let mut action_ids: BTreeMap<&str, ()> = BTreeMap::new();
+        let mut actions = Vec::with_capacity(self.actions.len());
+        let mut governing = alloc::vec![false; self.facts.len()];
+        for action in &self.actions {
+            if action_ids.insert(action.id.as_str(), ()).is_some() {
+                return Err(duplicate(Collection::Actions, &action.id));
+            }
+            check_turn(
+                || alloc::format!("action \"{}\"", action.id),
+                action.turn,
+                1,
+                turns,
+            )?;
+            if action.governed_by.is_empty() {
+                return Err(ScenarioError::EmptyGovernedBy {
+                    action: action.id.clone(),
+                });
+            }
+            let mut governed_by: Vec<usize> = Vec::with_capacity(action.governed_by.len());
+            for id in &action.governed_by {
+                let &g =
+                    facts
+                        .get(id.as_str())
+                        .ok_or_else(|| ScenarioError::UnknownGoverningFact {
+                            action: action.id.clone(),
+                            fact: id.clone(),
+                        })?;
+                let fact = &self.facts[g];
+                if fact.turn > action.turn {
+                    return Err(ScenarioError::GoverningFactAfterAction {
+                        action: action.id.clone(),
+                        action_turn: action.turn,
+                        fact: id.clone(),
+                        fact_turn: fact.turn,
+                    });
+                }
+                // A fact named twice governs once.
+                if !governed_by.contains(&g) {
+                    governed_by.push(g);
+                }
+                governing[g] = true;
+            }
+            let target = match &action.target {
+                None => None,
+                Some(id) => {
+                    let &b =
+                        facts
+                            .get(id.as_str())
+                            .ok_or_else(|| ScenarioError::UnknownTarget {
+                                action: action.id.clone(),
+                                fact: id.clone(),
+                            })?;
+                    let fact = &self.facts[b];
+                    let Some(resource) = binding_resource[b] else {
+                        return Err(ScenarioError::TargetNotBinding {
+                            action: action.id.clone(),
+                            fact: id.clone(),
+                            kind: fact.kind,
+                        });
+                    };
+                    if fact.turn > action.turn {
+                        return Err(ScenarioError::TargetAfterAction {
+                            action: action.id.clone(),
+                            action_turn: action.turn,
+                            fact: id.clone(),
+                            fact_turn: fact.turn,
+                        });
+                    }
+                    Some(IndexedTarget { fact: b, resource })
+                }
+            };
+            actions.push(IndexedAction {
+                governed_by,
+                target,
+            });
+        }
+
+        Ok(Index {
+            policy,
+            harness,
+            actions,
+            governing,
+        })
+    }
+}
+
+/// A validated scenario's ids resolved to indices.
+#[derive(Debug)]
+pub(crate) struct Index {
+    pub policy: Policy,
+    pub harness: Harness,
+    pub actions: Vec<IndexedAction>,
+    /// Whether each fact governs at least one action.
+    pub governing: Vec<bool>,
+}
+
+#[derive(Debug)]
+pub(crate) struct IndexedAction {
+    /// Governing facts, each once, in file order of first mention.
+    pub governed_by: Vec<usize>,
+    pub target: Option<IndexedTarget>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IndexedTarget {
+    pub fact: usize,
+    pub resource: usize,
+}
+
+fn duplicate(collection: Collection, id: &str) -> ScenarioError {
+    ScenarioError::DuplicateId {
+        collection,
+        id: id.to_string(),
+    }
+}
+
+fn check_turn(
+    what: impl FnOnce() -> String,
+    turn: u32,
+    min: u32,
+    max: u32,
+) -> Result<(), ScenarioError> {
+    if (min..=max).contains(&turn) {
+        Ok(())
+    } else {
+        Err(ScenarioError::TurnOutOfRange {
+            what: what(),
+            turn: u64::from(turn),
+            min,
+            max,
+        })
+    }
+}
+
+fn check_tokens(field: &str, value: u64, min: u64) -> Result<(), ScenarioError> {
+    check_integer(field, value, min, MAX_TOKENS)
+}
+
+fn check_integer(field: &str, value: u64, min: u64, max: u64) -> Result<(), ScenarioError> {
+    if (min..=max).contains(&value) {
+        Ok(())
+    } else {
+        Err(ScenarioError::IntegerOutOfRange {
+            field: field.to_string(),
+            value,
+            min,
+            max,
+        })
+    }
+}
+
+fn check_fraction(field: &str, value: f64) -> Result<(), ScenarioError> {
+    if (0.0..=1.0).contains(&value) {
+        Ok(())
+    } else {
+        Err(ScenarioError::NumberOutOfRange {
+            field: field.to_string(),
+            value,
+            min: 0.0,
+            max: Some(1.0),
+        })
+    }
+}
+
+pub(crate) fn validate_harness(h: &Harness) -> Result<(), ScenarioError> {
+    check_tokens("harness.window_tokens", h.window_tokens, 1)?;
+    check_integer(
+        "harness.trigger_percent",
+        u64::from(h.trigger_percent),
+        1,
+        100,
+    )?;
+    check_tokens("harness.system_tokens", h.system_tokens, 0)?;
+    check_tokens("harness.tokens_per_turn", h.tokens_per_turn, 1)?;
+    check_integer(
+        "harness.tail_turns",
+        u64::from(h.tail_turns),
+        1,
+        u64::from(MAX_TURNS),
+    )?;
+    check_tokens("harness.summary_tokens", h.summary_tokens, 1)?;
+    check_integer("harness.turns", u64::from(h.turns), 1, u64::from(MAX_TURNS))?;
+    check_tokens("harness.reserve_tokens", h.reserve_tokens, 0)?;
+    check_tokens("harness.user_message_tokens", h.user_message_tokens, 1)?;
+    if h.window_tokens <= h.system_tokens {
+        return Err(ScenarioError::WindowNotAboveSystem {
+            window_tokens: h.window_tokens,
+            system_tokens: h.system_tokens,
+        });
+    }
+    Ok(())
+}
+
+pub(crate) fn validate_policy(p: &Policy) -> Result<(), ScenarioError> {
+    check_integer(
+        "policy.keep_first_turns",
+        u64::from(p.keep_first_turns),
+        0,
+        u64::from(MAX_TURNS),
+    )?;
+    if let Some(percent) = p.tail_percent {
+        check_integer("policy.tail_percent", u64::from(percent), 1, 99)?;
+    }
+    if let Some(budget) = p.user_budget_tokens {
+        check_tokens("policy.user_budget_tokens", budget, 1)?;
+    }
+    Ok(())
+}
+
+pub(crate) fn validate_numbers(
+    retention: &Retention,
+    model: &ModelParams,
+) -> Result<(), ScenarioError> {
+    for (kind, value) in retention.iter() {
+        check_fraction(&alloc::format!("retention.{}", kind.id()), value)?;
+    }
+    check_fraction("model.actionable_threshold", model.actionable_threshold)?;
+    check_fraction("model.pressure_sensitivity", model.pressure_sensitivity)?;
+    check_fraction("model.fabrication_base", model.fabrication_base)?;
+    check_fraction("model.laundering_threshold", model.laundering_threshold)?;
+    let e = model.fabrication_exponent;
+    if !(e.is_finite() && e >= 0.0) {
+        return Err(ScenarioError::NumberOutOfRange {
+            field: "model.fabrication_exponent".to_string(),
+            value: e,
+            min: 0.0,
+            max: None,
+        });
+    }
+    Ok(())
+}

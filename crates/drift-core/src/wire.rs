@@ -1,0 +1,981 @@
+//! The JSON formats at the boundary: `compaction-drift/scenario@1` in and
+//! out, `compaction-drift/result@1` out (MODEL.md §6, §7).
+//!
+//! Reading goes through a `serde_json::Value` and converts by hand, so every
+//! error names the exact field (`facts[3] ("freeze").kind`) rather than a
+//! byte offset; JSON syntax errors keep serde_json's line and column.
+
+use alloc::borrow::ToOwned;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+use serde::ser::{SerializeSeq, Serializer};
+use serde_json::{Map, Value};
+
+use crate::error::ScenarioError;
+use crate::harness::{Harness, HarnessOverrides};
+use crate::policy::{Policy, PolicyChoice, Preset};
+use crate::run::Run;
+use crate::scenario::{
+    Action, Binds, Fact, Guard, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Resource, Scenario,
+    TurnTokens,
+};
+use crate::vocab::{Kind, Retention, Role, RoleSet};
+
+/// The `format` of a scenario file.
+pub const SCENARIO_FORMAT: &str = "compaction-drift/scenario@1";
+/// The `format` of a result.
+pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
+
+/// Reads and validates a scenario file.
+///
+/// # Errors
+///
+/// A JSON syntax error with its line and column, or the first violation of
+/// MODEL.md §6 naming the field and the id or turn.
+///
+/// # Example
+///
+/// ```
+/// let err = drift_core::parse_scenario(r#"{"format": "compaction-drift/scenario@2"}"#).unwrap_err();
+/// assert_eq!(err.to_string(), r#"format is "compaction-drift/scenario@2"; this reads "compaction-drift/scenario@1""#);
+/// ```
+pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
+    let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: json_message(&e),
+    })?;
+    let scenario = read_scenario(&value)?;
+    scenario.validate()?;
+    Ok(scenario)
+}
+
+/// serde_json's message without its trailing " at line L column C".
+fn json_message(e: &serde_json::Error) -> String {
+    let full = e.to_string();
+    match full.rfind(" at line ") {
+        Some(i) => full[..i].to_owned(),
+        None => full,
+    }
+}
+
+/// A JSON object being read, with its path for messages.
+struct Obj<'v> {
+    path: String,
+    map: &'v Map<String, Value>,
+}
+
+impl<'v> Obj<'v> {
+    fn new(value: &'v Value, path: String, allowed: &[&str]) -> Result<Obj<'v>, ScenarioError> {
+        let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
+            path: path.clone(),
+            expected: "an object",
+        })?;
+        let obj = Obj { path, map };
+        if let Some(key) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+            return Err(ScenarioError::UnknownField {
+                path: obj.display_path(),
+                field: key.clone(),
+            });
+        }
+        Ok(obj)
+    }
+
+    fn display_path(&self) -> String {
+        if self.path.is_empty() {
+            "scenario".to_string()
+        } else {
+            self.path.clone()
+        }
+    }
+
+    fn field(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    /// The value of `key`; `null` counts as absent.
+    fn get(&self, key: &str) -> Option<&'v Value> {
+        self.map.get(key).filter(|v| !v.is_null())
+    }
+
+    fn required(&self, key: &'static str) -> Result<&'v Value, ScenarioError> {
+        self.get(key).ok_or_else(|| ScenarioError::MissingField {
+            path: self.display_path(),
+            field: key,
+        })
+    }
+
+    fn wrong(&self, key: &str, expected: &'static str) -> ScenarioError {
+        ScenarioError::WrongType {
+            path: self.field(key),
+            expected,
+        }
+    }
+
+    fn string(&self, key: &str) -> Result<Option<String>, ScenarioError> {
+        self.get(key)
+            .map(|v| {
+                v.as_str()
+                    .map(str::to_owned)
+                    .ok_or_else(|| self.wrong(key, "a string"))
+            })
+            .transpose()
+    }
+
+    fn required_string(&self, key: &'static str) -> Result<String, ScenarioError> {
+        self.required(key)?
+            .as_str()
+            .map(str::to_owned)
+            .ok_or_else(|| self.wrong(key, "a string"))
+    }
+
+    fn bool(&self, key: &str) -> Result<Option<bool>, ScenarioError> {
+        self.get(key)
+            .map(|v| v.as_bool().ok_or_else(|| self.wrong(key, "true or false")))
+            .transpose()
+    }
+
+    fn required_bool(&self, key: &'static str) -> Result<bool, ScenarioError> {
+        self.required(key)?
+            .as_bool()
+            .ok_or_else(|| self.wrong(key, "true or false"))
+    }
+
+    /// A whole number no larger than `max`.
+    fn integer(&self, key: &str, max: u64) -> Result<Option<u64>, ScenarioError> {
+        let Some(v) = self.get(key) else {
+            return Ok(None);
+        };
+        let n = v
+            .as_u64()
+            .ok_or_else(|| self.wrong(key, "a whole number of 0 or more"))?;
+        if n > max {
+            return Err(ScenarioError::IntegerOutOfRange {
+                field: self.field(key),
+                value: n,
+                min: 0,
+                max,
+            });
+        }
+        Ok(Some(n))
+    }
+
+    fn tokens(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        self.integer(key, MAX_TOKENS)
+    }
+
+    fn turns(&self, key: &str) -> Result<Option<u32>, ScenarioError> {
+        Ok(self.integer(key, u64::from(MAX_TURNS))?.map(|n| n as u32))
+    }
+
+    /// A turn: any whole number is read, the range is checked by validation
+    /// (which names the fact or action).
+    fn turn(&self, key: &'static str) -> Result<u32, ScenarioError> {
+        let v = self.required(key)?;
+        let n = v
+            .as_u64()
+            .ok_or_else(|| self.wrong(key, "a whole number of 0 or more"))?;
+        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+    }
+
+    fn number(&self, key: &str) -> Result<Option<f64>, ScenarioError> {
+        self.get(key)
+            .map(|v| v.as_f64().ok_or_else(|| self.wrong(key, "a number")))
+            .transpose()
+    }
+
+    fn array(&self, key: &str) -> Result<Option<&'v Vec<Value>>, ScenarioError> {
+        self.get(key)
+            .map(|v| v.as_array().ok_or_else(|| self.wrong(key, "an array")))
+            .transpose()
+    }
+
+    fn required_array(&self, key: &'static str) -> Result<&'v Vec<Value>, ScenarioError> {
+        self.required(key)?
+            .as_array()
+            .ok_or_else(|| self.wrong(key, "an array"))
+    }
+}
+
+/// `facts[3] ("freeze")`: an element's path, with its id when it has one.
+fn element_path(list: &str, i: usize, value: &Value) -> String {
+    match value.get("id").and_then(Value::as_str) {
+        Some(id) => format!("{list}[{i}] (\"{id}\")"),
+        None => format!("{list}[{i}]"),
+    }
+}
+
+const SCENARIO_FIELDS: &[&str] = &[
+    "format",
+    "id",
+    "title",
+    "description",
+    "harness",
+    "turn_tokens",
+    "policy",
+    "retention",
+    "guards",
+    "model",
+    "resources",
+    "facts",
+    "actions",
+];
+
+const HARNESS_FIELDS: &[&str] = &[
+    "window_tokens",
+    "trigger_percent",
+    "system_tokens",
+    "tokens_per_turn",
+    "tail_turns",
+    "summary_tokens",
+    "turns",
+    "reserve_tokens",
+    "user_message_tokens",
+];
+
+fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
+    // A foreign file is told so before any of its fields are.
+    let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
+        path: "scenario".to_string(),
+        expected: "a JSON object",
+    })?;
+    match map.get("format") {
+        None | Some(Value::Null) => {
+            return Err(ScenarioError::MissingField {
+                path: "scenario".to_string(),
+                field: "format",
+            });
+        }
+        Some(Value::String(s)) if s == SCENARIO_FORMAT => {}
+        Some(other) => {
+            return Err(ScenarioError::WrongFormat {
+                found: other
+                    .as_str()
+                    .map_or_else(|| other.to_string(), str::to_owned),
+            });
+        }
+    }
+    let top = Obj::new(value, String::new(), SCENARIO_FIELDS)?;
+    let id = top.required_string("id")?;
+    let harness = read_harness(Obj::new(
+        top.required("harness")?,
+        "harness".to_string(),
+        HARNESS_FIELDS,
+    )?)?;
+
+    let mut turn_tokens = Vec::new();
+    for (i, entry) in top.array("turn_tokens")?.into_iter().flatten().enumerate() {
+        let e = Obj::new(entry, format!("turn_tokens[{i}]"), &["turn", "tokens"])?;
+        let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
+        turn_tokens.push(TurnTokens {
+            turn: e.turn("turn")?,
+            tokens: tokens.unwrap_or_default(),
+        });
+    }
+
+    let policy = match top.get("policy") {
+        None => PolicyChoice::default(),
+        Some(Value::String(id)) => Preset::from_id(id)
+            .map(PolicyChoice::Preset)
+            .ok_or_else(|| ScenarioError::UnknownPolicy { value: id.clone() })?,
+        Some(v @ Value::Object(_)) => PolicyChoice::Custom(read_policy(v)?),
+        Some(_) => return Err(top.wrong("policy", "a preset id or a policy object")),
+    };
+
+    let mut retention = Retention::default();
+    if let Some(v) = top.get("retention") {
+        let map = v
+            .as_object()
+            .ok_or_else(|| top.wrong("retention", "an object"))?;
+        for (key, value) in map {
+            let kind = Kind::from_id(key).ok_or_else(|| ScenarioError::UnknownKind {
+                path: "retention".to_string(),
+                value: key.clone(),
+            })?;
+            let r = value.as_f64().ok_or_else(|| ScenarioError::WrongType {
+                path: format!("retention.{key}"),
+                expected: "a number",
+            })?;
+            retention.set(kind, r);
+        }
+    }
+
+    let mut guards = Guards::default();
+    if let Some(v) = top.get("guards") {
+        let map = v
+            .as_object()
+            .ok_or_else(|| top.wrong("guards", "an object"))?;
+        for (key, value) in map {
+            let guard = Guard::from_id(key)
+                .ok_or_else(|| ScenarioError::UnknownGuard { name: key.clone() })?;
+            let on = value.as_bool().ok_or_else(|| ScenarioError::WrongType {
+                path: format!("guards.{key}"),
+                expected: "true or false",
+            })?;
+            guards.set(guard, on);
+        }
+    }
+
+    let mut model = ModelParams::default();
+    if let Some(v) = top.get("model") {
+        let m = Obj::new(
+            v,
+            "model".to_string(),
+            &[
+                "actionable_threshold",
+                "pressure_sensitivity",
+                "fabrication_base",
+                "fabrication_exponent",
+                "laundering_threshold",
+            ],
+        )?;
+        let fields: [(&str, &mut f64); 5] = [
+            ("actionable_threshold", &mut model.actionable_threshold),
+            ("pressure_sensitivity", &mut model.pressure_sensitivity),
+            ("fabrication_base", &mut model.fabrication_base),
+            ("fabrication_exponent", &mut model.fabrication_exponent),
+            ("laundering_threshold", &mut model.laundering_threshold),
+        ];
+        for (key, slot) in fields {
+            if let Some(x) = m.number(key)? {
+                *slot = x;
+            }
+        }
+    }
+
+    let mut resources = Vec::new();
+    for (i, v) in top.array("resources")?.into_iter().flatten().enumerate() {
+        let r = Obj::new(
+            v,
+            element_path("resources", i, v),
+            &["id", "class", "mentions"],
+        )?;
+        let mut mentions = Vec::new();
+        for (k, m) in r.array("mentions")?.into_iter().flatten().enumerate() {
+            let turn = m.as_u64().ok_or_else(|| ScenarioError::WrongType {
+                path: format!("{}.mentions[{k}]", r.path),
+                expected: "a turn (a whole number)",
+            })?;
+            mentions.push(u32::try_from(turn).unwrap_or(u32::MAX));
+        }
+        resources.push(Resource {
+            id: r.required_string("id")?,
+            class: r.required_string("class")?,
+            mentions,
+        });
+    }
+
+    let mut facts = Vec::new();
+    for (i, v) in top.required_array("facts")?.iter().enumerate() {
+        facts.push(read_fact(Obj::new(
+            v,
+            element_path("facts", i, v),
+            &[
+                "id",
+                "text",
+                "role",
+                "kind",
+                "turn",
+                "externalised",
+                "forwarded",
+                "binds",
+            ],
+        )?)?);
+    }
+
+    let mut actions = Vec::new();
+    for (i, v) in top.required_array("actions")?.iter().enumerate() {
+        actions.push(read_action(Obj::new(
+            v,
+            element_path("actions", i, v),
+            &[
+                "id",
+                "text",
+                "turn",
+                "governed_by",
+                "delegated",
+                "irreversible",
+                "target",
+                "consequence",
+            ],
+        )?)?);
+    }
+
+    Ok(Scenario {
+        id,
+        title: top.string("title")?.unwrap_or_default(),
+        description: top.string("description")?.unwrap_or_default(),
+        harness,
+        turn_tokens,
+        policy,
+        retention,
+        guards,
+        model,
+        resources,
+        facts,
+        actions,
+    })
+}
+
+fn read_overrides(h: &Obj<'_>) -> Result<HarnessOverrides, ScenarioError> {
+    Ok(HarnessOverrides {
+        window_tokens: h.tokens("window_tokens")?,
+        trigger_percent: h.integer("trigger_percent", 100)?.map(|n| n as u32),
+        system_tokens: h.tokens("system_tokens")?,
+        tokens_per_turn: h.tokens("tokens_per_turn")?,
+        tail_turns: h.turns("tail_turns")?,
+        summary_tokens: h.tokens("summary_tokens")?,
+        turns: h.turns("turns")?,
+        reserve_tokens: h.tokens("reserve_tokens")?,
+        user_message_tokens: h.tokens("user_message_tokens")?,
+    })
+}
+
+fn read_harness(h: Obj<'_>) -> Result<Harness, ScenarioError> {
+    for key in [
+        "window_tokens",
+        "system_tokens",
+        "tokens_per_turn",
+        "tail_turns",
+        "summary_tokens",
+        "turns",
+    ] {
+        h.required(key)?;
+    }
+    let o = read_overrides(&h)?;
+    Ok(Harness {
+        window_tokens: o.window_tokens.unwrap_or_default(),
+        trigger_percent: o
+            .trigger_percent
+            .unwrap_or(Harness::DEFAULT_TRIGGER_PERCENT),
+        system_tokens: o.system_tokens.unwrap_or_default(),
+        tokens_per_turn: o.tokens_per_turn.unwrap_or_default(),
+        tail_turns: o.tail_turns.unwrap_or_default(),
+        summary_tokens: o.summary_tokens.unwrap_or_default(),
+        turns: o.turns.unwrap_or_default(),
+        reserve_tokens: o.reserve_tokens.unwrap_or_default(),
+        user_message_tokens: o
+            .user_message_tokens
+            .unwrap_or(Harness::DEFAULT_USER_MESSAGE_TOKENS),
+    })
+}
+
+fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
+    let p = Obj::new(
+        v,
+        "policy".to_string(),
+        &[
+            "compacts",
+            "protected_roles",
+            "summarises",
+            "rereads_external",
+            "keep_first_turns",
+            "tail_percent",
+            "user_budget_tokens",
+            "harness",
+        ],
+    )?;
+    let compacts = p.required_bool("compacts")?;
+    let mut protected_roles = RoleSet::EMPTY;
+    for (i, r) in p.required_array("protected_roles")?.iter().enumerate() {
+        let name = r.as_str().ok_or_else(|| ScenarioError::WrongType {
+            path: format!("policy.protected_roles[{i}]"),
+            expected: "a role name",
+        })?;
+        let role = Role::from_id(name).ok_or_else(|| ScenarioError::UnknownRole {
+            path: "policy.protected_roles".to_string(),
+            value: name.to_string(),
+        })?;
+        protected_roles = protected_roles.with(role);
+    }
+    let harness = match p.get("harness") {
+        Some(h) => read_overrides(&Obj::new(h, "policy.harness".to_string(), HARNESS_FIELDS)?)?,
+        None => HarnessOverrides::NONE,
+    };
+    Ok(Policy {
+        compacts,
+        protected_roles,
+        summarises: p.required_bool("summarises")?,
+        rereads_external: p.required_bool("rereads_external")?,
+        keep_first_turns: p.turns("keep_first_turns")?.unwrap_or(0),
+        tail_percent: p.integer("tail_percent", 100)?.map(|n| n as u32),
+        user_budget_tokens: p.tokens("user_budget_tokens")?,
+        harness,
+    })
+}
+
+fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
+    let id = f.required_string("id")?;
+    let text = f.required_string("text")?;
+    let role_name = f.required_string("role")?;
+    let role = Role::from_id(&role_name).ok_or_else(|| ScenarioError::UnknownRole {
+        path: f.field("role"),
+        value: role_name,
+    })?;
+    let kind_name = f.required_string("kind")?;
+    let kind = Kind::from_id(&kind_name).ok_or_else(|| ScenarioError::UnknownKind {
+        path: f.field("kind"),
+        value: kind_name,
+    })?;
+    let turn = f.turn("turn")?;
+    let binds = match f.get("binds") {
+        Some(v) => {
+            let b = Obj::new(v, f.field("binds"), &["phrase", "resource"])?;
+            Some(Binds {
+                phrase: b.required_string("phrase")?,
+                resource: b.required_string("resource")?,
+            })
+        }
+        None => None,
+    };
+    Ok(Fact {
+        id,
+        text,
+        role,
+        kind,
+        turn,
+        externalised: f.bool("externalised")?.unwrap_or(false),
+        forwarded: f.bool("forwarded")?.unwrap_or(true),
+        binds,
+    })
+}
+
+fn read_action(a: Obj<'_>) -> Result<Action, ScenarioError> {
+    let id = a.required_string("id")?;
+    let text = a.required_string("text")?;
+    let turn = a.turn("turn")?;
+    let mut governed_by = Vec::new();
+    for (i, g) in a.required_array("governed_by")?.iter().enumerate() {
+        let fact = g.as_str().ok_or_else(|| ScenarioError::WrongType {
+            path: format!("{}.governed_by[{i}]", a.path),
+            expected: "a fact id",
+        })?;
+        governed_by.push(fact.to_owned());
+    }
+    Ok(Action {
+        id,
+        text,
+        turn,
+        governed_by,
+        delegated: a.bool("delegated")?.unwrap_or(false),
+        irreversible: a.bool("irreversible")?.unwrap_or(false),
+        target: a.string("target")?,
+        consequence: a.string("consequence")?.unwrap_or_default(),
+    })
+}
+
+// ---------------------------------------------------------------- writing
+
+#[derive(Serialize)]
+struct ScenarioOut<'a> {
+    format: &'static str,
+    id: &'a str,
+    title: &'a str,
+    description: &'a str,
+    harness: HarnessOut,
+    #[serde(skip_serializing_if = "<[_]>::is_empty")]
+    turn_tokens: Vec<TurnTokensOut>,
+    policy: PolicyOut,
+    retention: Map<String, Value>,
+    guards: Map<String, Value>,
+    model: ModelOut,
+    resources: Vec<ResourceOut<'a>>,
+    facts: Vec<FactOut<'a>>,
+    actions: Vec<ActionOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct HarnessOut {
+    window_tokens: u64,
+    trigger_percent: u32,
+    system_tokens: u64,
+    tokens_per_turn: u64,
+    tail_turns: u32,
+    summary_tokens: u64,
+    turns: u32,
+    #[serde(skip_serializing_if = "is_zero")]
+    reserve_tokens: u64,
+    #[serde(skip_serializing_if = "is_default_user_message")]
+    user_message_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+fn is_default_user_message(n: &u64) -> bool {
+    *n == Harness::DEFAULT_USER_MESSAGE_TOKENS
+}
+
+#[derive(Serialize)]
+struct OverridesOut {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    window_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trigger_percent: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    system_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tokens_per_turn: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tail_turns: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    turns: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reserve_tokens: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    user_message_tokens: Option<u64>,
+}
+
+#[derive(Serialize)]
+#[serde(untagged)]
+enum PolicyOut {
+    Preset(&'static str),
+    Custom {
+        compacts: bool,
+        protected_roles: Vec<&'static str>,
+        summarises: bool,
+        rereads_external: bool,
+        keep_first_turns: u32,
+        tail_percent: Option<u32>,
+        user_budget_tokens: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        harness: Option<OverridesOut>,
+    },
+}
+
+#[derive(Serialize)]
+struct TurnTokensOut {
+    turn: u32,
+    tokens: u64,
+}
+
+#[derive(Serialize)]
+struct ModelOut {
+    actionable_threshold: f64,
+    pressure_sensitivity: f64,
+    fabrication_base: f64,
+    fabrication_exponent: f64,
+    laundering_threshold: f64,
+}
+
+#[derive(Serialize)]
+struct ResourceOut<'a> {
+    id: &'a str,
+    class: &'a str,
+    mentions: &'a [u32],
+}
+
+#[derive(Serialize)]
+struct BindsOut<'a> {
+    phrase: &'a str,
+    resource: &'a str,
+}
+
+#[derive(Serialize)]
+struct FactOut<'a> {
+    id: &'a str,
+    text: &'a str,
+    role: &'static str,
+    kind: &'static str,
+    turn: u32,
+    externalised: bool,
+    forwarded: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    binds: Option<BindsOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct ActionOut<'a> {
+    id: &'a str,
+    text: &'a str,
+    turn: u32,
+    governed_by: &'a [String],
+    delegated: bool,
+    irreversible: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    target: Option<&'a str>,
+    consequence: &'a str,
+}
+
+fn overrides_out(o: &HarnessOverrides) -> Option<OverridesOut> {
+    (o != &HarnessOverrides::NONE).then_some(OverridesOut {
+        window_tokens: o.window_tokens,
+        trigger_percent: o.trigger_percent,
+        system_tokens: o.system_tokens,
+        tokens_per_turn: o.tokens_per_turn,
+        tail_turns: o.tail_turns,
+        summary_tokens: o.summary_tokens,
+        turns: o.turns,
+        reserve_tokens: o.reserve_tokens,
+        user_message_tokens: o.user_message_tokens,
+    })
+}
+
+/// Writes `scenario` as a `compaction-drift/scenario@1` file (pretty-printed).
+/// Reading it back gives an equal scenario.
+///
+/// # Example
+///
+/// ```
+/// let scenario = drift_core::builtin("dependency-pin").unwrap();
+/// let text = drift_core::scenario_to_json(&scenario);
+/// assert_eq!(drift_core::parse_scenario(&text).unwrap(), scenario);
+/// ```
+pub fn scenario_to_json(scenario: &Scenario) -> String {
+    let h = &scenario.harness;
+    let policy = match &scenario.policy {
+        PolicyChoice::Preset(p) => PolicyOut::Preset(p.id()),
+        PolicyChoice::Custom(p) => PolicyOut::Custom {
+            compacts: p.compacts,
+            protected_roles: p.protected_roles.iter().map(Role::id).collect(),
+            summarises: p.summarises,
+            rereads_external: p.rereads_external,
+            keep_first_turns: p.keep_first_turns,
+            tail_percent: p.tail_percent,
+            user_budget_tokens: p.user_budget_tokens,
+            harness: overrides_out(&p.harness),
+        },
+    };
+    let doc = ScenarioOut {
+        format: SCENARIO_FORMAT,
+        id: &scenario.id,
+        title: &scenario.title,
+        description: &scenario.description,
+        harness: HarnessOut {
+            window_tokens: h.window_tokens,
+            trigger_percent: h.trigger_percent,
+            system_tokens: h.system_tokens,
+            tokens_per_turn: h.tokens_per_turn,
+            tail_turns: h.tail_turns,
+            summary_tokens: h.summary_tokens,
+            turns: h.turns,
+            reserve_tokens: h.reserve_tokens,
+            user_message_tokens: h.user_message_tokens,
+        },
+        turn_tokens: scenario
+            .turn_tokens
+            .iter()
+            .map(|t| TurnTokensOut {
+                turn: t.turn,
+                tokens: t.tokens,
+            })
+            .collect(),
+        policy,
+        retention: scenario
+            .retention
+            .iter()
+            .map(|(k, v)| (k.id().to_string(), Value::from(v)))
+            .collect(),
+        guards: Guard::ALL
+            .into_iter()
+            .map(|g| (g.id().to_string(), Value::Bool(scenario.guards.get(g))))
+            .collect(),
+        model: ModelOut {
+            actionable_threshold: scenario.model.actionable_threshold,
+            pressure_sensitivity: scenario.model.pressure_sensitivity,
+            fabrication_base: scenario.model.fabrication_base,
+            fabrication_exponent: scenario.model.fabrication_exponent,
+            laundering_threshold: scenario.model.laundering_threshold,
+        },
+        resources: scenario
+            .resources
+            .iter()
+            .map(|r| ResourceOut {
+                id: &r.id,
+                class: &r.class,
+                mentions: &r.mentions,
+            })
+            .collect(),
+        facts: scenario
+            .facts
+            .iter()
+            .map(|f| FactOut {
+                id: &f.id,
+                text: &f.text,
+                role: f.role.id(),
+                kind: f.kind.id(),
+                turn: f.turn,
+                externalised: f.externalised,
+                forwarded: f.forwarded,
+                binds: f.binds.as_ref().map(|b| BindsOut {
+                    phrase: &b.phrase,
+                    resource: &b.resource,
+                }),
+            })
+            .collect(),
+        actions: scenario
+            .actions
+            .iter()
+            .map(|a| ActionOut {
+                id: &a.id,
+                text: &a.text,
+                turn: a.turn,
+                governed_by: &a.governed_by,
+                delegated: a.delegated,
+                irreversible: a.irreversible,
+                target: a.target.as_deref(),
+                consequence: &a.consequence,
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
+
+// ---------------------------------------------------------------- result@1
+
+#[derive(Serialize)]
+struct ResultOut<'a> {
+    format: &'static str,
+    scenario: &'a str,
+    policy: &'static str,
+    overflow_turn: Option<u32>,
+    rounds: Vec<RoundOut>,
+    facts: FactsOut<'a>,
+    actions: Vec<ActionResultOut<'a>>,
+}
+
+#[derive(Serialize)]
+struct RoundOut {
+    index: u32,
+    turn: u32,
+    tokens_before: u64,
+    tokens_after: u64,
+    laundering_rate: f64,
+    regime: &'static str,
+    spills: u32,
+}
+
+/// Every fact's timeline, serialised lazily (never materialised as a whole).
+struct FactsOut<'a> {
+    scenario: &'a Scenario,
+    run: &'a Run,
+}
+
+#[derive(Serialize)]
+struct FactResultOut<'a> {
+    id: &'a str,
+    timeline: TimelineOut<'a>,
+}
+
+struct TimelineOut<'a> {
+    run: &'a Run,
+    fact: usize,
+}
+
+#[derive(Serialize)]
+struct EntryOut {
+    round: u32,
+    turn: u32,
+    state: &'static str,
+    fidelity: f64,
+    depth: u32,
+    fabrication_risk: f64,
+    unverified: bool,
+}
+
+#[derive(Serialize)]
+struct ActionResultOut<'a> {
+    id: &'a str,
+    turn: u32,
+    outcome: &'static str,
+    reason: &'static str,
+    fidelity: f64,
+    fabrication_risk: f64,
+    resolved_resource: Option<&'a str>,
+}
+
+impl Serialize for FactsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut seq = serializer.serialize_seq(Some(self.scenario.facts.len()))?;
+        for (i, fact) in self.scenario.facts.iter().enumerate() {
+            seq.serialize_element(&FactResultOut {
+                id: &fact.id,
+                timeline: TimelineOut {
+                    run: self.run,
+                    fact: i,
+                },
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for TimelineOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let entries = self.run.timeline(self.fact);
+        let mut seq = serializer.serialize_seq(Some(entries.len()))?;
+        for e in entries {
+            seq.serialize_element(&EntryOut {
+                round: e.round,
+                turn: e.turn,
+                state: e.state.id(),
+                fidelity: e.fact.fidelity,
+                depth: e.fact.depth,
+                fabrication_risk: e.fact.fabrication_risk,
+                unverified: e.fact.unverified,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+/// Writes `run` (of `scenario`) as `compaction-drift/result@1`, pretty-printed.
+///
+/// # Example
+///
+/// ```
+/// let scenario = drift_core::builtin("payments-incident").unwrap();
+/// let run = drift_core::simulate(&scenario).unwrap();
+/// let json = drift_core::result_to_json(&scenario, &run);
+/// assert!(json.starts_with("{\n  \"format\": \"compaction-drift/result@1\""));
+/// ```
+pub fn result_to_json(scenario: &Scenario, run: &Run) -> String {
+    let doc = ResultOut {
+        format: RESULT_FORMAT,
+        scenario: &scenario.id,
+        policy: run.policy_id(),
+        overflow_turn: run.overflow_turn(),
+        rounds: run
+            .rounds()
+            .iter()
+            .map(|r| RoundOut {
+                index: r.index,
+                turn: r.turn,
+                tokens_before: r.tokens_before,
+                tokens_after: r.tokens_after,
+                laundering_rate: r.laundering_rate,
+                regime: r.regime.id(),
+                spills: r.spills,
+            })
+            .collect(),
+        facts: FactsOut { scenario, run },
+        actions: scenario
+            .actions
+            .iter()
+            .zip(run.actions())
+            .map(|(a, g)| ActionResultOut {
+                id: &a.id,
+                turn: a.turn,
+                outcome: g.outcome.id(),
+                reason: g.reason.id(),
+                fidelity: g.fidelity,
+                fabrication_risk: g.fabrication_risk,
+                resolved_resource: g
+                    .resolved_resource
+                    .and_then(|r| scenario.resources.get(r))
+                    .map(|r| r.id.as_str()),
+            })
+            .collect(),
+    };
+    serde_json::to_string_pretty(&doc).unwrap_or_default()
+}
