@@ -10,7 +10,7 @@
 //! The behaviour is the contract `MODEL.md` v1.1; the module tree follows it:
 //! [`vocab`] (§1), [`harness`] (§2 token accounting and rounds), [`round`]
 //! (§3 what a round does to a fact), [`policy`] (§4, §9 presets as data),
-//! [`grade`] (§5), [`scenario`] and [`wire`] (§6 format and validation, §7
+//! [`grade`] (§5) and [`explain`] (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
 //! result), [`builtin`] (the scenarios behind the §8 findings).
 //!
 //! ```
@@ -70,6 +70,7 @@ extern crate alloc;
 
 pub mod builtin;
 pub mod error;
+pub mod explain;
 pub mod grade;
 pub mod harness;
 pub mod policy;
@@ -81,6 +82,7 @@ pub mod wire;
 
 pub use builtin::{builtin, builtin_ids, builtin_source};
 pub use error::{Collection, ScenarioError};
+pub use explain::{Cause, Explanation, explain};
 pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessOverrides};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};

@@ -1,0 +1,376 @@
+//! Text and JSON renderings of runs, checks and matrices.
+
+use std::fmt::Write as _;
+
+use drift_core::{
+    Outcome, OutcomeCounts, PolicyChoice, Preset, Run, Scenario, builtin, builtin_ids, explain,
+    simulate,
+};
+
+/// 12345 → "12,345".
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// Cuts `text` to `width` characters, ending in "…" when cut.
+fn clip(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        text.to_string()
+    } else {
+        let mut s: String = text.chars().take(width.saturating_sub(1)).collect();
+        s.push('…');
+        s
+    }
+}
+
+fn policy_name(choice: &PolicyChoice) -> String {
+    match choice {
+        PolicyChoice::Preset(p) => p.info().name.to_string(),
+        PolicyChoice::Custom(_) => "custom policy".to_string(),
+    }
+}
+
+/// `drift list`.
+pub fn list() -> String {
+    let mut out = String::from("Built-in scenarios\n");
+    for id in builtin_ids() {
+        let title = builtin(id).map(|s| s.title).unwrap_or_default();
+        let _ = writeln!(out, "  {id:<22} {title}");
+    }
+    out.push_str("\nPolicy presets\n");
+    for preset in Preset::ALL {
+        let info = preset.info();
+        let _ = writeln!(out, "  {:<22} {}", info.id, info.summary);
+        if !info.source.is_empty() {
+            let _ = writeln!(out, "  {:<22} source: {}", "", info.source);
+        }
+    }
+    out
+}
+
+/// `drift run --format text`.
+pub fn run(scenario: &Scenario, run: &Run) -> String {
+    let mut out = String::new();
+    let h = run.harness();
+    let _ = writeln!(out, "{} ({})", scenario.title, scenario.id);
+    let _ = writeln!(
+        out,
+        "policy: {} ({})",
+        policy_name(&scenario.policy),
+        run.policy_id()
+    );
+    let _ = writeln!(
+        out,
+        "harness: window {} · trigger {}% · system {} · {}/turn · tail {} turns · summary {} · {} turns{}",
+        thousands(h.window_tokens),
+        h.trigger_percent,
+        thousands(h.system_tokens),
+        thousands(h.tokens_per_turn),
+        h.tail_turns,
+        thousands(h.summary_tokens),
+        h.turns,
+        if h.reserve_tokens > 0 {
+            format!(" · reserve {}", thousands(h.reserve_tokens))
+        } else {
+            String::new()
+        }
+    );
+    match run.overflow_turn() {
+        Some(t) => {
+            let _ = writeln!(out, "overflow: the window overflows at turn {t}");
+        }
+        None => {
+            let _ = writeln!(out, "overflow: none");
+        }
+    }
+
+    let _ = writeln!(out, "\nRounds");
+    if run.rounds().is_empty() {
+        let _ = writeln!(out, "  (no compaction round)");
+    } else {
+        let _ = writeln!(
+            out,
+            "  {:>3}  {:>5}  {:>9}  {:>9}  {:>10}  {:<18}  {:>6}",
+            "#", "turn", "before", "after", "laundering", "regime", "spills"
+        );
+        for r in run.rounds() {
+            let _ = writeln!(
+                out,
+                "  {:>3}  {:>5}  {:>9}  {:>9}  {:>10.2}  {:<18}  {:>6}",
+                r.index,
+                r.turn,
+                thousands(r.tokens_before),
+                thousands(r.tokens_after),
+                r.laundering_rate,
+                r.regime.id(),
+                r.spills
+            );
+        }
+    }
+
+    fidelity_table(&mut out, scenario, run);
+
+    let _ = writeln!(out, "\nActions");
+    for (i, (action, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
+        let _ = writeln!(
+            out,
+            "  turn {:<4} {:<24} {:<16} fidelity {:.2}  risk {:.2}{}",
+            action.turn,
+            clip(&action.id, 24),
+            graded.outcome.label().to_uppercase(),
+            graded.fidelity,
+            graded.fabrication_risk,
+            match graded
+                .resolved_resource
+                .and_then(|r| scenario.resources.get(r))
+            {
+                Some(r) => format!("  → {}", r.id),
+                None => String::new(),
+            }
+        );
+        let _ = writeln!(out, "            {}", action.text);
+        if let Some(why) = explain(scenario, run, i) {
+            let _ = writeln!(out, "            why: {why}");
+        }
+        if graded.outcome != Outcome::Governed && !action.consequence.is_empty() {
+            let _ = writeln!(out, "            consequence: {}", action.consequence);
+        }
+    }
+    let counts = run.counts();
+    let _ = writeln!(out, "\n{}", counts_line(&counts));
+    out
+}
+
+/// Per fact, fidelity after each round ("·" before the fact existed).
+fn fidelity_table(out: &mut String, scenario: &Scenario, run: &Run) {
+    const MAX_COLUMNS: usize = 24;
+    let rounds = run.rounds().len();
+    if rounds == 0 || scenario.facts.is_empty() {
+        return;
+    }
+    // Long runs show their first and last rounds.
+    let columns: Vec<Option<usize>> = if rounds <= MAX_COLUMNS {
+        (0..rounds).map(Some).collect()
+    } else {
+        let half = MAX_COLUMNS / 2;
+        (0..half)
+            .map(Some)
+            .chain([None])
+            .chain((rounds - half..rounds).map(Some))
+            .collect()
+    };
+    let _ = writeln!(out, "\nFidelity after each round");
+    let _ = write!(out, "  {:<22} {:<9} {:<15}", "fact", "role", "kind");
+    for c in &columns {
+        match c {
+            Some(j) => {
+                let _ = write!(out, " {:>4}", format!("r{}", j + 1));
+            }
+            None => out.push_str("    …"),
+        }
+    }
+    out.push('\n');
+    for (i, fact) in scenario.facts.iter().enumerate() {
+        let _ = write!(
+            out,
+            "  {:<22} {:<9} {:<15}",
+            clip(&fact.id, 22),
+            fact.role.id(),
+            fact.kind.label()
+        );
+        for c in &columns {
+            match c.map(|j| run.fact_state(i, j)) {
+                Some(Some((_, s))) => {
+                    let _ = write!(out, " {:>4.2}", s.fidelity);
+                }
+                Some(None) => out.push_str("    ·"),
+                None => out.push_str("    …"),
+            }
+        }
+        out.push('\n');
+    }
+}
+
+fn counts_line(counts: &OutcomeCounts) -> String {
+    let parts: Vec<String> = counts
+        .iter()
+        .filter(|(_, n)| *n > 0)
+        .map(|(o, n)| format!("{n} {}", o.label()))
+        .collect();
+    format!("{} actions: {}", counts.total(), parts.join(", "))
+}
+
+/// `drift check`: the report and whether it failed.
+pub fn check(scenario: &Scenario, run: &Run) -> (String, bool) {
+    let mut out = String::new();
+    let mut failed = 0;
+    for (i, (action, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
+        if !graded.outcome.is_failure() {
+            continue;
+        }
+        failed += 1;
+        let _ = writeln!(
+            out,
+            "FAIL {} (turn {}): {}",
+            action.id,
+            action.turn,
+            graded.outcome.label()
+        );
+        if let Some(why) = explain(scenario, run, i) {
+            let _ = writeln!(out, "     {why}");
+        }
+    }
+    let total = scenario.actions.len();
+    if failed == 0 {
+        let _ = writeln!(
+            out,
+            "ok: {} under {}: none of {total} actions is ungoverned, misbound or not reached",
+            scenario.id,
+            run.policy_id()
+        );
+    } else {
+        let _ = writeln!(
+            out,
+            "{}: {failed} of {total} actions failed under {}",
+            scenario.id,
+            run.policy_id()
+        );
+    }
+    (out, failed > 0)
+}
+
+/// Outcome counts for every scenario under every preset.
+pub struct Matrix {
+    rows: Vec<(String, Vec<Result<OutcomeCounts, String>>)>,
+}
+
+impl Matrix {
+    pub fn compute(scenarios: &[Scenario]) -> Matrix {
+        let rows = scenarios
+            .iter()
+            .map(|scenario| {
+                let cells = Preset::ALL
+                    .iter()
+                    .map(|&preset| {
+                        let mut s = scenario.clone();
+                        s.policy = PolicyChoice::Preset(preset);
+                        simulate(&s).map(|r| r.counts()).map_err(|e| e.to_string())
+                    })
+                    .collect();
+                (scenario.id.clone(), cells)
+            })
+            .collect();
+        Matrix { rows }
+    }
+
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = write!(out, "{:<24}", "");
+        for o in Outcome::ALL {
+            let _ = write!(out, " {:>11}", o.label());
+        }
+        out.push('\n');
+        for (id, cells) in &self.rows {
+            let _ = writeln!(out, "{id}");
+            for (preset, cell) in Preset::ALL.iter().zip(cells) {
+                let _ = write!(out, "  {:<22}", preset.id());
+                match cell {
+                    Ok(counts) => {
+                        for (_, n) in counts.iter() {
+                            let _ = write!(out, " {n:>11}");
+                        }
+                    }
+                    Err(e) => {
+                        let _ = write!(out, " invalid under this preset: {e}");
+                    }
+                }
+                out.push('\n');
+            }
+        }
+        out
+    }
+
+    pub fn json(&self) -> String {
+        let mut out =
+            String::from("{\n  \"format\": \"compaction-drift/matrix@1\",\n  \"presets\": [");
+        for (i, p) in Preset::ALL.iter().enumerate() {
+            let _ = write!(out, "{}\"{}\"", if i > 0 { ", " } else { "" }, p.id());
+        }
+        out.push_str("],\n  \"scenarios\": [");
+        for (r, (id, cells)) in self.rows.iter().enumerate() {
+            let _ = write!(
+                out,
+                "{}\n    {{\"id\": {}, \"cells\": [",
+                if r > 0 { "," } else { "" },
+                json_string(id)
+            );
+            for (c, (preset, cell)) in Preset::ALL.iter().zip(cells).enumerate() {
+                let _ = write!(
+                    out,
+                    "{}\n      {{\"policy\": \"{}\", ",
+                    if c > 0 { "," } else { "" },
+                    preset.id()
+                );
+                match cell {
+                    Ok(counts) => {
+                        out.push_str("\"counts\": {");
+                        for (k, (o, n)) in counts.iter().enumerate() {
+                            let _ =
+                                write!(out, "{}\"{}\": {n}", if k > 0 { ", " } else { "" }, o.id());
+                        }
+                        out.push_str("}}");
+                    }
+                    Err(e) => {
+                        let _ = write!(out, "\"error\": {}}}", json_string(e));
+                    }
+                }
+            }
+            out.push_str("\n    ]}");
+        }
+        out.push_str("\n  ]\n}\n");
+        out
+    }
+}
+
+/// A JSON string literal.
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_and_clipping() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1234567), "1,234,567");
+        assert_eq!(clip("abcdef", 4), "abc…");
+        assert_eq!(clip("abc", 4), "abc");
+        assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");
+    }
+}

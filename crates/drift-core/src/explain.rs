@@ -1,0 +1,278 @@
+//! Why an action ended the way it did, in words a person can check.
+//!
+//! [`explain`] finds the cause (the governing fact that failed, the round it
+//! fell below the actionable line, the resource a phrase resolved to) and
+//! [`Explanation`]'s `Display` writes it as one sentence. The CLI and the page
+//! both use it, so they never disagree about the story.
+
+use alloc::string::String;
+use core::fmt;
+
+use crate::grade::{Outcome, Reason};
+use crate::run::Run;
+use crate::scenario::{Fact, Scenario};
+
+/// The cause behind one action's outcome.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Cause {
+    /// Every governing fact was verbatim.
+    Intact,
+    /// The window overflowed at `turn`, before the action.
+    Overflow {
+        /// The overflow turn.
+        turn: u32,
+    },
+    /// A delegated action whose subagent never saw `fact`.
+    NotForwarded {
+        /// Index of the fact.
+        fact: usize,
+    },
+    /// `fact` was below the actionable line (since `round`, when a round took it there).
+    Faded {
+        /// Index of the fact.
+        fact: usize,
+        /// 0-based index of the round that took it below the line.
+        round: Option<usize>,
+        /// Its fidelity when the action ran.
+        fidelity: f64,
+    },
+    /// `fact` was still actionable but degraded.
+    Degraded {
+        /// Index of the fact.
+        fact: usize,
+        /// Its fidelity when the action ran.
+        fidelity: f64,
+    },
+    /// The target binding had faded and `verify_bindings` refused the action.
+    BindingUnconfirmed {
+        /// Index of the binding fact.
+        binding: usize,
+        /// 0-based index of the round that took it below the line.
+        round: Option<usize>,
+    },
+    /// The bare phrase resolved to another resource.
+    Misbound {
+        /// Index of the binding fact.
+        binding: usize,
+        /// 0-based index of the round that took it below the line.
+        round: Option<usize>,
+        /// Index of the resource acted on.
+        resolved: usize,
+    },
+    /// An irreversible action whose premise only a summary vouched for.
+    UnverifiedPremise {
+        /// Index of the unverified governing fact.
+        fact: usize,
+    },
+}
+
+/// An action's cause, ready to print.
+#[derive(Clone, Copy, Debug)]
+pub struct Explanation<'a> {
+    /// The scenario.
+    pub scenario: &'a Scenario,
+    /// The run.
+    pub run: &'a Run,
+    /// Index of the action.
+    pub action: usize,
+    /// What happened.
+    pub cause: Cause,
+}
+
+/// The first round (0-based index) before `rounds_before` after which `fact`
+/// was below `threshold` and stayed there until the action.
+fn faded_at(run: &Run, fact: usize, rounds_before: usize, threshold: f64) -> Option<usize> {
+    let mut since = None;
+    for j in 0..rounds_before {
+        match run.fact_state(fact, j) {
+            Some((_, s)) if s.fidelity < threshold => {
+                since.get_or_insert(j);
+            }
+            _ => since = None,
+        }
+    }
+    since
+}
+
+/// Explains action `action` (an index into `scenario.actions`) of `run`.
+/// Returns `None` for an index out of range.
+pub fn explain<'a>(scenario: &'a Scenario, run: &'a Run, action: usize) -> Option<Explanation<'a>> {
+    let a = scenario.actions.get(action)?;
+    let graded = run.actions().get(action)?;
+    let threshold = scenario.model.actionable_threshold;
+    let before = graded.rounds_before as usize;
+    let governing = || {
+        a.governed_by
+            .iter()
+            .filter_map(|id| scenario.fact_index(id))
+    };
+    let effective = |g: usize| -> f64 {
+        let seen = !a.delegated || scenario.facts[g].forwarded;
+        let f = run
+            .fact_state_at_turn(g, a.turn)
+            .map_or(1.0, |s| s.fidelity);
+        if seen { f } else { 0.0 }
+    };
+    let target = a.target.as_deref().and_then(|t| scenario.fact_index(t));
+    let weakest = || {
+        governing().fold(None, |best: Option<(usize, f64)>, g| {
+            let e = effective(g);
+            match best {
+                Some((_, b)) if b <= e => best,
+                _ => Some((g, e)),
+            }
+        })
+    };
+    let cause = match (graded.outcome, graded.reason) {
+        (Outcome::NotReached, _) => Cause::Overflow {
+            turn: run.overflow_turn().unwrap_or(a.turn),
+        },
+        (Outcome::Refused, Reason::BindingUnconfirmed) => {
+            let binding = target?;
+            Cause::BindingUnconfirmed {
+                binding,
+                round: faded_at(run, binding, before, threshold),
+            }
+        }
+        (Outcome::Misbound, _) => {
+            let binding = target?;
+            Cause::Misbound {
+                binding,
+                round: faded_at(run, binding, before, threshold),
+                resolved: graded.resolved_resource?,
+            }
+        }
+        (Outcome::Refused, _) => {
+            let fact = governing().find(|&g| {
+                run.fact_state_at_turn(g, a.turn)
+                    .is_some_and(|s| s.unverified)
+            })?;
+            Cause::UnverifiedPremise { fact }
+        }
+        (Outcome::Ungoverned, _) => {
+            let (fact, fidelity) = weakest()?;
+            if a.delegated && !scenario.facts[fact].forwarded {
+                Cause::NotForwarded { fact }
+            } else {
+                Cause::Faded {
+                    fact,
+                    round: faded_at(run, fact, before, threshold),
+                    fidelity,
+                }
+            }
+        }
+        (Outcome::WeaklyGoverned, _) => {
+            let (fact, fidelity) = weakest()?;
+            Cause::Degraded { fact, fidelity }
+        }
+        (Outcome::Governed, _) => Cause::Intact,
+    };
+    Some(Explanation {
+        scenario,
+        run,
+        action,
+        cause,
+    })
+}
+
+/// "the change freeze (tool, turn 4)"
+struct FactRef<'a>(&'a Fact);
+
+impl fmt::Display for FactRef<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let fact = self.0;
+        if fact.turn == 0 {
+            write!(f, "\"{}\" (system prompt)", fact.id)
+        } else {
+            write!(f, "\"{}\" ({}, turn {})", fact.id, fact.role, fact.turn)
+        }
+    }
+}
+
+impl Explanation<'_> {
+    fn round_phrase(&self, round: Option<usize>) -> String {
+        match round.and_then(|j| self.run.rounds().get(j)) {
+            Some(r) => alloc::format!(" since round {} at turn {}", r.index, r.turn),
+            None => String::new(),
+        }
+    }
+}
+
+impl fmt::Display for Explanation<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.scenario;
+        let action = &s.actions[self.action];
+        let who = if action.delegated {
+            "a subagent"
+        } else {
+            "the agent"
+        };
+        match self.cause {
+            Cause::Intact => write!(
+                f,
+                "At turn {}, every rule it needs is still verbatim in context.",
+                action.turn
+            ),
+            Cause::Overflow { turn } => write!(
+                f,
+                "The window overflowed at turn {turn}; the session never reached turn {}.",
+                action.turn
+            ),
+            Cause::NotForwarded { fact } => write!(
+                f,
+                "{} was never in the subagent's brief; at turn {} {who} acts without it.",
+                FactRef(&s.facts[fact]),
+                action.turn
+            ),
+            Cause::Faded {
+                fact,
+                round,
+                fidelity,
+            } => write!(
+                f,
+                "{} is below the actionable line{} (fidelity {:.2}); at turn {} {who} acts without it.",
+                FactRef(&s.facts[fact]),
+                self.round_phrase(round),
+                fidelity,
+                action.turn
+            ),
+            Cause::Degraded { fact, fidelity } => write!(
+                f,
+                "{} survives only as a summary (fidelity {:.2}); at turn {} {who} acts on a paraphrase.",
+                FactRef(&s.facts[fact]),
+                fidelity,
+                action.turn
+            ),
+            Cause::BindingUnconfirmed { binding, round } => write!(
+                f,
+                "{} is below the actionable line{}; verify_bindings cannot confirm what it points at and refuses the action at turn {}.",
+                FactRef(&s.facts[binding]),
+                self.round_phrase(round),
+                action.turn
+            ),
+            Cause::Misbound {
+                binding,
+                round,
+                resolved,
+            } => {
+                let fact = &s.facts[binding];
+                let phrase = fact.binds.as_ref().map_or("", |b| b.phrase.as_str());
+                let bound = fact.binds.as_ref().map_or("", |b| b.resource.as_str());
+                write!(
+                    f,
+                    "{} is below the actionable line{}; at turn {} \"{phrase}\" resolves to the most recently mentioned {}, not {bound}.",
+                    FactRef(fact),
+                    self.round_phrase(round),
+                    action.turn,
+                    s.resources.get(resolved).map_or("", |r| r.id.as_str()),
+                )
+            }
+            Cause::UnverifiedPremise { fact } => write!(
+                f,
+                "{} is vouched for only by an earlier summary; the entailment gate refuses the irreversible action at turn {}.",
+                FactRef(&s.facts[fact]),
+                action.turn
+            ),
+        }
+    }
+}
