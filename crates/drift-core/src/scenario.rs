@@ -283,7 +283,11 @@ impl Scenario {
                 1,
                 turns,
             )?;
-            check_tokens("turn_tokens.tokens", entry.tokens, 1)?;
+            check_tokens(
+                &alloc::format!("turn_tokens entry for turn {}: tokens", entry.turn),
+                entry.tokens,
+                1,
+            )?;
             if seen_turns.insert(entry.turn, ()).is_some() {
                 return Err(ScenarioError::DuplicateTurnTokens { turn: entry.turn });
             }

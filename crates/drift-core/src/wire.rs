@@ -150,17 +150,22 @@ impl<'v> Obj<'v> {
 
     /// A whole number no larger than `max`.
     fn integer(&self, key: &str, max: u64) -> Result<Option<u64>, ScenarioError> {
+        self.integer_in(key, 0, max)
+    }
+
+    /// A whole number in `min..=max` (the message states the range).
+    fn integer_in(&self, key: &str, min: u64, max: u64) -> Result<Option<u64>, ScenarioError> {
         let Some(v) = self.get(key) else {
             return Ok(None);
         };
         let n = v
             .as_u64()
             .ok_or_else(|| self.wrong(key, "a whole number of 0 or more"))?;
-        if n > max {
+        if !(min..=max).contains(&n) {
             return Err(ScenarioError::IntegerOutOfRange {
                 field: self.field(key),
                 value: n,
-                min: 0,
+                min,
                 max,
             });
         }
@@ -427,7 +432,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
 fn read_overrides(h: &Obj<'_>) -> Result<HarnessOverrides, ScenarioError> {
     Ok(HarnessOverrides {
         window_tokens: h.tokens("window_tokens")?,
-        trigger_percent: h.integer("trigger_percent", 100)?.map(|n| n as u32),
+        trigger_percent: h.integer_in("trigger_percent", 1, 100)?.map(|n| n as u32),
         system_tokens: h.tokens("system_tokens")?,
         tokens_per_turn: h.tokens("tokens_per_turn")?,
         tail_turns: h.turns("tail_turns")?,
@@ -505,7 +510,7 @@ fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
         summarises: p.required_bool("summarises")?,
         rereads_external: p.required_bool("rereads_external")?,
         keep_first_turns: p.turns("keep_first_turns")?.unwrap_or(0),
-        tail_percent: p.integer("tail_percent", 100)?.map(|n| n as u32),
+        tail_percent: p.integer_in("tail_percent", 1, 99)?.map(|n| n as u32),
         user_budget_tokens: p.tokens("user_budget_tokens")?,
         harness,
     })
