@@ -186,10 +186,10 @@ impl Salience {
         for &r in &self.classes[self.class_of[bound]] {
             let m = &self.mentions[r];
             let upto = m.partition_point(|&t| t <= turn);
-            if let Some(&latest) = upto.checked_sub(1).map(|i| &m[i]) {
-                if best.is_none_or(|(t, _)| latest > t) {
-                    best = Some((latest, r));
-                }
+            if let Some(&latest) = upto.checked_sub(1).map(|i| &m[i])
+                && best.is_none_or(|(t, _)| latest > t)
+            {
+                best = Some((latest, r));
             }
         }
         best.map_or(bound, |(_, r)| r)

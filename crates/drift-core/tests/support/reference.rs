@@ -324,10 +324,9 @@ pub fn run(s: &Scenario) -> RefRun {
                         }
                         if let Some(latest) =
                             res.mentions.iter().copied().filter(|&m| m <= a.turn).max()
+                            && best.is_none_or(|(t, _)| latest > t)
                         {
-                            if best.is_none_or(|(t, _)| latest > t) {
-                                best = Some((latest, i));
-                            }
+                            best = Some((latest, i));
                         }
                     }
                     best.map_or(bound, |(_, i)| i)
