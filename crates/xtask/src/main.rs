@@ -1,1 +1,157 @@
-fn main() {}
+//! Project automation, the two commands of the README:
+//!
+//! - `cargo xtask test`: installs what a fresh machine lacks, then runs every
+//!   check CI runs (formatting, lints, native tests, the no-std build, the
+//!   browser tests).
+//! - `cargo xtask serve`: installs what the page needs and serves it at
+//!   <http://127.0.0.1:8080>.
+//!
+//! Only the Rust, npm and Debian registries are assumed reachable: every tool
+//! is installed from one of them, never downloaded from elsewhere.
+
+mod tools;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+use std::time::Instant;
+
+const USAGE: &str = "\
+usage: cargo xtask <command>
+
+  test     install what is missing, then run every check CI runs
+  serve    install what is missing, then serve the page at http://127.0.0.1:8080
+           (--dev: an unoptimised build, faster to rebuild)
+";
+
+/// A failed step: what failed, for the last line of output.
+#[derive(Debug)]
+pub struct Failed(pub String);
+
+pub type Result<T = ()> = std::result::Result<T, Failed>;
+
+/// The workspace root (this crate lives in `crates/xtask`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."))
+}
+
+/// Runs `cmd` in the workspace root, streaming its output; fails unless it succeeds.
+pub fn run(cmd: &mut Command) -> Result {
+    cmd.current_dir(root());
+    let shown = format!("{cmd:?}").replace('"', "");
+    eprintln!("  $ {shown}");
+    let status = cmd
+        .status()
+        .map_err(|e| Failed(format!("cannot start {shown}: {e}")))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(Failed(format!("{shown} failed ({status})")))
+    }
+}
+
+/// `cargo` with the arguments given.
+pub fn cargo(args: &[&str]) -> Command {
+    let mut cmd = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    cmd.args(args);
+    cmd
+}
+
+/// Runs a named step and reports its duration.
+fn step(name: &str, f: impl FnOnce() -> Result) -> Result {
+    eprintln!("\n==> {name}");
+    let start = Instant::now();
+    let result = f();
+    let secs = start.elapsed().as_secs_f64();
+    match &result {
+        Ok(()) => eprintln!("<== {name}: ok in {secs:.1} s"),
+        Err(Failed(why)) => eprintln!("<== {name}: FAILED after {secs:.1} s: {why}"),
+    }
+    result
+}
+
+fn test() -> Result {
+    step("install the Rust targets", tools::rust_targets)?;
+    step("formatting", || {
+        run(cargo(&["fmt", "--all", "--", "--check"]))
+    })?;
+    step("lints (native crates)", || {
+        run(cargo(&[
+            "clippy",
+            "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    step("native tests, doc tests included", || {
+        run(cargo(&["test", "--workspace", "--locked"]))
+    })?;
+    step(
+        "drift-core builds without std (thumbv7em-none-eabihf)",
+        || {
+            run(cargo(&[
+                "build",
+                "--package",
+                "drift-core",
+                "--target",
+                "thumbv7em-none-eabihf",
+                "--locked",
+            ]))
+        },
+    )?;
+    Ok(())
+}
+
+fn serve(dev: bool) -> Result {
+    step("install the page's tools", tools::web_tools)?;
+    let mut cmd = tools::trunk(&["serve"]);
+    if !dev {
+        cmd.arg("--release");
+    }
+    eprintln!("\nServing at http://127.0.0.1:8080 (Ctrl-C to stop)");
+    run(&mut cmd)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let started = Instant::now();
+    let result = match args
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .as_slice()
+    {
+        ["test"] => test(),
+        ["serve"] => serve(false),
+        ["serve", "--dev"] => serve(true),
+        [] | ["help"] | ["--help"] | ["-h"] => {
+            eprint!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        _ => {
+            eprint!("unknown arguments: {}\n\n{USAGE}", args.join(" "));
+            return ExitCode::from(2);
+        }
+    };
+    let secs = started.elapsed().as_secs_f64();
+    match result {
+        Ok(()) => {
+            eprintln!(
+                "\nall done in {:.0} min {:.0} s",
+                (secs / 60.0).floor(),
+                secs % 60.0
+            );
+            ExitCode::SUCCESS
+        }
+        Err(Failed(why)) => {
+            eprintln!("\nxtask: {why}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,75 @@
+//! The action outcomes as CSV (RFC 4180), for spreadsheets.
+
+use std::fmt::Write as _;
+
+use drift_core::{Run, Scenario};
+
+fn field(out: &mut String, value: &str) {
+    if value.contains([',', '"', '\n', '\r']) {
+        out.push('"');
+        out.push_str(&value.replace('"', "\"\""));
+        out.push('"');
+    } else {
+        out.push_str(value);
+    }
+}
+
+/// One row per action: id, turn, outcome, reason, fidelity, risk, resource,
+/// delegated, irreversible, text, consequence.
+pub fn actions(scenario: &Scenario, run: &Run) -> String {
+    let mut out = String::from(
+        "action,turn,outcome,reason,fidelity,fabrication_risk,resolved_resource,delegated,irreversible,text,consequence\r\n",
+    );
+    for (a, graded) in scenario.actions.iter().zip(run.actions()) {
+        field(&mut out, &a.id);
+        let resource = graded
+            .resolved_resource
+            .and_then(|r| scenario.resources.get(r))
+            .map_or("", |r| r.id.as_str());
+        let _ = write!(
+            out,
+            ",{},{},{},{:.6},{:.6},",
+            a.turn,
+            graded.outcome.id(),
+            graded.reason.id(),
+            graded.fidelity,
+            graded.fabrication_risk
+        );
+        field(&mut out, resource);
+        let _ = write!(out, ",{},{},", a.delegated, a.irreversible);
+        field(&mut out, &a.text);
+        out.push(',');
+        field(&mut out, &a.consequence);
+        out.push_str("\r\n");
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn one_quoted_row_per_action() {
+        let s = drift_core::builtin("staging-migration").unwrap();
+        let run = drift_core::simulate(&s).unwrap();
+        let csv = actions(&s, &run);
+        let lines: Vec<&str> = csv.split("\r\n").filter(|l| !l.is_empty()).collect();
+        assert_eq!(lines.len(), s.actions.len() + 1);
+        let migration = lines
+            .iter()
+            .find(|l| l.starts_with("run-migration,"))
+            .unwrap();
+        assert!(migration.contains(",misbound,misbound,"), "{migration}");
+        assert!(migration.contains(",db-prod-01,"), "{migration}");
+        // A consequence with a comma is quoted.
+        assert!(migration.ends_with('"'), "{migration}");
+    }
+
+    #[test]
+    fn quotes_are_doubled() {
+        let mut out = String::new();
+        field(&mut out, "say \"hi\", then go");
+        assert_eq!(out, "\"say \"\"hi\"\", then go\"");
+    }
+}
