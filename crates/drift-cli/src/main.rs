@@ -188,9 +188,7 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
         }
         "matrix" => {
             let scenarios = if args.inputs.is_empty() {
-                builtin_ids()
-                    .map(|id| load(id))
-                    .collect::<Result<Vec<_>, _>>()?
+                builtin_ids().map(load).collect::<Result<Vec<_>, _>>()?
             } else {
                 args.inputs
                     .iter()
