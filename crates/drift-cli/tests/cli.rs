@@ -1,0 +1,528 @@
+//! The `drift` binary as a user and a CI job see it: arguments in, text,
+//! JSON and exit codes out (0 success, 1 a failing check, 2 bad input).
+
+use std::process::Command;
+
+use drift_core::{Preset, builtin, builtin_ids, result_to_json, simulate};
+use serde_json::Value;
+
+/// What one invocation produced.
+#[derive(Debug)]
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `drift args…` from this crate's directory, so that fixture paths
+/// (and the messages naming them) are `tests/fixtures/…`.
+fn drift(args: &[&str]) -> Output {
+    let out = Command::new(env!("CARGO_BIN_EXE_drift"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RUST_BACKTRACE", "1")
+        .output()
+        .expect("the drift binary runs");
+    let output = Output {
+        code: out.status.code().expect("drift exits with a code"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("RUST_BACKTRACE"),
+        "drift {args:?} panicked:\n{}",
+        output.stderr
+    );
+    output
+}
+
+/// Runs `drift args…` and expects success with nothing on stderr.
+fn succeeds(args: &[&str]) -> String {
+    let out = drift(args);
+    assert_eq!(out.code, 0, "drift {args:?}: {}", out.stderr);
+    assert_eq!(out.stderr, "", "drift {args:?}");
+    out.stdout
+}
+
+/// Runs `drift args…` and expects exit code 2, nothing on stdout, and a
+/// message on stderr that starts with `drift: ` and contains every string of
+/// `names`. Returns the first line of the message.
+fn fails_with_usage_error(args: &[&str], names: &[&str]) -> String {
+    let out = drift(args);
+    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
+    assert_eq!(out.stdout, "", "drift {args:?}");
+    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap_or_default().to_string();
+    for name in names {
+        assert!(first.contains(name), "{name:?} not in: {first}");
+    }
+    first
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+/// The outcome of `action` in a result@1 document.
+fn outcome<'a>(result: &'a Value, action: &str) -> &'a str {
+    result["actions"]
+        .as_array()
+        .expect("actions")
+        .iter()
+        .find(|a| a["id"] == action)
+        .unwrap_or_else(|| panic!("no action {action}"))["outcome"]
+        .as_str()
+        .expect("outcome is a string")
+}
+
+// ------------------------------------------------------------ list and help
+
+#[test]
+fn list_names_every_builtin_and_every_preset() {
+    let out = succeeds(&["list"]);
+    for id in builtin_ids() {
+        let title = builtin(id).unwrap().title;
+        assert!(
+            out.lines().any(|l| l.contains(id) && l.contains(&title)),
+            "{id} missing:\n{out}"
+        );
+    }
+    for preset in Preset::ALL {
+        let info = preset.info();
+        assert!(
+            out.lines()
+                .any(|l| l.split_whitespace().next() == Some(info.id)),
+            "{} missing:\n{out}",
+            info.id
+        );
+        if !info.source.is_empty() {
+            assert!(out.contains(info.source), "{} source missing", info.id);
+        }
+    }
+}
+
+#[test]
+fn help_and_no_arguments_print_usage() {
+    for args in [&["--help"][..], &["-h"], &[], &["help"]] {
+        let out = succeeds(args);
+        assert!(out.contains("USAGE:"), "drift {args:?}:\n{out}");
+        for command in ["run", "check", "matrix", "list"] {
+            assert!(out.contains(&format!("drift {command}")), "{command}");
+        }
+    }
+}
+
+#[test]
+fn version() {
+    let out = succeeds(&["--version"]);
+    assert_eq!(out, format!("drift {}\n", env!("CARGO_PKG_VERSION")));
+}
+
+// ------------------------------------------------------------ run
+
+#[test]
+fn run_text_reports_rounds_fidelity_and_why() {
+    let out = succeeds(&["run", "payments-incident"]);
+    assert!(out.starts_with("Payments incident"), "{out}");
+    assert!(out.contains("policy: pinned prefix (pinned_prefix)"));
+    // The rounds table.
+    assert!(out.contains("\nRounds\n"), "{out}");
+    assert!(out.contains("regime") && out.contains("compressed_recall"));
+    // The fidelity table, with a row per fact.
+    assert!(out.contains("\nFidelity after each round\n"), "{out}");
+    let scenario = builtin("payments-incident").unwrap();
+    for fact in &scenario.facts {
+        assert!(
+            out.lines().any(|l| l.trim_start().starts_with(&fact.id)),
+            "no row for {}",
+            fact.id
+        );
+    }
+    // The actions, with the why and the consequence of the one that matters.
+    assert!(out.contains("UNGOVERNED"));
+    assert!(out.contains("why: "));
+    let rollback = scenario
+        .actions
+        .iter()
+        .find(|a| a.id == "rollback-payments")
+        .unwrap();
+    let at = out
+        .find("rollback-payments")
+        .expect("rollback-payments row");
+    let block = &out[at..];
+    assert!(
+        block.lines().next().unwrap().contains("UNGOVERNED"),
+        "{block}"
+    );
+    assert!(
+        block.contains("payments-freeze"),
+        "the why names the freeze"
+    );
+    assert!(
+        block.contains(&format!("consequence: {}", rollback.consequence)),
+        "{block}"
+    );
+    assert!(out.trim_end().ends_with("5 ungoverned"), "{out}");
+}
+
+#[test]
+fn run_text_snapshot() {
+    insta::assert_snapshot!(
+        "run_payments_incident",
+        succeeds(&["run", "payments-incident"])
+    );
+}
+
+#[test]
+fn run_json_is_the_engine_result() {
+    let out = succeeds(&["run", "payments-incident", "--format", "json"]);
+    let doc = json(&out);
+    assert_eq!(doc["format"], "compaction-drift/result@1");
+    assert_eq!(doc["scenario"], "payments-incident");
+    assert_eq!(doc["policy"], "pinned_prefix");
+    let scenario = builtin("payments-incident").unwrap();
+    let run = simulate(&scenario).unwrap();
+    assert_eq!(out, format!("{}\n", result_to_json(&scenario, &run)));
+}
+
+#[test]
+fn run_json_with_short_options() {
+    let long = succeeds(&[
+        "run",
+        "staging-migration",
+        "--format",
+        "json",
+        "--policy",
+        "codex_cli",
+    ]);
+    let short = succeeds(&["run", "-f", "json", "-p", "codex_cli", "staging-migration"]);
+    assert_eq!(long, short);
+    assert_eq!(json(&short)["policy"], "codex_cli");
+}
+
+#[test]
+fn policy_option_replaces_the_scenarios_policy() {
+    let default = json(&succeeds(&["run", "payments-incident", "--format", "json"]));
+    let verbatim = json(&succeeds(&[
+        "run",
+        "payments-incident",
+        "--format",
+        "json",
+        "--policy",
+        "user_verbatim",
+    ]));
+    assert_eq!(verbatim["policy"], "user_verbatim");
+    assert_eq!(outcome(&default, "copy-eu-logs"), "ungoverned");
+    assert_eq!(outcome(&verbatim, "copy-eu-logs"), "governed");
+
+    let text = succeeds(&["run", "payments-incident", "--policy", "user_verbatim"]);
+    assert!(
+        text.contains("policy: user verbatim (user_verbatim)"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_file_path_works_as_input() {
+    let out = succeeds(&["run", "tests/fixtures/passing.json"]);
+    assert!(out.contains("(short-session)"), "{out}");
+    assert!(out.contains("GOVERNED"));
+    let doc = json(&succeeds(&[
+        "run",
+        "tests/fixtures/passing.json",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(doc["scenario"], "short-session");
+    assert_eq!(outcome(&doc, "push-docs"), "governed");
+}
+
+#[test]
+fn a_builtin_written_to_a_file_gives_the_same_result() {
+    let dir = std::env::temp_dir().join(format!("drift-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("payments.json");
+    std::fs::write(
+        &path,
+        drift_core::builtin_source("payments-incident").unwrap(),
+    )
+    .unwrap();
+    let from_file = succeeds(&["run", path.to_str().unwrap(), "--format", "json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    let builtin = succeeds(&["run", "payments-incident", "--format", "json"]);
+    assert_eq!(from_file, builtin);
+}
+
+// ------------------------------------------------------------ check
+
+#[test]
+fn check_fails_with_one_line_per_failing_action() {
+    let out = drift(&["check", "payments-incident"]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    let fails: Vec<&str> = out
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("FAIL "))
+        .collect();
+    assert_eq!(fails.len(), 5, "{}", out.stdout);
+    assert!(
+        fails
+            .iter()
+            .any(|l| l.starts_with("FAIL rollback-payments (turn 63): ungoverned")),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout
+            .contains("payments-incident: 5 of 8 actions failed under pinned_prefix")
+    );
+    insta::assert_snapshot!("check_payments_incident", out.stdout);
+}
+
+#[test]
+fn check_counts_not_reached_as_a_failure() {
+    let out = drift(&["check", "payments-incident", "--policy", "none"]);
+    assert_eq!(out.code, 1);
+    assert!(
+        out.stdout
+            .contains("FAIL rollback-payments (turn 63): not reached"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn check_passes_on_a_scenario_that_keeps_its_rules() {
+    let out = succeeds(&["check", "tests/fixtures/passing.json"]);
+    assert!(!out.contains("FAIL"), "{out}");
+    assert!(
+        out.starts_with("ok: short-session under pinned_prefix"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_fails_the_same_file_under_a_policy_that_overflows() {
+    let out = drift(&["check", "tests/fixtures/passing.json", "--policy", "none"]);
+    assert_eq!(out.code, 1);
+    assert!(out.stdout.contains("FAIL push-docs (turn 26): not reached"));
+}
+
+// ------------------------------------------------------------ matrix
+
+#[test]
+fn matrix_text_lists_every_scenario_and_preset() {
+    let out = succeeds(&["matrix"]);
+    let header = out.lines().next().unwrap();
+    for label in [
+        "governed",
+        "weakly governed",
+        "refused",
+        "ungoverned",
+        "not reached",
+    ] {
+        assert!(header.contains(label), "{header}");
+    }
+    for id in builtin_ids() {
+        assert!(out.lines().any(|l| l == id), "{id}");
+    }
+    for preset in Preset::ALL {
+        let rows = out
+            .lines()
+            .filter(|l| l.split_whitespace().next() == Some(preset.id()))
+            .count();
+        assert_eq!(rows, builtin_ids().len(), "{}", preset.id());
+    }
+    assert_eq!(
+        out.lines().count(),
+        1 + builtin_ids().len() * (1 + Preset::ALL.len())
+    );
+}
+
+#[test]
+fn matrix_json_has_every_cell_and_its_counts_match_the_engine() {
+    let doc = json(&succeeds(&["matrix", "--format", "json"]));
+    assert_eq!(doc["format"], "compaction-drift/matrix@1");
+    let presets: Vec<&str> = doc["presets"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p.as_str().unwrap())
+        .collect();
+    let expected: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
+    assert_eq!(presets, expected);
+    let scenarios = doc["scenarios"].as_array().unwrap();
+    assert_eq!(scenarios.len(), 4);
+    assert_eq!(builtin_ids().len(), 4);
+    for (row, id) in scenarios.iter().zip(builtin_ids()) {
+        assert_eq!(row["id"], id);
+        let cells = row["cells"].as_array().unwrap();
+        assert_eq!(cells.len(), 13);
+        for (cell, preset) in cells.iter().zip(Preset::ALL) {
+            assert_eq!(cell["policy"], preset.id());
+            let mut scenario = builtin(id).unwrap();
+            scenario.policy = drift_core::PolicyChoice::Preset(preset);
+            let counts = simulate(&scenario).unwrap().counts();
+            for (o, n) in counts.iter() {
+                assert_eq!(
+                    cell["counts"][o.id()],
+                    n,
+                    "{id} × {} {}",
+                    preset.id(),
+                    o.id()
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn matrix_of_named_inputs() {
+    let doc = json(&succeeds(&[
+        "matrix",
+        "tests/fixtures/passing.json",
+        "dependency-pin",
+        "--format",
+        "json",
+    ]));
+    let ids: Vec<&str> = doc["scenarios"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["short-session", "dependency-pin"]);
+    let cells = doc["scenarios"][0]["cells"].as_array().unwrap();
+    assert_eq!(cells[0]["policy"], "none");
+    assert_eq!(cells[0]["counts"]["not_reached"], 1);
+}
+
+// ------------------------------------------------------------ bad input
+
+#[test]
+fn an_invalid_file_names_the_file_and_the_field() {
+    let out = drift(&["run", "tests/fixtures/invalid-kind.json"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr.lines().count(), 1, "one line: {}", out.stderr);
+    assert!(
+        out.stderr.starts_with(
+            "drift: tests/fixtures/invalid-kind.json: facts[1] (\"docs-only\").kind: unknown kind \"rule\""
+        ),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn an_invalid_file_fails_check_and_matrix_the_same_way() {
+    for command in ["check", "matrix"] {
+        let line = fails_with_usage_error(
+            &[command, "tests/fixtures/invalid-kind.json"],
+            &[
+                "tests/fixtures/invalid-kind.json",
+                "facts[1] (\"docs-only\").kind",
+            ],
+        );
+        assert!(line.contains("\"rule\""), "{line}");
+    }
+}
+
+#[test]
+fn a_json_syntax_error_names_line_and_column() {
+    let out = drift(&["run", "tests/fixtures/broken.json"]);
+    assert_eq!(out.code, 2);
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("drift: tests/fixtures/broken.json: not valid JSON at line 4, column 3"),
+        "{}",
+        out.stderr
+    );
+}
+
+#[test]
+fn a_file_that_is_not_a_scenario() {
+    let line = fails_with_usage_error(&["run", "Cargo.toml"], &["Cargo.toml", "not valid JSON"]);
+    assert!(line.contains("line 1"), "{line}");
+}
+
+#[test]
+fn unknown_builtin() {
+    let line = fails_with_usage_error(&["run", "payments-incdent"], &["payments-incdent"]);
+    for id in builtin_ids() {
+        assert!(line.contains(id), "the message lists the built-ins: {line}");
+    }
+}
+
+#[test]
+fn unknown_policy() {
+    let line = fails_with_usage_error(
+        &["run", "payments-incident", "--policy", "pinned"],
+        &[
+            "unknown policy",
+            "\"pinned\"",
+            "pinned_prefix",
+            "deepagents",
+        ],
+    );
+    assert!(!line.contains("USAGE"));
+}
+
+#[test]
+fn unknown_format() {
+    fails_with_usage_error(
+        &["run", "payments-incident", "--format", "xml"],
+        &["unknown format", "\"xml\"", "text", "json"],
+    );
+}
+
+#[test]
+fn unknown_command() {
+    fails_with_usage_error(
+        &["simulate", "payments-incident"],
+        &["unknown command", "\"simulate\""],
+    );
+}
+
+#[test]
+fn a_scenario_given_as_a_command_gets_a_hint() {
+    fails_with_usage_error(
+        &["payments-incident"],
+        &["unknown command", "drift run payments-incident"],
+    );
+}
+
+#[test]
+fn unknown_option() {
+    fails_with_usage_error(&["run", "payments-incident", "--verbose"], &["--verbose"]);
+}
+
+#[test]
+fn missing_scenario() {
+    for command in ["run", "check"] {
+        fails_with_usage_error(&[command], &["which scenario"]);
+    }
+}
+
+#[test]
+fn missing_option_value() {
+    fails_with_usage_error(&["run", "payments-incident", "--policy"], &["--policy"]);
+    fails_with_usage_error(&["run", "payments-incident", "--format"], &["--format"]);
+}
+
+#[test]
+fn two_scenarios_for_run() {
+    fails_with_usage_error(
+        &["run", "payments-incident", "dependency-pin"],
+        &["one scenario"],
+    );
+}
+
+#[test]
+fn a_missing_file() {
+    fails_with_usage_error(
+        &["run", "tests/fixtures/does-not-exist.json"],
+        &["tests/fixtures/does-not-exist.json", "no such file"],
+    );
+}
