@@ -9,6 +9,7 @@
 //! Only the Rust, npm and Debian registries are assumed reachable: every tool
 //! is installed from one of them, never downloaded from elsewhere.
 
+mod loader;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -39,7 +40,8 @@ pub fn root() -> PathBuf {
 }
 
 /// Runs `cmd` in the workspace root, streaming its output; fails unless it succeeds.
-pub fn run(cmd: &mut Command) -> Result {
+pub fn run(mut cmd: impl std::borrow::BorrowMut<Command>) -> Result {
+    let cmd = cmd.borrow_mut();
     cmd.current_dir(root());
     let shown = format!("{cmd:?}").replace('"', "");
     eprintln!("  $ {shown}");
@@ -115,7 +117,7 @@ fn serve(dev: bool) -> Result {
         cmd.arg("--release");
     }
     eprintln!("\nServing at http://127.0.0.1:8080 (Ctrl-C to stop)");
-    run(&mut cmd)
+    run(cmd)
 }
 
 fn main() -> ExitCode {
@@ -130,6 +132,8 @@ fn main() -> ExitCode {
         ["test"] => test(),
         ["serve"] => serve(false),
         ["serve", "--dev"] => serve(true),
+        // Run by Trunk (see Trunk.toml), not by people.
+        ["externalise-loader"] => loader::externalise(),
         [] | ["help"] | ["--help"] | ["-h"] => {
             eprint!("{USAGE}");
             return ExitCode::SUCCESS;
@@ -140,7 +144,9 @@ fn main() -> ExitCode {
         }
     };
     let secs = started.elapsed().as_secs_f64();
+    let quiet = args.first().is_some_and(|a| a == "externalise-loader");
     match result {
+        Ok(()) if quiet => ExitCode::SUCCESS,
         Ok(()) => {
             eprintln!(
                 "\nall done in {:.0} min {:.0} s",

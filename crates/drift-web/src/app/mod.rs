@@ -1,1 +1,123 @@
+//! The Leptos application (wasm32 only).
 
+mod controls;
+mod dom;
+mod files;
+mod panels;
+mod state;
+mod storage;
+mod timelines;
+
+use leptos::prelude::*;
+
+use crate::share::Tab;
+pub use state::AppState;
+
+/// Installs the panic banner and mounts the page on `<body>`.
+pub fn start() {
+    install_panic_banner();
+    leptos::mount::mount_to_body(App);
+}
+
+/// A panic shows a banner with a way out instead of a dead page.
+fn install_panic_banner() {
+    std::panic::set_hook(Box::new(|info| {
+        web_sys::console::error_1(&format!("Compaction Drift stopped: {info}").into());
+        let document = document();
+        if let (Ok(banner), Some(body)) = (document.create_element("div"), document.body()) {
+            banner.set_class_name("panic-banner");
+            let _ = banner.set_attribute("role", "alert");
+            banner.set_text_content(Some(
+                "Something went wrong inside the page and it stopped. Your settings are in the address bar; reload to continue.",
+            ));
+            let _ = body.prepend_with_node_1(&banner);
+        }
+    }));
+}
+
+/// The whole page.
+#[component]
+pub fn App() -> impl IntoView {
+    let state = AppState::new();
+    provide_context(state);
+    provide_context(dom::palette_signal());
+    files::accept_drops(state);
+
+    let description = move || state.scenario.with(|s| s.description.clone());
+    let title = move || state.scenario.with(|s| s.title.clone());
+    let notice = move || {
+        state.notice.get().map(|n| {
+            view! {
+                <div class="notice" class:problem=n.problem role=if n.problem { "alert" } else { "status" }>
+                    <span>{n.text}</span>
+                    <button type="button" class="dismiss" aria-label="Dismiss" on:click=move |_| state.notice.set(None)>
+                        "×"
+                    </button>
+                </div>
+            }
+        })
+    };
+    let tab_button = move |tab: Tab| {
+        view! {
+            <button
+                type="button"
+                role="tab"
+                id=format!("tab-{}", tab.id())
+                aria-selected=move || (state.tab.get() == tab).to_string()
+                class:active=move || state.tab.get() == tab
+                on:click=move |_| state.tab.set(tab)
+            >
+                {tab.label()}
+            </button>
+        }
+    };
+    let view_for_tab = move || match state.tab.get() {
+        Tab::Timelines => view! { <timelines::Timelines /> }.into_any(),
+        Tab::Rounds => view! { <panels::RoundsPanel /> }.into_any(),
+        Tab::Matrix => view! { <panels::MatrixView /> }.into_any(),
+    };
+    view! {
+        <header class="top">
+            <div class="brand">
+                <h1>"Compaction Drift"</h1>
+                <p class="tagline">"What automatic context compaction does to the rules your agent must obey."</p>
+            </div>
+            <div class="pickers">
+                <controls::ScenarioPicker />
+                <controls::PolicyPicker />
+            </div>
+            <files::Toolbar />
+        </header>
+        {notice}
+        <panels::Headline />
+        <div class="layout">
+            <details class="drawer" open>
+                <summary>"Settings"</summary>
+                <aside class="controls" aria-label="Settings">
+                    <section class="panel scenario-info" aria-labelledby="scenario-heading">
+                        <h2 id="scenario-heading">{title}</h2>
+                        <p>{description}</p>
+                    </section>
+                    <controls::PolicyPanel />
+                    <controls::HarnessPanel />
+                    <controls::RetentionPanel />
+                    <controls::GuardsPanel />
+                    <controls::ModelPanel />
+                </aside>
+            </details>
+            <main class="views">
+                <div class="tabs" role="tablist" aria-label="Views">
+                    {Tab::ALL.into_iter().map(tab_button).collect_view()}
+                </div>
+                <div class="tab-panel" role="tabpanel">{view_for_tab}</div>
+                <panels::ActionsPanel />
+            </main>
+        </div>
+        <footer class="foot">
+            <p>
+                "Runs entirely in your browser; nothing you load leaves this page. The numbers are engineering judgement: drag the sliders to disagree with them. "
+                "Harness presets approximate published behaviour and name their sources."
+            </p>
+        </footer>
+    }
+}

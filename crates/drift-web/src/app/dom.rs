@@ -1,0 +1,119 @@
+//! Small bridges to the browser: pixel ratio, colour scheme, element width,
+//! downloads and the clipboard.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+
+use crate::chart::Palette;
+
+/// Device pixels per CSS pixel.
+pub fn device_pixel_ratio() -> f64 {
+    let r = window().device_pixel_ratio();
+    if r.is_finite() && r > 0.0 { r } else { 1.0 }
+}
+
+/// The palette for the user's colour scheme, following it when it changes.
+pub fn palette_signal() -> ReadSignal<Palette> {
+    let query = window()
+        .match_media("(prefers-color-scheme: dark)")
+        .ok()
+        .flatten();
+    let pick = |dark: bool| if dark { Palette::DARK } else { Palette::LIGHT };
+    let (palette, set_palette) = signal(pick(query.as_ref().is_some_and(|q| q.matches())));
+    if let Some(q) = query {
+        let listener = Closure::<dyn Fn(web_sys::MediaQueryListEvent)>::new(
+            move |e: web_sys::MediaQueryListEvent| set_palette.set(pick(e.matches())),
+        );
+        let _ = q.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
+        // The listener lives as long as the page.
+        listener.forget();
+    }
+    palette
+}
+
+/// The CSS width of the element behind `node`, kept current by a
+/// ResizeObserver (which also reports the first layout).
+pub fn observe_width(node: NodeRef<leptos::html::Div>) -> ReadSignal<f64> {
+    let (width, set_width) = signal(0.0);
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+            if let Some(entry) = entries
+                .get(0)
+                .dyn_into::<web_sys::ResizeObserverEntry>()
+                .ok()
+            {
+                let w = entry.content_rect().width();
+                if (w - width.get_untracked()).abs() >= 0.5 {
+                    set_width.set(w);
+                }
+            }
+        });
+        if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+            observer.observe(&el);
+            set_width.set(el.get_bounding_client_rect().width());
+        }
+        callback.forget();
+    });
+    width
+}
+
+/// Offers `bytes` as a download named `name`.
+pub fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_u8_array_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser could not make the file".to_string())?;
+    let url = Url::create_object_url_with_blob(&blob)
+        .map_err(|_| "the browser could not make the file".to_string())?;
+    let result = download_url(name, &url);
+    // The download starts asynchronously: free the blob a while later.
+    set_timeout(
+        move || {
+            let _ = Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(60),
+    );
+    result
+}
+
+/// Offers the resource at `url` (a blob: or data: URL) as a download.
+pub fn download_url(name: &str, url: &str) -> Result<(), String> {
+    let anchor: HtmlAnchorElement = document()
+        .create_element("a")
+        .map_err(|_| "the browser could not start the download".to_string())?
+        .unchecked_into();
+    anchor.set_href(url);
+    anchor.set_download(name);
+    anchor.click();
+    Ok(())
+}
+
+/// A file name from parts: lowercase letters, digits and dashes.
+pub fn file_name(parts: &[&str], extension: &str) -> String {
+    let mut name = String::new();
+    for part in parts {
+        let clean: String = part
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let clean = clean.trim_matches('-');
+        if clean.is_empty() {
+            continue;
+        }
+        if !name.is_empty() {
+            name.push('-');
+        }
+        name.push_str(clean);
+    }
+    format!("{name}.{extension}")
+}

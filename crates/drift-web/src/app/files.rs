@@ -1,0 +1,187 @@
+//! Sharing, importing and exporting: copy link, reset, load a scenario file
+//! (picker or drop), and export the chart (PNG, SVG), the result (JSON), the
+//! actions (CSV) and the edited scenario (JSON).
+
+use drift_core::{parse_scenario, result_to_json, scenario_to_json};
+use leptos::html::Input;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::dom::{download, download_url, file_name};
+use super::state::{AppState, Notice, share_url};
+use super::timelines::png_data_url;
+use crate::chart::{self, Palette};
+use crate::share::Source;
+
+/// Reads `file` and loads it as a scenario; a file that does not read leaves
+/// the session as it was and says what is wrong.
+pub fn import(state: AppState, file: web_sys::File) {
+    let name = file.name();
+    leptos::task::spawn_local(async move {
+        let text = match JsFuture::from(file.text()).await {
+            Ok(t) => t.as_string().unwrap_or_default(),
+            Err(_) => {
+                state.notice.set(Some(Notice::problem(format!(
+                    "{name}: the file could not be read"
+                ))));
+                return;
+            }
+        };
+        match parse_scenario(&text) {
+            Ok(scenario) => {
+                state.load(Source::Imported(scenario.clone()), scenario);
+                state
+                    .notice
+                    .set(Some(Notice::info(format!("Loaded {name}."))));
+            }
+            Err(e) => state.notice.set(Some(Notice::problem(format!(
+                "{name} was not loaded: {e}. The current scenario is unchanged."
+            )))),
+        }
+    });
+}
+
+/// The first file of a drop or a file input.
+fn first_file(files: Option<web_sys::FileList>) -> Option<web_sys::File> {
+    files.and_then(|f| f.get(0))
+}
+
+/// Accepts scenario files dropped anywhere on the page.
+pub fn accept_drops(state: AppState) {
+    let _ = window_event_listener(leptos::ev::dragover, |ev| ev.prevent_default());
+    let _ = window_event_listener(leptos::ev::drop, move |ev| {
+        ev.prevent_default();
+        if let Some(file) = first_file(ev.data_transfer().and_then(|d| d.files())) {
+            import(state, file);
+        }
+    });
+}
+
+/// The toolbar: copy link, export, import, reset.
+#[component]
+pub fn Toolbar() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let palette = expect_context::<ReadSignal<Palette>>();
+    let picker = NodeRef::<Input>::new();
+    let (link, set_link) = signal(None::<String>);
+    let names = move |what: &str, ext: &str| {
+        state
+            .scenario
+            .with_untracked(|s| file_name(&[&s.id, s.policy.id(), what], ext))
+    };
+    let report = move |result: Result<(), String>| {
+        if let Err(e) = result {
+            state
+                .notice
+                .set(Some(Notice::problem(format!("Export failed: {e}"))));
+        }
+    };
+    let copy = move |_| {
+        let url = share_url(&state.page_state());
+        set_link.set(Some(url.clone()));
+        let clipboard = window().navigator().clipboard();
+        leptos::task::spawn_local(async move {
+            let copied = JsFuture::from(clipboard.write_text(&url)).await.is_ok();
+            state.notice.set(Some(if copied {
+                Notice::info("Link copied. Anyone who opens it sees exactly this view.")
+            } else {
+                Notice::info("Copy the link from the box next to the button.")
+            }));
+        });
+    };
+    let export_png = move |_| {
+        let url = state.with_sim(|sim| {
+            let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
+            png_data_url(&sim.chart, &title, &palette.get_untracked())
+        });
+        report(match url.flatten() {
+            Some(url) => download_url(&names("timelines", "png"), &url),
+            None => Err("the chart could not be drawn".to_string()),
+        });
+    };
+    let export_svg = move |_| {
+        let svg = state.with_sim(|sim| {
+            let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
+            chart::to_svg(&sim.chart, &title, &palette.get_untracked())
+        });
+        report(download(
+            &names("timelines", "svg"),
+            "image/svg+xml",
+            svg.unwrap_or_default().as_bytes(),
+        ));
+    };
+    let export_json = move |_| {
+        let json = state
+            .with_sim(|sim| result_to_json(&sim.scenario, &sim.run))
+            .unwrap_or_default();
+        report(download(
+            &names("result", "json"),
+            "application/json",
+            json.as_bytes(),
+        ));
+    };
+    let export_csv = move |_| {
+        let csv = state
+            .with_sim(|sim| crate::csv::actions(&sim.scenario, &sim.run))
+            .unwrap_or_default();
+        report(download(
+            &names("actions", "csv"),
+            "text/csv",
+            csv.as_bytes(),
+        ));
+    };
+    let export_scenario = move |_| {
+        let json = state.scenario.with_untracked(scenario_to_json);
+        report(download(
+            &names("scenario", "json"),
+            "application/json",
+            json.as_bytes(),
+        ));
+    };
+    view! {
+        <div class="toolbar" role="toolbar" aria-label="Share and files">
+            <button type="button" id="copy-link" on:click=copy>"Copy link"</button>
+            <input
+                class="link-box"
+                type="text"
+                readonly
+                aria-label="Link to this view"
+                hidden=move || link.with(Option::is_none)
+                prop:value=move || link.get().unwrap_or_default()
+            />
+            <details class="menu">
+                <summary>"Export"</summary>
+                <div class="menu-items">
+                    <button type="button" id="export-png" on:click=export_png>"Chart as PNG"</button>
+                    <button type="button" id="export-svg" on:click=export_svg>"Chart as SVG"</button>
+                    <button type="button" id="export-json" on:click=export_json>"Result (JSON)"</button>
+                    <button type="button" id="export-csv" on:click=export_csv>"Actions (CSV)"</button>
+                    <button type="button" id="export-scenario" on:click=export_scenario>"Scenario file"</button>
+                </div>
+            </details>
+            <button type="button" id="import" on:click=move |_| {
+                if let Some(input) = picker.get() {
+                    input.click();
+                }
+            }>"Import…"</button>
+            <input
+                type="file"
+                id="import-file"
+                accept=".json,application/json"
+                hidden
+                node_ref=picker
+                on:change=move |ev| {
+                    let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
+                    if let Some(input) = input {
+                        if let Some(file) = first_file(input.files()) {
+                            import(state, file);
+                        }
+                        input.set_value("");
+                    }
+                }
+            />
+            <button type="button" id="reset" on:click=move |_| state.reset()>"Reset"</button>
+        </div>
+    }
+}

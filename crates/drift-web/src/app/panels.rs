@@ -1,0 +1,296 @@
+//! The headline, the actions, the rounds and the scenario × preset matrix.
+
+use drift_core::{
+    Outcome, OutcomeCounts, PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate,
+};
+use leptos::prelude::*;
+
+use super::controls::thousands;
+use super::state::AppState;
+use super::timelines::outcome_class;
+use crate::share::{Source, Tab};
+
+/// The sentence at the top and one why line per failing action.
+#[component]
+pub fn Headline() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let summary = move || {
+        state
+            .with_sim(|s| s.story.summary.clone())
+            .unwrap_or_default()
+    };
+    let lines = move || {
+        state.with_sim(|sim| {
+            sim.story
+                .lines
+                .iter()
+                .map(|line| {
+                    let action = sim.scenario.actions.get(line.action);
+                    let id = action.map(|a| a.id.clone()).unwrap_or_default();
+                    let consequence = action.map(|a| a.consequence.clone()).unwrap_or_default();
+                    view! {
+                        <li>
+                            <span class=outcome_class(line.outcome)>{line.outcome.label()}</span>
+                            " "
+                            <strong>{id}</strong>
+                            ": "
+                            {line.why.clone()}
+                            <span class="consequence">" " {consequence}</span>
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let error = move || state.sim.with(|r| r.as_ref().err().map(|e| e.to_string()));
+    view! {
+        <section class="headline" aria-live="polite">
+            <p class="summary">{summary}</p>
+            <ul class="why">{lines}</ul>
+            <p class="control-error" role="alert" hidden=move || error().is_none()>
+                {move || error().map(|e| format!("These settings cannot run: {e}"))}
+            </p>
+        </section>
+    }
+}
+
+/// Each action with its outcome, reason, fidelity, risk and consequence.
+#[component]
+pub fn ActionsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let rows = move || {
+        state.with_sim(|sim| {
+            sim.scenario
+                .actions
+                .iter()
+                .zip(sim.run.actions())
+                .enumerate()
+                .map(|(i, (a, graded))| {
+                    let why = drift_core::explain(&sim.scenario, &sim.run, i)
+                        .map(|e| e.to_string())
+                        .unwrap_or_default();
+                    let resource = graded
+                        .resolved_resource
+                        .and_then(|r| sim.scenario.resources.get(r))
+                        .map(|r| r.id.clone());
+                    let changed = sim.changed.get(i).copied().unwrap_or(false);
+                    let mut tags = Vec::new();
+                    if a.delegated {
+                        tags.push("subagent");
+                    }
+                    if a.irreversible {
+                        tags.push("irreversible");
+                    }
+                    view! {
+                        <tr data-action=a.id.clone() class:changed=changed>
+                            <td class="num">{a.turn}</td>
+                            <th scope="row">
+                                <span class="action-id">{a.id.clone()}</span>
+                                {tags.into_iter().map(|t| view! { <span class="badge tag">{t}</span> }).collect_view()}
+                                <span class="action-text">{a.text.clone()}</span>
+                            </th>
+                            <td>
+                                <span class=outcome_class(graded.outcome)>{graded.outcome.label()}</span>
+                                {resource.map(|r| view! { <span class="resource">" → " {r}</span> })}
+                            </td>
+                            <td class="num">{format!("{:.2}", graded.fidelity)}</td>
+                            <td class="num">{format!("{:.2}", graded.fabrication_risk)}</td>
+                            <td class="why-cell">
+                                {why}
+                                {(graded.outcome != Outcome::Governed && !a.consequence.is_empty())
+                                    .then(|| view! { <span class="consequence">" " {a.consequence.clone()}</span> })}
+                            </td>
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <section class="panel actions" aria-labelledby="actions-heading">
+            <h2 id="actions-heading">"Actions"</h2>
+            <div class="table-wrap">
+                <table>
+                    <thead>
+                        <tr>
+                            <th scope="col">"turn"</th>
+                            <th scope="col">"action"</th>
+                            <th scope="col">"outcome"</th>
+                            <th scope="col">"fidelity"</th>
+                            <th scope="col">"risk"</th>
+                            <th scope="col">"why"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </section>
+    }
+}
+
+/// The rounds table.
+#[component]
+pub fn RoundsPanel() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let rows = move || {
+        state.with_sim(|sim| {
+            sim.run
+                .rounds()
+                .iter()
+                .map(|r| {
+                    view! {
+                        <tr>
+                            <td class="num">{r.index}</td>
+                            <td class="num">{r.turn}</td>
+                            <td class="num">{thousands(r.tokens_before)}</td>
+                            <td class="num">{thousands(r.tokens_after)}</td>
+                            <td class="num">{format!("{:.2}", r.laundering_rate)}</td>
+                            <td>{r.regime.id().replace('_', " ")}</td>
+                            <td class="num">{r.spills}</td>
+                        </tr>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    let overflow = move || {
+        state
+            .with_sim(|sim| {
+                sim.run
+                    .overflow_turn()
+                    .map(|t| format!("The window overflows at turn {t}: nothing after it runs."))
+            })
+            .flatten()
+    };
+    view! {
+        <div class="rounds">
+            <p class="note">{overflow}</p>
+            <div class="table-wrap">
+                <table>
+                    <thead>
+                        <tr>
+                            <th scope="col">"round"</th>
+                            <th scope="col">"turn"</th>
+                            <th scope="col">"tokens before"</th>
+                            <th scope="col">"tokens after"</th>
+                            <th scope="col">"laundering rate"</th>
+                            <th scope="col">"regime"</th>
+                            <th scope="col">"spills"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        </div>
+    }
+}
+
+fn counts_under(scenario: &Scenario, preset: Preset) -> Option<OutcomeCounts> {
+    let mut s = scenario.clone();
+    s.policy = PolicyChoice::Preset(preset);
+    simulate(&s).ok().map(|r| r.counts())
+}
+
+/// Scenario × preset outcome counts; a click loads the cell.
+#[component]
+pub fn MatrixView() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    // Rows: every built-in, and the imported scenario if there is one; the
+    // current scenario row uses the current settings.
+    let matrix = Memo::new(move |_| {
+        let current = state.scenario.get();
+        let source = state.source.get();
+        let mut rows: Vec<(Source, Scenario)> = builtin_ids()
+            .filter_map(|id| builtin(id).map(|s| (Source::Builtin(id.to_string()), s)))
+            .collect();
+        if let Source::Imported(s) = &source {
+            rows.push((source.clone(), s.clone()));
+        }
+        rows.into_iter()
+            .map(|(src, base)| {
+                let is_current = src == source;
+                let scenario = if is_current { current.clone() } else { base };
+                let cells: Vec<Option<OutcomeCounts>> = Preset::ALL
+                    .iter()
+                    .map(|&p| counts_under(&scenario, p))
+                    .collect();
+                (src, scenario, is_current, cells)
+            })
+            .collect::<Vec<_>>()
+    });
+    let current_policy = move || state.scenario.with(|s| s.policy);
+    view! {
+        <div class="matrix table-wrap">
+            <table>
+                <caption>
+                    "Actions that ran without their rules (ungoverned, misbound or not reached) out of all, per preset. Click a cell to open it."
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"scenario"</th>
+                        {Preset::ALL
+                            .iter()
+                            .map(|p| view! { <th scope="col" title=p.info().summary>{p.id().replace('_', " ")}</th> })
+                            .collect_view()}
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        matrix
+                            .get()
+                            .into_iter()
+                            .map(|(src, scenario, is_current, cells)| {
+                                let id = scenario.id.clone();
+                                view! {
+                                    <tr>
+                                        <th scope="row">{id.clone()}</th>
+                                        {Preset::ALL
+                                            .iter()
+                                            .zip(cells)
+                                            .map(|(&preset, cell)| {
+                                                let here = is_current && current_policy() == PolicyChoice::Preset(preset);
+                                                let src = src.clone();
+                                                let scenario = scenario.clone();
+                                                let (text, title, bad) = match cell {
+                                                    Some(c) => {
+                                                        let failing = c.get(Outcome::Ungoverned) + c.get(Outcome::Misbound) + c.get(Outcome::NotReached);
+                                                        let parts: Vec<String> = c
+                                                            .iter()
+                                                            .filter(|(_, n)| *n > 0)
+                                                            .map(|(o, n)| format!("{n} {}", o.label()))
+                                                            .collect();
+                                                        (format!("{failing}/{}", c.total()), parts.join(", "), failing > 0)
+                                                    }
+                                                    None => ("—".to_string(), "does not run under this preset".to_string(), false),
+                                                };
+                                                view! {
+                                                    <td class:current=here class:bad=bad>
+                                                        <button
+                                                            type="button"
+                                                            title=title.clone()
+                                                            aria-label=format!("{id} under {}: {title}", preset.id())
+                                                            on:click=move |_| {
+                                                                if !is_current {
+                                                                    let base = src.scenario().unwrap_or_else(|| scenario.clone());
+                                                                    state.load(src.clone(), base);
+                                                                }
+                                                                let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
+                                                                state.tab.set(Tab::Timelines);
+                                                            }
+                                                        >
+                                                            {text}
+                                                        </button>
+                                                    </td>
+                                                }
+                                            })
+                                            .collect_view()}
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+    }
+}

@@ -1,0 +1,261 @@
+//! The page's reactive state: what is loaded, what was changed, and the
+//! simulation derived from it.
+//!
+//! The only writable state is [`AppState::source`], [`AppState::scenario`]
+//! and [`AppState::tab`]; the run, the chart and the story are memos over
+//! them. Effects only push state outward: to the URL and to localStorage.
+
+use std::time::Duration;
+
+use drift_core::{Outcome, Run, Scenario, ScenarioError, simulate};
+use leptos::prelude::*;
+
+use super::storage::{self, Saved};
+use crate::chart::Chart;
+use crate::share::{self, PageState, Source, Tab};
+use crate::story::{self, Story};
+
+/// A message shown in the banner.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Notice {
+    /// The text.
+    pub text: String,
+    /// Whether it reports a problem (vs. a confirmation).
+    pub problem: bool,
+}
+
+impl Notice {
+    pub fn problem(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            problem: true,
+        }
+    }
+
+    pub fn info(text: impl Into<String>) -> Notice {
+        Notice {
+            text: text.into(),
+            problem: false,
+        }
+    }
+}
+
+/// The simulation of the current settings, with what the page derives from it.
+#[derive(Debug)]
+pub struct Sim {
+    /// The scenario that was run.
+    pub scenario: Scenario,
+    /// Its run.
+    pub run: Run,
+    /// The timelines' model.
+    pub chart: Chart,
+    /// The headline.
+    pub story: Story,
+    /// Per action: whether its outcome changed with the last edit.
+    pub changed: Vec<bool>,
+}
+
+impl PartialEq for Sim {
+    fn eq(&self, other: &Sim) -> bool {
+        // The run, chart and story are functions of the scenario.
+        self.scenario == other.scenario && self.changed == other.changed
+    }
+}
+
+impl Sim {
+    fn of(scenario: Scenario, run: Run, previous: Option<&Sim>) -> Sim {
+        let chart = Chart::new(&scenario, &run);
+        let story = story::tell(&scenario, &run);
+        let changed = match previous {
+            Some(p)
+                if p.scenario.id == scenario.id
+                    && p.scenario.actions.len() == scenario.actions.len() =>
+            {
+                p.run
+                    .actions()
+                    .iter()
+                    .zip(run.actions())
+                    .map(|(a, b)| a.outcome != b.outcome)
+                    .collect()
+            }
+            _ => vec![false; scenario.actions.len()],
+        };
+        Sim {
+            scenario,
+            run,
+            chart,
+            story,
+            changed,
+        }
+    }
+
+    /// The outcome of action `i`.
+    pub fn outcome(&self, i: usize) -> Option<Outcome> {
+        self.run.actions().get(i).map(|a| a.outcome)
+    }
+}
+
+/// The page's state, provided as context to every component.
+#[derive(Clone, Copy, Debug)]
+pub struct AppState {
+    /// Where the scenario was loaded from.
+    pub source: RwSignal<Source>,
+    /// The scenario with every change made in the page.
+    pub scenario: RwSignal<Scenario>,
+    /// The visible tab.
+    pub tab: RwSignal<Tab>,
+    /// The banner.
+    pub notice: RwSignal<Option<Notice>>,
+    /// The simulation of the current settings. `scenario` only ever holds
+    /// validated settings (see [`AppState::edit`]), so this is an error only
+    /// if the engine and its validation disagree.
+    pub sim: Memo<Result<Sim, ScenarioError>>,
+}
+
+impl AppState {
+    /// Reads the link, else the saved settings, else the defaults, and
+    /// starts syncing the state to the URL and to storage.
+    pub fn new() -> AppState {
+        let (initial, notice) = initial_state();
+        let source = RwSignal::new(initial.source);
+        let scenario = RwSignal::new(initial.scenario);
+        let tab = RwSignal::new(initial.tab);
+        let notice = RwSignal::new(notice);
+        let sim = Memo::new(move |previous: Option<&Result<Sim, ScenarioError>>| {
+            let current = scenario.get();
+            let run = simulate(&current)?;
+            Ok(Sim::of(
+                current,
+                run,
+                previous.and_then(|p| p.as_ref().ok()),
+            ))
+        });
+        let state = AppState {
+            source,
+            scenario,
+            tab,
+            notice,
+            sim,
+        };
+        state.sync_outward();
+        state
+    }
+
+    /// The page state as a link would carry it.
+    pub fn page_state(&self) -> PageState {
+        PageState {
+            source: self.source.get(),
+            scenario: self.scenario.get(),
+            tab: self.tab.get(),
+        }
+    }
+
+    /// Runs `f` on the current sim; `None` if the settings could not run.
+    pub fn with_sim<T>(&self, f: impl FnOnce(&Sim) -> T) -> Option<T> {
+        self.sim.with(|r| r.as_ref().ok().map(f))
+    }
+
+    /// Applies `change` to the scenario if the result is valid.
+    ///
+    /// # Errors
+    ///
+    /// The engine's objection; the scenario is left as it was.
+    pub fn edit(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), ScenarioError> {
+        let mut next = self.scenario.get_untracked();
+        change(&mut next);
+        next.validate()?;
+        self.scenario.set(next);
+        Ok(())
+    }
+
+    /// Loads a scenario as the new starting point.
+    pub fn load(&self, source: Source, scenario: Scenario) {
+        self.source.set(source);
+        self.scenario.set(scenario);
+    }
+
+    /// Back to the loaded scenario's own settings.
+    pub fn reset(&self) {
+        if let Some(s) = self.source.with_untracked(Source::scenario) {
+            self.scenario.set(s);
+        }
+        self.notice.set(None);
+    }
+
+    /// Keeps the URL and localStorage in step with the state, debounced so
+    /// that dragging a slider writes once it rests.
+    fn sync_outward(self) {
+        let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
+        Effect::new(move |_| {
+            let query = share::encode(&self.page_state());
+            if let Some(handle) = pending.get_value() {
+                handle.clear();
+            }
+            let handle = set_timeout_with_handle(
+                move || {
+                    replace_url(&query);
+                    storage::save(&query);
+                },
+                Duration::from_millis(150),
+            )
+            .ok();
+            pending.set_value(handle);
+        });
+    }
+}
+
+fn initial_state() -> (PageState, Option<Notice>) {
+    let query = window().location().search().unwrap_or_default();
+    match share::decode(&query) {
+        Ok(Some(state)) => return (state, None),
+        Err(e) => {
+            return (
+                PageState::default_state(),
+                Some(Notice::problem(format!(
+                    "This link could not be read: {e}. Showing the default view instead."
+                ))),
+            );
+        }
+        Ok(None) => {}
+    }
+    match storage::load() {
+        Saved::Found(saved) => match share::decode(&saved) {
+            Ok(Some(state)) => (state, None),
+            Ok(None) => (PageState::default_state(), None),
+            Err(e) => (
+                PageState::default_state(),
+                Some(Notice::problem(format!(
+                    "Your saved settings could not be read ({e}); starting from the defaults."
+                ))),
+            ),
+        },
+        Saved::Unreadable(e) => (
+            PageState::default_state(),
+            Some(Notice::problem(format!(
+                "Your saved settings could not be read ({e}); starting from the defaults."
+            ))),
+        ),
+        Saved::Nothing => (PageState::default_state(), None),
+    }
+}
+
+/// Replaces the URL's query without adding a history entry.
+fn replace_url(query: &str) {
+    let Ok(history) = window().history() else {
+        return;
+    };
+    let path = window().location().pathname().unwrap_or_default();
+    let _ = history.replace_state_with_url(
+        &wasm_bindgen::JsValue::NULL,
+        "",
+        Some(&format!("{path}?{query}")),
+    );
+}
+
+/// The full URL of the current state, for sharing.
+pub fn share_url(state: &PageState) -> String {
+    let location = window().location();
+    let origin = location.origin().unwrap_or_default();
+    let path = location.pathname().unwrap_or_default();
+    format!("{origin}{path}?{}", share::encode(state))
+}

@@ -1,0 +1,328 @@
+//! The timelines: one row per fact (label, role, kind, the externalise and
+//! forward switches, a canvas) over a shared turn axis.
+
+use drift_core::{Outcome, Role};
+use leptos::html::{Canvas, Div};
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use wasm_bindgen::JsCast;
+
+use super::dom::{device_pixel_ratio, observe_width};
+use super::state::AppState;
+use crate::chart::{self, Chart, Palette, Row, size};
+
+/// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
+/// pixel ratio, and returns the ratio.
+fn prepare(canvas: &web_sys::HtmlCanvasElement, css_width: f64, css_height: f64) -> f64 {
+    let dpr = device_pixel_ratio();
+    let (w, h) = (
+        (css_width * dpr).round().max(1.0) as u32,
+        (css_height * dpr).round().max(1.0) as u32,
+    );
+    // Setting the size clears the canvas, even when unchanged.
+    canvas.set_width(w);
+    canvas.set_height(h);
+    dpr
+}
+
+/// Counts redraws on the element, for tests and measurements.
+fn count_draw(canvas: &web_sys::HtmlCanvasElement) {
+    let n = canvas
+        .get_attribute("data-draws")
+        .and_then(|v| v.parse::<u64>().ok())
+        .unwrap_or(0);
+    let _ = canvas.set_attribute("data-draws", &(n + 1).to_string());
+}
+
+fn draw_into(
+    canvas: &web_sys::HtmlCanvasElement,
+    width: f64,
+    height: f64,
+    paint: impl FnOnce(&DrawingArea<CanvasBackend, plotters::coord::Shift>, f64),
+) {
+    if width < 1.0 {
+        return;
+    }
+    let dpr = prepare(canvas, width, height);
+    if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
+        let area = backend.into_drawing_area();
+        paint(&area, dpr);
+        let _ = area.present();
+    }
+    count_draw(canvas);
+}
+
+/// A short description of a row for screen readers.
+fn describe(chart: &Chart, row: &Row) -> String {
+    let last = row.steps.last();
+    let mut text = format!(
+        "{}: {} fact from turn {}, {}.",
+        row.id,
+        row.role.id(),
+        row.turn,
+        row.kind.label()
+    );
+    match last {
+        None => text.push_str(" No compaction round touches it."),
+        Some(s) => {
+            text.push_str(&format!(
+                " After round {} its fidelity is {:.2} (depth {}, fabrication risk {:.2}).",
+                s.round, s.fidelity, s.depth, s.risk
+            ));
+            if let Some(fell) = row.steps.iter().find(|s| s.fidelity < chart.threshold) {
+                text.push_str(&format!(
+                    " It falls below the actionable line at round {} (turn {}).",
+                    fell.round, fell.turn
+                ));
+            }
+        }
+    }
+    for m in &row.markers {
+        text.push_str(&format!(
+            " Action at turn {} sees it at {:.2}: {}.",
+            m.turn,
+            m.fidelity,
+            m.outcome.label()
+        ));
+    }
+    text
+}
+
+fn role_badge(role: Role) -> &'static str {
+    match role {
+        Role::System => "badge role-system",
+        Role::User => "badge role-user",
+        Role::Assistant => "badge role-assistant",
+        Role::Tool => "badge role-tool",
+    }
+}
+
+/// What hovering shows.
+#[derive(Clone, Debug, PartialEq)]
+struct Hover {
+    row: usize,
+    left: f64,
+    text: String,
+}
+
+/// The timelines view.
+#[component]
+pub fn Timelines() -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let palette = expect_context::<ReadSignal<Palette>>();
+    let axis_wrap = NodeRef::<Div>::new();
+    let width = observe_width(axis_wrap);
+    let hover = RwSignal::new(None::<Hover>);
+    let axis = NodeRef::<Canvas>::new();
+    Effect::new(move |_| {
+        let (Some(canvas), w, p) = (axis.get(), width.get(), palette.get()) else {
+            return;
+        };
+        state.with_sim(|sim| {
+            draw_into(&canvas, w, size::AXIS, |area, dpr| {
+                let _ = chart::draw_axis(area, &sim.chart, &p, dpr);
+            })
+        });
+    });
+    let rows = move || state.with_sim(|sim| sim.chart.rows.len()).unwrap_or(0);
+    view! {
+        <div class="timelines">
+            <div class="legend" aria-hidden="true">
+                <span class="key fidelity">"fidelity"</span>
+                <span class="key risk">"fabrication risk"</span>
+                <span class="key threshold">"actionable line"</span>
+                <span class="key depth">"depth (darker = summarised more)"</span>
+                <span class="key dashed">"dashed: unverified"</span>
+            </div>
+            <For each=move || 0..rows() key=|i| *i let:i>
+                <FactRow index=i width hover />
+            </For>
+            <div class="row axis-row">
+                <div class="label axis-label">"turn"</div>
+                <div class="plot" node_ref=axis_wrap>
+                    <canvas
+                        class="axis"
+                        node_ref=axis
+                        aria-hidden="true"
+                        style:height=format!("{}px", size::AXIS)
+                    ></canvas>
+                </div>
+            </div>
+        </div>
+    }
+}
+
+/// One fact's row.
+#[component]
+fn FactRow(index: usize, width: ReadSignal<f64>, hover: RwSignal<Option<Hover>>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let palette = expect_context::<ReadSignal<Palette>>();
+    let canvas = NodeRef::<Canvas>::new();
+    let fact = Memo::new(move |_| state.scenario.with(|s| s.facts.get(index).cloned()));
+    Effect::new(move |_| {
+        let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
+            return;
+        };
+        state.with_sim(|sim| {
+            if let Some(row) = sim.chart.rows.get(index) {
+                draw_into(&c, w, size::ROW, |area, dpr| {
+                    let _ = chart::draw_row(area, &sim.chart, row, &p, dpr);
+                });
+            }
+        });
+    });
+    let label = move || {
+        state
+            .with_sim(|sim| sim.chart.rows.get(index).map(|r| describe(&sim.chart, r)))
+            .flatten()
+    };
+    let toggle = move |externalise: bool| {
+        move |ev: leptos::ev::Event| {
+            let on = event_target_checked(&ev);
+            let _ = state.edit(|s| {
+                if let Some(f) = s.facts.get_mut(index) {
+                    if externalise {
+                        f.externalised = on;
+                    } else {
+                        f.forwarded = on;
+                    }
+                }
+            });
+        }
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(c) = canvas.get() else { return };
+        let rect = c.get_bounding_client_rect();
+        let x = f64::from(ev.client_x()) - rect.left();
+        let text = state
+            .with_sim(|sim| {
+                let row = sim.chart.rows.get(index)?;
+                let frame =
+                    chart::Frame::new(rect.width() as u32, size::ROW as u32, 1.0, sim.chart.turns);
+                // An action marker under the pointer explains the action.
+                if let Some(m) = row
+                    .markers
+                    .iter()
+                    .find(|m| (f64::from(frame.x(f64::from(m.turn))) - x).abs() <= 6.0)
+                {
+                    let action = sim.scenario.actions.get(m.action)?;
+                    let why = drift_core::explain(&sim.scenario, &sim.run, m.action)
+                        .map(|e| e.to_string())
+                        .unwrap_or_default();
+                    return Some(format!(
+                        "turn {}: {} — {}. {}",
+                        m.turn,
+                        action.id,
+                        m.outcome.label(),
+                        why
+                    ));
+                }
+                let step = chart::step_at(&sim.chart, row, rect.width() as u32, 1.0, x)?;
+                Some(format!(
+                    "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
+                    step.round,
+                    step.turn,
+                    chart::state_label(step.state),
+                    step.fidelity,
+                    step.depth,
+                    step.risk,
+                    if step.unverified { ", unverified" } else { "" }
+                ))
+            })
+            .flatten();
+        hover.set(text.map(|text| Hover {
+            row: index,
+            left: x,
+            text,
+        }));
+    };
+    let tooltip = move || {
+        hover.get().filter(|h| h.row == index).map(|h| {
+            view! {
+                <div class="tooltip" role="status" style:left=format!("{}px", h.left)>{h.text}</div>
+            }
+        })
+    };
+    let field = move |get: fn(&drift_core::Fact) -> String| {
+        move || fact.with(|f| f.as_ref().map(get).unwrap_or_default())
+    };
+    let flag = move |get: fn(&drift_core::Fact) -> bool| {
+        move || fact.with(|f| f.as_ref().is_some_and(get))
+    };
+    view! {
+        <div class="row" data-fact=field(|f| f.id.clone())>
+            <div class="label">
+                <div class="fact-id" title=field(|f| f.text.clone())>{field(|f| f.id.clone())}</div>
+                <div class="fact-meta">
+                    <span class=move || fact.with(|f| f.as_ref().map_or("badge", |f| role_badge(f.role)))>
+                        {field(|f| f.role.id().to_string())}
+                    </span>
+                    <span class="kind">{field(|f| f.kind.label().to_string())}</span>
+                    <span class="turn">
+                        {field(|f| if f.turn == 0 { "system prompt".to_string() } else { format!("turn {}", f.turn) })}
+                    </span>
+                </div>
+                <p class="fact-text">{field(|f| f.text.clone())}</p>
+                <div class="fact-switches">
+                    <label>
+                        <input
+                            type="checkbox"
+                            class="externalise"
+                            prop:checked=flag(|f| f.externalised)
+                            on:change=toggle(true)
+                        />
+                        "externalise"
+                    </label>
+                    <label>
+                        <input
+                            type="checkbox"
+                            class="forward"
+                            prop:checked=flag(|f| f.forwarded)
+                            on:change=toggle(false)
+                        />
+                        "forward to subagents"
+                    </label>
+                </div>
+            </div>
+            <div class="plot">
+                <canvas
+                    node_ref=canvas
+                    role="img"
+                    aria-label=label
+                    style:height=format!("{}px", size::ROW)
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| hover.set(None)
+                ></canvas>
+                {tooltip}
+            </div>
+        </div>
+    }
+}
+
+/// The colour class of an outcome.
+pub fn outcome_class(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Governed => "outcome governed",
+        Outcome::WeaklyGoverned => "outcome weakly",
+        Outcome::Ungoverned => "outcome ungoverned",
+        Outcome::Misbound => "outcome misbound",
+        Outcome::Refused => "outcome refused",
+        Outcome::NotReached => "outcome not-reached",
+    }
+}
+
+/// Draws the whole chart into a fresh canvas and returns it as a PNG data URL.
+pub fn png_data_url(chart: &Chart, title: &str, palette: &Palette) -> Option<String> {
+    let dpr = device_pixel_ratio();
+    let (w, h) = chart::export_size(chart, 1200, dpr);
+    let canvas: web_sys::HtmlCanvasElement =
+        document().create_element("canvas").ok()?.dyn_into().ok()?;
+    canvas.set_width(w);
+    canvas.set_height(h);
+    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
+    let area = backend.into_drawing_area();
+    chart::draw_export(&area, chart, title, palette, dpr).ok()?;
+    area.present().ok()?;
+    canvas.to_data_url_with_type("image/png").ok()
+}
