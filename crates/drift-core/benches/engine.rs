@@ -1,1 +1,296 @@
-fn main() {}
+//! Engine benchmarks.
+//!
+//! - `builtin`: every built-in scenario under every policy preset.
+//! - `stress`: a generated session of 100,000 turns, 2,000 facts and 1,000
+//!   actions with a few thousand compaction rounds: `simulate` (rounds and
+//!   outcomes), and the same with context pressure and every guard on.
+//! - `stress_json`: the full `result@1` JSON of those two runs, whose size is
+//!   every fact's timeline (about 2.6 million entries, 600 MB).
+//! - `timelines`: the JSON of the stress session cut to a quarter, a half and
+//!   all of its turns, to show that writing timelines is linear in their size.
+//!
+//! `cargo bench -p drift-core` runs them all; BENCHMARKS.md has the numbers.
+
+use std::hint::black_box;
+
+use criterion::{
+    BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
+};
+use drift_core::{
+    Action, Binds, Fact, Guards, Harness, Kind, ModelParams, PolicyChoice, Preset, Resource,
+    Retention, Role, Scenario, TurnTokens, builtin, builtin_ids, result_to_json, simulate,
+};
+
+/// SplitMix64: a small seedable generator, so the stress scenario is the same
+/// on every run and every machine.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `lo..=hi`.
+    fn range(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.next() % (hi - lo + 1)
+    }
+
+    fn chance(&mut self, percent: u64) -> bool {
+        self.range(1, 100) <= percent
+    }
+}
+
+/// The size of the stress scenario.
+#[derive(Clone, Copy)]
+struct Size {
+    turns: u32,
+    facts: usize,
+    actions: usize,
+}
+
+const STRESS: Size = Size {
+    turns: 100_000,
+    facts: 2_000,
+    actions: 1_000,
+};
+
+/// A valid scenario of `size`: mixed roles and kinds, about a tenth of the
+/// facts bindings to resources of five classes, 1% of turns with their own
+/// size, and a window that compacts about every 40 turns (about 2,500 rounds
+/// at 100,000 turns) and never overflows.
+fn stress(size: Size) -> Scenario {
+    let mut rng = Rng(0x00C0_FFEE);
+    let turns = size.turns;
+    let harness = Harness {
+        window_tokens: 56_000,
+        trigger_percent: 100,
+        system_tokens: 2_000,
+        tokens_per_turn: 1_000,
+        tail_turns: 10,
+        summary_tokens: 4_000,
+        turns,
+        reserve_tokens: 0,
+        user_message_tokens: 200,
+    };
+    // At most 10 tail turns of 3,000 tokens + 6,000: always room after a round.
+    let mut turn_tokens = Vec::new();
+    for turn in 1..=turns {
+        if rng.chance(1) {
+            turn_tokens.push(TurnTokens {
+                turn,
+                tokens: rng.range(200, 3_000),
+            });
+        }
+    }
+
+    let classes = ["database", "ticket", "bucket", "cluster", "branch"];
+    let resources: Vec<Resource> = (0..50)
+        .map(|i| {
+            let mut mentions: Vec<u32> = (0..20)
+                .map(|_| rng.range(1, u64::from(turns)) as u32)
+                .collect();
+            mentions.sort_unstable();
+            Resource {
+                id: format!("res-{i}"),
+                class: classes[i % classes.len()].to_string(),
+                mentions,
+            }
+        })
+        .collect();
+
+    let roles = [Role::User, Role::Assistant, Role::Tool];
+    let mut facts: Vec<Fact> = (0..size.facts)
+        .map(|i| {
+            let system = i % 20 == 0;
+            let kind = if rng.chance(10) {
+                Kind::Binding
+            } else {
+                // Any kind but binding.
+                Kind::ALL[rng.range(0, 7) as usize]
+            };
+            let binds = (kind == Kind::Binding).then(|| Binds {
+                phrase: format!("the resource of fact {i}"),
+                resource: format!("res-{}", rng.range(0, 49)),
+            });
+            Fact {
+                id: format!("fact-{i}"),
+                text: format!("Fact {i} of the stress session."),
+                role: if system {
+                    Role::System
+                } else {
+                    roles[rng.range(0, 2) as usize]
+                },
+                kind,
+                turn: if system {
+                    0
+                } else {
+                    rng.range(1, u64::from(turns)) as u32
+                },
+                externalised: rng.chance(5),
+                forwarded: !rng.chance(10),
+                binds,
+            }
+        })
+        .collect();
+    facts.sort_by_key(|f| f.turn);
+
+    // Facts are sorted by turn: those introduced by turn `t` are a prefix.
+    let mut actions = Vec::with_capacity(size.actions);
+    for i in 0..size.actions {
+        let turn = rng.range(1, u64::from(turns)) as u32;
+        let known = facts.partition_point(|f| f.turn <= turn);
+        let governed_by = (0..rng.range(1, 4))
+            .map(|_| facts[rng.range(0, known as u64 - 1) as usize].id.clone())
+            .collect();
+        let bindings: Vec<&Fact> = facts[..known]
+            .iter()
+            .rev()
+            .filter(|f| f.kind == Kind::Binding)
+            .take(8)
+            .collect();
+        let target = if !bindings.is_empty() && rng.chance(30) {
+            Some(
+                bindings[rng.range(0, bindings.len() as u64 - 1) as usize]
+                    .id
+                    .clone(),
+            )
+        } else {
+            None
+        };
+        actions.push(Action {
+            id: format!("action-{i}"),
+            text: format!("Action {i} of the stress session."),
+            turn,
+            governed_by,
+            delegated: rng.chance(15),
+            irreversible: rng.chance(30),
+            target,
+            consequence: String::new(),
+        });
+    }
+
+    let scenario = Scenario {
+        id: format!("stress-{turns}"),
+        title: "Stress".to_string(),
+        description: String::new(),
+        harness,
+        turn_tokens,
+        policy: PolicyChoice::Preset(Preset::PinnedPrefix),
+        retention: Retention::default(),
+        guards: Guards::default(),
+        model: ModelParams::default(),
+        resources,
+        facts,
+        actions,
+    };
+    if let Err(e) = scenario.validate() {
+        panic!("the stress generator made an invalid scenario: {e}");
+    }
+    scenario
+}
+
+/// The stress scenario with context pressure and every guard on: spills,
+/// restores and the laundering regime all come into play.
+fn pressured(mut scenario: Scenario) -> Scenario {
+    scenario.model.pressure_sensitivity = 0.3;
+    scenario.guards = Guards {
+        reinject_constraints: true,
+        verify_bindings: true,
+        entailment_gate: true,
+        commitment_audit: true,
+    };
+    scenario.id.push_str("-pressured");
+    scenario
+}
+
+fn builtins(c: &mut Criterion) {
+    let mut group = c.benchmark_group("builtin");
+    for id in builtin_ids() {
+        let base = builtin(id).expect("built-in parses");
+        for preset in Preset::ALL {
+            let mut scenario = base.clone();
+            scenario.policy = PolicyChoice::Preset(preset);
+            group.bench_function(BenchmarkId::new(id, preset.id()), |b| {
+                b.iter(|| simulate(black_box(&scenario)).expect("valid"))
+            });
+        }
+    }
+    group.finish();
+}
+
+/// Timeline entries in a run: the size of the result's `facts`.
+fn timeline_entries(scenario: &Scenario) -> u64 {
+    let run = simulate(scenario).expect("valid");
+    (0..scenario.facts.len())
+        .map(|i| run.timeline(i).len() as u64)
+        .sum()
+}
+
+fn stress_runs(c: &mut Criterion) {
+    let plain = stress(STRESS);
+    let pressured = pressured(plain.clone());
+    for s in [&plain, &pressured] {
+        let run = simulate(s).expect("valid");
+        let outcomes: Vec<String> = run
+            .counts()
+            .iter()
+            .map(|(o, n)| format!("{n} {}", o.id()))
+            .collect();
+        eprintln!(
+            "{}: {} rounds, overflow {:?}, {} timeline entries, result {} bytes; {}",
+            s.id,
+            run.rounds().len(),
+            run.overflow_turn(),
+            timeline_entries(s),
+            result_to_json(s, &run).len(),
+            outcomes.join(", ")
+        );
+    }
+
+    let mut group = c.benchmark_group("stress");
+    group.bench_function("simulate", |b| {
+        b.iter(|| simulate(black_box(&plain)).expect("valid"))
+    });
+    group.bench_function("simulate_pressure_guards", |b| {
+        b.iter(|| simulate(black_box(&pressured)).expect("valid"))
+    });
+    group.finish();
+
+    // Hundreds of megabytes per iteration: one iteration per sample.
+    let mut group = c.benchmark_group("stress_json");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for s in [&plain, &pressured] {
+        let run = simulate(s).expect("valid");
+        group.bench_function(BenchmarkId::new("result_to_json", &s.id), |b| {
+            b.iter(|| result_to_json(black_box(s), black_box(&run)))
+        });
+    }
+    group.finish();
+}
+
+fn timelines(c: &mut Criterion) {
+    let mut group = c.benchmark_group("timelines");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for divisor in [4, 2, 1] {
+        let size = Size {
+            turns: STRESS.turns / divisor,
+            facts: STRESS.facts / divisor as usize,
+            actions: STRESS.actions / divisor as usize,
+        };
+        let scenario = stress(size);
+        let run = simulate(&scenario).expect("valid");
+        let entries = timeline_entries(&scenario);
+        group.throughput(Throughput::Elements(entries));
+        group.bench_function(BenchmarkId::new("result_to_json", entries), |b| {
+            b.iter(|| result_to_json(black_box(&scenario), black_box(&run)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, builtins, stress_runs, timelines);
+criterion_main!(benches);
