@@ -29,7 +29,7 @@ fn drift(args: &[&str]) -> Output {
         stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
     };
     assert!(
-        !output.stderr.contains("panicked") && !output.stderr.contains("RUST_BACKTRACE"),
+        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
         "drift {args:?} panicked:\n{}",
         output.stderr
     );
@@ -47,7 +47,7 @@ fn succeeds(args: &[&str]) -> String {
 /// Runs `drift args…` and expects exit code 2, nothing on stdout, and a
 /// message on stderr that starts with `drift: ` and contains every string of
 /// `names`. Returns the first line of the message.
-fn fails_with_usage_error(args: &[&str], names: &[&str]) -> String {
+fn fails_with_code_2(args: &[&str], names: &[&str]) -> String {
     let out = drift(args);
     assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
     assert_eq!(out.stdout, "", "drift {args:?}");
@@ -417,7 +417,7 @@ fn an_invalid_file_names_the_file_and_the_field() {
 #[test]
 fn an_invalid_file_fails_check_and_matrix_the_same_way() {
     for command in ["check", "matrix"] {
-        let line = fails_with_usage_error(
+        let line = fails_with_code_2(
             &[command, "tests/fixtures/invalid-kind.json"],
             &[
                 "tests/fixtures/invalid-kind.json",
@@ -443,13 +443,13 @@ fn a_json_syntax_error_names_line_and_column() {
 
 #[test]
 fn a_file_that_is_not_a_scenario() {
-    let line = fails_with_usage_error(&["run", "Cargo.toml"], &["Cargo.toml", "not valid JSON"]);
+    let line = fails_with_code_2(&["run", "Cargo.toml"], &["Cargo.toml", "not valid JSON"]);
     assert!(line.contains("line 1"), "{line}");
 }
 
 #[test]
 fn unknown_builtin() {
-    let line = fails_with_usage_error(&["run", "payments-incdent"], &["payments-incdent"]);
+    let line = fails_with_code_2(&["run", "payments-incdent"], &["payments-incdent"]);
     for id in builtin_ids() {
         assert!(line.contains(id), "the message lists the built-ins: {line}");
     }
@@ -457,7 +457,7 @@ fn unknown_builtin() {
 
 #[test]
 fn unknown_policy() {
-    let line = fails_with_usage_error(
+    let line = fails_with_code_2(
         &["run", "payments-incident", "--policy", "pinned"],
         &[
             "unknown policy",
@@ -471,7 +471,7 @@ fn unknown_policy() {
 
 #[test]
 fn unknown_format() {
-    fails_with_usage_error(
+    fails_with_code_2(
         &["run", "payments-incident", "--format", "xml"],
         &["unknown format", "\"xml\"", "text", "json"],
     );
@@ -479,7 +479,7 @@ fn unknown_format() {
 
 #[test]
 fn unknown_command() {
-    fails_with_usage_error(
+    fails_with_code_2(
         &["simulate", "payments-incident"],
         &["unknown command", "\"simulate\""],
     );
@@ -487,7 +487,7 @@ fn unknown_command() {
 
 #[test]
 fn a_scenario_given_as_a_command_gets_a_hint() {
-    fails_with_usage_error(
+    fails_with_code_2(
         &["payments-incident"],
         &["unknown command", "drift run payments-incident"],
     );
@@ -495,25 +495,25 @@ fn a_scenario_given_as_a_command_gets_a_hint() {
 
 #[test]
 fn unknown_option() {
-    fails_with_usage_error(&["run", "payments-incident", "--verbose"], &["--verbose"]);
+    fails_with_code_2(&["run", "payments-incident", "--verbose"], &["--verbose"]);
 }
 
 #[test]
 fn missing_scenario() {
     for command in ["run", "check"] {
-        fails_with_usage_error(&[command], &["which scenario"]);
+        fails_with_code_2(&[command], &["which scenario"]);
     }
 }
 
 #[test]
 fn missing_option_value() {
-    fails_with_usage_error(&["run", "payments-incident", "--policy"], &["--policy"]);
-    fails_with_usage_error(&["run", "payments-incident", "--format"], &["--format"]);
+    fails_with_code_2(&["run", "payments-incident", "--policy"], &["--policy"]);
+    fails_with_code_2(&["run", "payments-incident", "--format"], &["--format"]);
 }
 
 #[test]
 fn two_scenarios_for_run() {
-    fails_with_usage_error(
+    fails_with_code_2(
         &["run", "payments-incident", "dependency-pin"],
         &["one scenario"],
     );
@@ -521,7 +521,7 @@ fn two_scenarios_for_run() {
 
 #[test]
 fn a_missing_file() {
-    fails_with_usage_error(
+    fails_with_code_2(
         &["run", "tests/fixtures/does-not-exist.json"],
         &["tests/fixtures/does-not-exist.json", "no such file"],
     );
