@@ -151,11 +151,11 @@ fn one_input(args: &Args) -> Result<Scenario, Failure> {
             Ok(scenario)
         }
         [] => Err(Failure::usage(format!(
-            "drift {}: which scenario? Give a file or a built-in id",
+            "{}: which scenario? Give a file or a built-in id",
             args.command
         ))),
         _ => Err(Failure::usage(format!(
-            "drift {} takes one scenario",
+            "{} takes one scenario",
             args.command
         ))),
     }

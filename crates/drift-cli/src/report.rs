@@ -205,7 +205,12 @@ fn counts_line(counts: &OutcomeCounts) -> String {
         .filter(|(_, n)| *n > 0)
         .map(|(o, n)| format!("{n} {}", o.label()))
         .collect();
-    format!("{} actions: {}", counts.total(), parts.join(", "))
+    let total = counts.total();
+    format!(
+        "{total} {}: {}",
+        if total == 1 { "action" } else { "actions" },
+        parts.join(", ")
+    )
 }
 
 /// `drift check`: the report and whether it failed.
@@ -232,7 +237,7 @@ pub fn check(scenario: &Scenario, run: &Run) -> (String, bool) {
     if failed == 0 {
         let _ = writeln!(
             out,
-            "ok: {} under {}: none of {total} actions is ungoverned, misbound or not reached",
+            "ok: {} under {}: no action is ungoverned, misbound or not reached ({total} checked)",
             scenario.id,
             run.policy_id()
         );

@@ -11,7 +11,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Collection, ScenarioError};
-use crate::harness::Harness;
+use crate::harness::{Harness, HarnessOverrides};
 use crate::policy::{Policy, PolicyChoice};
 use crate::vocab::{Kind, Retention, Role};
 
@@ -271,7 +271,11 @@ impl Scenario {
         let policy = self.effective_policy();
         validate_policy(&policy)?;
         let harness = self.effective_harness();
-        validate_harness(&harness)?;
+        validate_harness(
+            &harness,
+            &policy.harness,
+            matches!(self.policy, PolicyChoice::Custom(_)),
+        )?;
         validate_numbers(&self.retention, &self.model)?;
         let turns = harness.turns;
 
@@ -511,26 +515,84 @@ fn check_fraction(field: &str, value: f64) -> Result<(), ScenarioError> {
     }
 }
 
-pub(crate) fn validate_harness(h: &Harness) -> Result<(), ScenarioError> {
-    check_tokens("harness.window_tokens", h.window_tokens, 1)?;
-    check_integer(
-        "harness.trigger_percent",
-        u64::from(h.trigger_percent),
-        1,
-        100,
-    )?;
-    check_tokens("harness.system_tokens", h.system_tokens, 0)?;
-    check_tokens("harness.tokens_per_turn", h.tokens_per_turn, 1)?;
-    check_integer(
-        "harness.tail_turns",
-        u64::from(h.tail_turns),
-        1,
-        u64::from(MAX_TURNS),
-    )?;
-    check_tokens("harness.summary_tokens", h.summary_tokens, 1)?;
-    check_integer("harness.turns", u64::from(h.turns), 1, u64::from(MAX_TURNS))?;
-    check_tokens("harness.reserve_tokens", h.reserve_tokens, 0)?;
-    check_tokens("harness.user_message_tokens", h.user_message_tokens, 1)?;
+/// Validates the harness in effect. A field set by a custom policy's
+/// `harness` object is named as `policy.harness.…`, where it must be fixed.
+pub(crate) fn validate_harness(
+    h: &Harness,
+    overrides: &HarnessOverrides,
+    custom: bool,
+) -> Result<(), ScenarioError> {
+    let name = |field: &str, overridden: bool| {
+        if custom && overridden {
+            alloc::format!("policy.harness.{field}")
+        } else {
+            alloc::format!("harness.{field}")
+        }
+    };
+    let o = overrides;
+    let turns = u64::from(MAX_TURNS);
+    let checks: [(&str, bool, u64, u64, u64); 9] = [
+        (
+            "window_tokens",
+            o.window_tokens.is_some(),
+            h.window_tokens,
+            1,
+            MAX_TOKENS,
+        ),
+        (
+            "trigger_percent",
+            o.trigger_percent.is_some(),
+            h.trigger_percent.into(),
+            1,
+            100,
+        ),
+        (
+            "system_tokens",
+            o.system_tokens.is_some(),
+            h.system_tokens,
+            0,
+            MAX_TOKENS,
+        ),
+        (
+            "tokens_per_turn",
+            o.tokens_per_turn.is_some(),
+            h.tokens_per_turn,
+            1,
+            MAX_TOKENS,
+        ),
+        (
+            "tail_turns",
+            o.tail_turns.is_some(),
+            h.tail_turns.into(),
+            1,
+            turns,
+        ),
+        (
+            "summary_tokens",
+            o.summary_tokens.is_some(),
+            h.summary_tokens,
+            1,
+            MAX_TOKENS,
+        ),
+        ("turns", o.turns.is_some(), h.turns.into(), 1, turns),
+        (
+            "reserve_tokens",
+            o.reserve_tokens.is_some(),
+            h.reserve_tokens,
+            0,
+            MAX_TOKENS,
+        ),
+        (
+            "user_message_tokens",
+            o.user_message_tokens.is_some(),
+            h.user_message_tokens,
+            1,
+            MAX_TOKENS,
+        ),
+    ];
+    for (field, overridden, value, min, max) in checks {
+        check_integer(&name(field, overridden), value, min, max)?;
+    }
     if h.window_tokens <= h.system_tokens {
         return Err(ScenarioError::WindowNotAboveSystem {
             window_tokens: h.window_tokens,

@@ -180,14 +180,23 @@ impl<'v> Obj<'v> {
         Ok(self.integer(key, u64::from(MAX_TURNS))?.map(|n| n as u32))
     }
 
-    /// A turn: any whole number is read, the range is checked by validation
-    /// (which names the fact or action).
+    /// A turn: its range is checked by validation (which names the fact or
+    /// action and the session's length); a number no session can reach is
+    /// reported here.
     fn turn(&self, key: &'static str) -> Result<u32, ScenarioError> {
         let v = self.required(key)?;
         let n = v
             .as_u64()
             .ok_or_else(|| self.wrong(key, "a whole number of 0 or more"))?;
-        Ok(u32::try_from(n).unwrap_or(u32::MAX))
+        u32::try_from(n)
+            .ok()
+            .filter(|t| *t <= MAX_TURNS)
+            .ok_or_else(|| ScenarioError::TurnOutOfRange {
+                what: self.display_path(),
+                turn: n,
+                min: 0,
+                max: MAX_TURNS,
+            })
     }
 
     fn number(&self, key: &str) -> Result<Option<f64>, ScenarioError> {

@@ -1213,11 +1213,19 @@ fn a_policy_override_is_validated_like_the_harness() {
             p["harness"] = json!({"tail_turns": 0});
             s["policy"] = p;
         },
-        &["tail_turns", "is 0"],
+        &["policy.harness.tail_turns", "is 0"],
     );
     assert!(
         matches!(err, ScenarioError::IntegerOutOfRange { value: 0, .. }),
         "{err:?}"
+    );
+}
+
+#[test]
+fn a_turn_no_session_can_reach_is_reported_as_written() {
+    rejects(
+        |s| s["facts"][1]["turn"] = json!(5_000_000_000u64),
+        &["facts[1]", "turn 5000000000"],
     );
 }
 

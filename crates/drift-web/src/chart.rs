@@ -107,7 +107,7 @@ impl Chart {
                     .iter()
                     .zip(run.actions())
                     .enumerate()
-                    .filter(|(_, (a, _))| a.governed_by.iter().any(|g| *g == fact.id))
+                    .filter(|(_, (a, _))| a.governed_by.contains(&fact.id))
                     .map(|(k, (a, graded))| {
                         let seen = !a.delegated || fact.forwarded;
                         let f = run

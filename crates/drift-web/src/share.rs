@@ -75,7 +75,7 @@ pub enum Source {
     /// A built-in scenario, by id.
     Builtin(String),
     /// A file the user imported, carried whole.
-    Imported(Scenario),
+    Imported(Box<Scenario>),
 }
 
 impl Source {
@@ -83,7 +83,7 @@ impl Source {
     pub fn scenario(&self) -> Option<Scenario> {
         match self {
             Source::Builtin(id) => builtin(id),
-            Source::Imported(s) => Some(s.clone()),
+            Source::Imported(s) => Some(s.as_ref().clone()),
         }
     }
 }
@@ -371,7 +371,7 @@ pub fn encode(state: &PageState) -> String {
         }
         Source::Imported(s) => {
             q.push("src", base64url::encode(minified(s).as_bytes()));
-            Some(s.clone())
+            Some(s.as_ref().clone())
         }
     };
     if state.tab != Tab::default() {
@@ -615,7 +615,9 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
                 .ok_or_else(|| bad("src", data, "a base64url scenario file"))?;
             let text = String::from_utf8(bytes)
                 .map_err(|_| bad("src", data, "a base64url scenario file"))?;
-            Source::Imported(parse_scenario(&text).map_err(LinkError::BadScenario)?)
+            Source::Imported(Box::new(
+                parse_scenario(&text).map_err(LinkError::BadScenario)?,
+            ))
         }
         (None, None) => PageState::default_state().source,
     };

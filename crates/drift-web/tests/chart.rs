@@ -1,5 +1,7 @@
 //! The timelines drawing, rendered natively through plotters' SVG backend.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use drift_core::{Outcome, builtin, simulate};
 use drift_web::chart::{Chart, Frame, Palette, export_size, step_at, to_svg};
 

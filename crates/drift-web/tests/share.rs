@@ -1,5 +1,7 @@
 //! The page state survives a link, and every broken link is a clear error.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use drift_core::{
     Guard, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, builtin,
     builtin_ids, parse_scenario, scenario_to_json,
@@ -179,7 +181,7 @@ fn an_imported_scenario_travels_inside_the_link() {
     imported.id = "my-session".to_string();
     imported.title = "Mine, with \"quotes\" & ampersands".to_string();
     let state = PageState {
-        source: Source::Imported(imported.clone()),
+        source: Source::Imported(Box::new(imported.clone())),
         scenario: imported.clone(),
         tab: Tab::Rounds,
     };

@@ -22,6 +22,8 @@ usage: cargo xtask <command>
   test     install what is missing, then run every check CI runs
   serve    install what is missing, then serve the page at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to rebuild)
+  dist     install what is missing, then build the release page into dist/
+           (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
 
 /// A failed step: what failed, for the last line of output.
@@ -80,10 +82,24 @@ fn test() -> Result {
     step("formatting", || {
         run(cargo(&["fmt", "--all", "--", "--check"]))
     })?;
-    step("lints (native crates)", || {
+    step("lints, native", || {
         run(cargo(&[
             "clippy",
             "--workspace",
+            "--all-targets",
+            "--locked",
+            "--",
+            "-D",
+            "warnings",
+        ]))
+    })?;
+    step("lints, the page (wasm32)", || {
+        run(cargo(&[
+            "clippy",
+            "--package",
+            "drift-web",
+            "--target",
+            "wasm32-unknown-unknown",
             "--all-targets",
             "--locked",
             "--",
@@ -107,6 +123,33 @@ fn test() -> Result {
             ]))
         },
     )?;
+    step(
+        "install the browser tools (npm packages, trunk, wasm-bindgen-cli, Chromium)",
+        tools::browser_test_tools,
+    )?;
+    step("the page in headless Chromium (wasm-bindgen-test)", || {
+        let mut cmd = cargo(&[
+            "test",
+            "--package",
+            "drift-web",
+            "--target",
+            "wasm32-unknown-unknown",
+            "--test",
+            "browser",
+            "--locked",
+        ]);
+        cmd.env("PATH", tools::tool_path());
+        run(cmd)
+    })?;
+    step("release build of the page (trunk)", || {
+        run(tools::trunk(&["build", "--release", "--locked"]))
+    })?;
+    step("size of the release page", tools::report_wasm_size)?;
+    step("end-to-end tests (Playwright, Chromium)", || {
+        let mut cmd = tools::tool("node");
+        cmd.arg("tests/e2e/run.mjs");
+        run(cmd)
+    })?;
     Ok(())
 }
 
@@ -118,6 +161,20 @@ fn serve(dev: bool) -> Result {
     }
     eprintln!("\nServing at http://127.0.0.1:8080 (Ctrl-C to stop)");
     run(cmd)
+}
+
+fn dist(public_url: &str) -> Result {
+    step("install the page's tools", tools::web_tools)?;
+    step("release build of the page (trunk)", || {
+        run(tools::trunk(&[
+            "build",
+            "--release",
+            "--locked",
+            "--public-url",
+            public_url,
+        ]))
+    })?;
+    step("size of the release page", tools::report_wasm_size)
 }
 
 fn main() -> ExitCode {
@@ -132,6 +189,8 @@ fn main() -> ExitCode {
         ["test"] => test(),
         ["serve"] => serve(false),
         ["serve", "--dev"] => serve(true),
+        ["dist"] => dist("/"),
+        ["dist", "--public-url", url] => dist(url),
         // Run by Trunk (see Trunk.toml), not by people.
         ["externalise-loader"] => loader::externalise(),
         [] | ["help"] | ["--help"] | ["-h"] => {

@@ -69,13 +69,12 @@ pub fn locked_wasm_bindgen() -> Result<String> {
         .map_err(|e| Failed(format!("cannot read Cargo.lock: {e}")))?;
     let mut lines = lock.lines();
     while let Some(line) = lines.next() {
-        if line.trim() == "name = \"wasm-bindgen\"" {
-            if let Some(v) = lines
+        if line.trim() == "name = \"wasm-bindgen\""
+            && let Some(v) = lines
                 .next()
                 .and_then(|l| l.trim().strip_prefix("version = "))
-            {
-                return Ok(v.trim_matches('"').to_string());
-            }
+        {
+            return Ok(v.trim_matches('"').to_string());
         }
     }
     Err(Failed("Cargo.lock has no wasm-bindgen entry".into()))
@@ -177,4 +176,28 @@ pub fn web_tools() -> Result {
 pub fn browser_test_tools() -> Result {
     web_tools()?;
     install_chromium()
+}
+
+/// Prints the size of the release `.wasm`, raw and gzipped (what a browser
+/// downloads from a server that compresses).
+pub fn report_wasm_size() -> Result {
+    let dist = root().join("dist");
+    let wasm = std::fs::read_dir(&dist)
+        .map_err(|e| Failed(format!("cannot read {}: {e}", dist.display())))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .find(|p| p.extension().is_some_and(|x| x == "wasm"))
+        .ok_or_else(|| Failed("dist/ has no .wasm".into()))?;
+    let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
+    let out = Command::new("gzip")
+        .args(["-9", "-c"])
+        .arg(&wasm)
+        .output()
+        .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
+    eprintln!(
+        "  {}: {:.0} KB, {:.0} KB gzipped",
+        wasm.file_name().unwrap_or_default().to_string_lossy(),
+        raw as f64 / 1024.0,
+        out.stdout.len() as f64 / 1024.0
+    );
+    Ok(())
 }

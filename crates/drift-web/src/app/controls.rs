@@ -18,7 +18,7 @@ pub fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -165,7 +165,7 @@ pub fn ScenarioPicker() -> impl IntoView {
         Source::Imported(s) => format!("imported:{}", s.id),
     };
     let imported = move || match state.source.get() {
-        Source::Imported(s) => Some(s),
+        Source::Imported(s) => Some(*s),
         Source::Builtin(_) => None,
     };
     view! {

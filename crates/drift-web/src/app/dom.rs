@@ -34,28 +34,32 @@ pub fn palette_signal() -> ReadSignal<Palette> {
 }
 
 /// The CSS width of the element behind `node`, kept current by a
-/// ResizeObserver (which also reports the first layout).
+/// ResizeObserver (which also reports the first layout). The observer is
+/// disconnected when the component that asked goes away.
 pub fn observe_width(node: NodeRef<leptos::html::Div>) -> ReadSignal<f64> {
     let (width, set_width) = signal(0.0);
     Effect::new(move |_| {
         let Some(el) = node.get() else { return };
         let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
-            if let Some(entry) = entries
+            let entry = entries
                 .get(0)
                 .dyn_into::<web_sys::ResizeObserverEntry>()
-                .ok()
+                .ok();
+            if let Some(w) = entry.map(|e| e.content_rect().width())
+                && width
+                    .try_get_untracked()
+                    .is_some_and(|old| (w - old).abs() >= 0.5)
             {
-                let w = entry.content_rect().width();
-                if (w - width.get_untracked()).abs() >= 0.5 {
-                    set_width.set(w);
-                }
+                set_width.try_set(w);
             }
         });
-        if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
-            observer.observe(&el);
-            set_width.set(el.get_bounding_client_rect().width());
-        }
-        callback.forget();
+        let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) else {
+            return;
+        };
+        observer.observe(&el);
+        set_width.set(el.get_bounding_client_rect().width());
+        let held = send_wrapper::SendWrapper::new((observer, callback));
+        on_cleanup(move || held.take().0.disconnect());
     });
     width
 }

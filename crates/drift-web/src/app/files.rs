@@ -30,7 +30,7 @@ pub fn import(state: AppState, file: web_sys::File) {
         };
         match parse_scenario(&text) {
             Ok(scenario) => {
-                state.load(Source::Imported(scenario.clone()), scenario);
+                state.load(Source::Imported(Box::new(scenario.clone())), scenario);
                 state
                     .notice
                     .set(Some(Notice::info(format!("Loaded {name}."))));

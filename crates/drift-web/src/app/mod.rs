@@ -38,11 +38,17 @@ fn install_panic_banner() {
 /// The whole page.
 #[component]
 pub fn App() -> impl IntoView {
-    let state = AppState::new();
+    let state = AppState::init();
     provide_context(state);
     provide_context(dom::palette_signal());
     files::accept_drops(state);
 
+    // On a phone the settings start folded, so the timelines come first.
+    let wide = window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .is_none_or(|w| w > 760.0);
     let description = move || state.scenario.with(|s| s.description.clone());
     let title = move || state.scenario.with(|s| s.title.clone());
     let notice = move || {
@@ -91,7 +97,7 @@ pub fn App() -> impl IntoView {
         {notice}
         <panels::Headline />
         <div class="layout">
-            <details class="drawer" open>
+            <details class="drawer" open=wide>
                 <summary>"Settings"</summary>
                 <aside class="controls" aria-label="Settings">
                     <section class="panel scenario-info" aria-labelledby="scenario-heading">

@@ -204,7 +204,7 @@ pub fn MatrixView() -> impl IntoView {
             .filter_map(|id| builtin(id).map(|s| (Source::Builtin(id.to_string()), s)))
             .collect();
         if let Source::Imported(s) = &source {
-            rows.push((source.clone(), s.clone()));
+            rows.push((source.clone(), s.as_ref().clone()));
         }
         rows.into_iter()
             .map(|(src, base)| {

@@ -115,7 +115,7 @@ pub struct AppState {
 impl AppState {
     /// Reads the link, else the saved settings, else the defaults, and
     /// starts syncing the state to the URL and to storage.
-    pub fn new() -> AppState {
+    pub fn init() -> AppState {
         let (initial, notice) = initial_state();
         let source = RwSignal::new(initial.source);
         let scenario = RwSignal::new(initial.scenario);

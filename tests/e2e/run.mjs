@@ -1,0 +1,279 @@
+// End-to-end tests of the built page (dist/) in Debian's Chromium.
+//
+//   node tests/e2e/run.mjs [dist-dir]
+//
+// Each test drives the page as a person would: picks, ticks, drags, copies
+// the link, reloads, imports a file. Every page is watched for console
+// errors and for requests that leave its origin; either fails the run.
+// A screenshot at 1280 px is written to assets/screenshot.png (for the
+// README) and one at 390 px to tests/e2e/artifacts/.
+
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { serve } from './serve.mjs';
+import { freshContext } from './browser.mjs';
+
+const here = new URL('.', import.meta.url).pathname;
+const dist = process.argv[2] ?? `${here}../../dist`;
+const server = await serve(dist);
+const origin = server.origin;
+await mkdir(`${here}artifacts`, { recursive: true });
+
+const problems = [];
+
+/** Opens `query` in `context`, watching for console errors and foreign requests. */
+async function open(context, query = '') {
+  const page = await context.newPage();
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => problems.push(`page error on ${page.url()}: ${e.message}`));
+  page.on('request', (r) => {
+    const url = r.url();
+    if (!url.startsWith(origin) && !url.startsWith('data:') && !url.startsWith('blob:')) {
+      problems.push(`request left the origin: ${url}`);
+    }
+  });
+  await page.goto(`${origin}/${query}`);
+  await page.waitForSelector('.summary:not(:empty)', { timeout: 30000 });
+  return page;
+}
+
+const outcomeOf = (page, action) =>
+  page.locator(`tr[data-action="${action}"] .outcome`).first().textContent();
+
+const factRow = (page, fact) => page.locator(`.row[data-fact="${fact}"]`);
+
+/** Waits until `read()` resolves to something other than `before`. */
+async function changed(read, before, what) {
+  for (let i = 0; i < 100; i++) {
+    const now = await read();
+    if (now !== before) return now;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} did not change from ${before}`);
+}
+
+/** Waits until `read()` resolves to `want`. */
+async function becomes(read, want, what) {
+  let now;
+  for (let i = 0; i < 100; i++) {
+    now = await read();
+    if (now === want) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} is ${now}, expected ${want}`);
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('the late delegated rollback is ungoverned under the default policy', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    assert.equal(await page.locator('#scenario').inputValue(), 'payments-incident');
+    assert.equal(await page.locator('#policy').inputValue(), 'pinned_prefix');
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'ungoverned');
+    const summary = await page.locator('.summary').textContent();
+    assert.match(summary, /^Under pinned prefix, \d of 8 actions run without their rules/);
+    // Six facts, six canvases, each drawn.
+    assert.equal(await page.locator('.row[data-fact] canvas').count(), 6);
+    const draws = await factRow(page, 'payments-freeze').locator('canvas').getAttribute('data-draws');
+    assert.ok(Number(draws) >= 1, `the freeze row was drawn ${draws} times`);
+  } finally {
+    await close();
+  }
+});
+
+test('externalising the freeze under externalised_state governs the rollback; the link and a reload keep it', async () => {
+  const first = await freshContext();
+  let link;
+  try {
+    const page = await open(first.context);
+    await page.selectOption('#policy', 'externalised_state');
+    await becomes(() => page.locator('#policy').inputValue(), 'externalised_state', 'policy');
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'ungoverned');
+    await factRow(page, 'payments-freeze').locator('input.externalise').check();
+    await becomes(() => outcomeOf(page, 'rollback-payments'), 'governed', 'rollback outcome');
+
+    // Copy link: the box shows the link even where the clipboard is closed.
+    await page.click('#copy-link');
+    await page.waitForSelector('.link-box:not([hidden])');
+    link = await page.locator('.link-box').inputValue();
+    assert.ok(link.startsWith(`${origin}/?v=1&`), link);
+    assert.match(link, /p=externalised_state/);
+
+    // Reload: the settings come back (URL and localStorage).
+    await page.waitForTimeout(400);
+    await page.reload();
+    await page.waitForSelector('.summary:not(:empty)');
+    assert.equal(await page.locator('#policy').inputValue(), 'externalised_state');
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'governed');
+
+    // Reload without the query: localStorage alone restores them.
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('.summary:not(:empty)');
+    assert.equal(await page.locator('#policy').inputValue(), 'externalised_state');
+    assert.ok(await factRow(page, 'payments-freeze').locator('input.externalise').isChecked());
+  } finally {
+    await first.close();
+  }
+  // The link in a fresh browser shows the same state and outcomes.
+  const second = await freshContext();
+  try {
+    const page = await open(second.context, link.slice(origin.length + 1));
+    assert.equal(await page.locator('#policy').inputValue(), 'externalised_state');
+    assert.ok(await factRow(page, 'payments-freeze').locator('input.externalise').isChecked());
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'governed');
+  } finally {
+    await second.close();
+  }
+});
+
+test('dragging a retention slider with the mouse changes a fidelity', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const fidelity = () => page.locator('tr[data-action="copy-eu-logs"] td.num').nth(1).textContent();
+    const label = () => factRow(page, 'eu-residency').locator('canvas').getAttribute('aria-label');
+    const [beforeF, beforeL] = [await fidelity(), await label()];
+    const slider = page.locator('#retention-standing_rule');
+    await slider.scrollIntoViewIfNeeded();
+    const box = await slider.boundingBox();
+    // The thumb sits at 0.75 of the track; drag it to the far right.
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.75, y);
+    await page.mouse.down();
+    await page.mouse.move(box.x + box.width * 0.9, y, { steps: 5 });
+    await page.mouse.move(box.x + box.width - 1, y, { steps: 5 });
+    await page.mouse.up();
+    const after = await changed(fidelity, beforeF, 'copy-eu-logs fidelity');
+    assert.ok(Number(after) > Number(beforeF), `${beforeF} → ${after}`);
+    await changed(label, beforeL, 'the eu-residency row description');
+    assert.equal(Number(await slider.inputValue()), 1);
+  } finally {
+    await close();
+  }
+});
+
+test('a broken scenario file shows the engine error and keeps the session', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.selectOption('#scenario', 'staging-migration');
+    await becomes(() => page.locator('#scenario').inputValue(), 'staging-migration', 'scenario');
+    const broken = {
+      format: 'compaction-drift/scenario@1',
+      id: 'broken',
+      harness: { window_tokens: 32000, system_tokens: 2000, tokens_per_turn: 1500, tail_turns: 6, summary_tokens: 4000, turns: 70 },
+      facts: [{ id: 'rule', text: 'never', role: 'tool', kind: 'standing_rul', turn: 4 }],
+      actions: [],
+    };
+    await page.setInputFiles('#import-file', {
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(broken)),
+    });
+    const notice = page.locator('.notice.problem');
+    await notice.waitFor();
+    const text = await notice.textContent();
+    assert.match(text, /broken\.json/);
+    assert.match(text, /facts\[0\] \("rule"\)\.kind/);
+    assert.match(text, /standing_rul/);
+    // The previous scenario is still shown.
+    assert.equal(await page.locator('#scenario').inputValue(), 'staging-migration');
+    assert.equal(await outcomeOf(page, 'run-migration'), 'misbound');
+
+    // A good file loads, and the link carries it whole.
+    const good = { ...broken, id: 'mine', facts: [{ ...broken.facts[0], kind: 'standing_rule' }], actions: [{ id: 'act', text: 'act', turn: 60, governed_by: ['rule'] }] };
+    await page.setInputFiles('#import-file', { name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(good)) });
+    await becomes(() => page.locator('#scenario').inputValue(), 'imported:mine', 'scenario');
+    assert.equal(await outcomeOf(page, 'act'), 'ungoverned');
+    await page.click('#copy-link');
+    const link = await page.locator('.link-box').inputValue();
+    assert.match(link, /src=/);
+  } finally {
+    await close();
+  }
+});
+
+test('an unreadable link shows a notice and falls back to the defaults', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context, '?v=9&s=payments-incident');
+    const text = await page.locator('.notice.problem').textContent();
+    assert.match(text, /version 9/);
+    assert.equal(await page.locator('#scenario').inputValue(), 'payments-incident');
+    const bad = await open(context, '?v=1&s=payments-incident&r.sr=7');
+    assert.match(await bad.locator('.notice.problem').textContent(), /r\.sr=7/);
+  } finally {
+    await close();
+  }
+});
+
+test('the matrix loads a cell, and exports carry scenario and policy in their names', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('#tab-matrix');
+    const cell = page.getByRole('button', { name: /^staging-migration under user_verbatim/ });
+    await cell.click();
+    await becomes(() => page.locator('#scenario').inputValue(), 'staging-migration', 'scenario');
+    assert.equal(await page.locator('#policy').inputValue(), 'user_verbatim');
+    await page.locator('.menu summary').click();
+    for (const [button, name] of [
+      ['#export-png', 'staging-migration-user-verbatim-timelines.png'],
+      ['#export-svg', 'staging-migration-user-verbatim-timelines.svg'],
+      ['#export-json', 'staging-migration-user-verbatim-result.json'],
+      ['#export-csv', 'staging-migration-user-verbatim-actions.csv'],
+    ]) {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      assert.equal(download.suggestedFilename(), name);
+      const path = await download.path();
+      assert.ok(path, `${name} was not saved`);
+    }
+  } finally {
+    await close();
+  }
+});
+
+test('screenshots at 1280 px and 390 px', async () => {
+  for (const [width, path] of [
+    [1280, `${here}../../assets/screenshot.png`],
+    [390, `${here}artifacts/screenshot-390.png`],
+  ]) {
+    const { context, close } = await freshContext({ viewport: { width, height: 900 } });
+    try {
+      const page = await open(context);
+      await page.waitForTimeout(200);
+      // Nothing may overflow the viewport sideways.
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      assert.ok(overflow <= 1, `${width} px: the page is ${overflow} px too wide`);
+      await page.screenshot({ path, fullPage: width !== 1280 });
+    } finally {
+      await close();
+    }
+  }
+});
+
+let failed = 0;
+for (const { name, fn } of tests) {
+  const start = Date.now();
+  try {
+    await fn();
+    console.log(`ok    ${name} (${Date.now() - start} ms)`);
+  } catch (e) {
+    failed += 1;
+    console.log(`FAIL  ${name}\n      ${String(e.stack ?? e).split('\n').slice(0, 6).join('\n      ')}`);
+  }
+}
+if (problems.length) {
+  failed += 1;
+  console.log(`FAIL  pages stayed clean:\n      ${problems.join('\n      ')}`);
+} else {
+  console.log('ok    no console errors, no request left the origin');
+}
+await server.close();
+console.log(`\n${tests.length - failed + (problems.length ? 0 : 1)} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);
