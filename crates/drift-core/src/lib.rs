@@ -69,6 +69,7 @@
 extern crate alloc;
 
 pub mod builtin;
+pub mod entail;
 pub mod error;
 pub mod explain;
 pub mod grade;
@@ -77,6 +78,7 @@ pub mod policy;
 pub mod round;
 pub mod run;
 pub mod scenario;
+pub mod transcript;
 pub mod vocab;
 pub mod wire;
 
