@@ -68,6 +68,7 @@
 
 extern crate alloc;
 
+pub mod audit;
 pub mod builtin;
 pub mod entail;
 pub mod error;

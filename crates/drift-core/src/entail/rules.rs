@@ -131,9 +131,40 @@ const SAFEGUARDS: &[&str] = &[
     "ticket",
 ];
 
+/// "been", "run", "crashed": a participle after "must have" makes it a
+/// guess about the past.
+fn perfect(t: Option<&Token<'_>>) -> bool {
+    word(t).is_some_and(|w| {
+        let w = w.to_ascii_lowercase();
+        w == "been" || w.ends_with("ed") || w.ends_with("en") || lexicon::family(&w).is_some()
+    })
+}
+
+/// Words that open a diagnostic ("error: --target must be one of …"): what
+/// follows describes a failure, it does not set a rule.
+const DIAGNOSTICS: &[&str] = &[
+    "caused",
+    "error",
+    "exception",
+    "fatal",
+    "help",
+    "hint",
+    "note",
+    "panicked",
+    "traceback",
+    "warning",
+];
+
 /// The first rule cue of a sentence, strictly read (for the text that was
 /// compacted), and the index of its token.
 pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
+    let diagnostic = tokens
+        .iter()
+        .take(3)
+        .any(|t| t.clause_start && is_any(Some(t), DIAGNOSTICS));
+    if diagnostic {
+        return None;
+    }
     for (i, t) in tokens.iter().enumerate() {
         let Some(w) = word(Some(t)) else {
             continue;
@@ -141,7 +172,7 @@ pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
         // Every cue starts with one of these letters and is short: skip the
         // rest without lowercasing them.
         let first = w.bytes().next().unwrap_or(b' ').to_ascii_lowercase();
-        if w.len() > 10 || !b"abflmnoprsuw".contains(&first) {
+        if w.len() > 10 || !b"abeflmnoprsuw".contains(&first) {
             continue;
         }
         let prev = i.checked_sub(1).and_then(|p| tokens.get(p));
@@ -162,7 +193,11 @@ pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
                     None
                 }
             }
-            "must" | "shall" if !is_any(prev, DESCRIPTIVE_SUBJECTS) && !is(next, "have") => {
+            // "must have been" guesses; "must have a doc comment" rules.
+            "must" | "shall"
+                if !is_any(prev, DESCRIPTIVE_SUBJECTS)
+                    && (!is(next, "have") || !perfect(tokens.get(i + 2))) =>
+            {
                 Some(RuleCue::Must)
             }
             "required" if is_any(prev, &["is", "are"]) => Some(RuleCue::Must),
@@ -182,7 +217,8 @@ pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
             "always" if !is_any(prev, DESCRIPTIVE_SUBJECTS) => Some(RuleCue::Always),
             "forbidden" | "prohibited" | "banned" => Some(RuleCue::Forbidden),
             "limits" if is(prev, "off") => Some(RuleCue::Forbidden),
-            "except" | "unless" if t.clause_start => Some(RuleCue::Except),
+            "except" => Some(RuleCue::Except),
+            "unless" if t.clause_start => Some(RuleCue::Except),
             _ if lower.starts_with("freez") || lower.starts_with("froz") => Some(RuleCue::Freeze),
             _ => None,
         };
@@ -489,12 +525,14 @@ const HELD_AFTER: &[&str] = &[
     "paused",
     "postpon",
     "prohibited",
+    "until",
     "wait",
 ];
 
 /// Words before a verb that negate it in a claim.
+/// ("locked for merges", "careful with deletes": not an act either.)
 const NEGATORS: &[&str] = &[
-    "avoid", "never", "no", "nor", "not", "refus", "stop", "without",
+    "avoid", "careful", "caution", "lock", "never", "no", "nor", "not", "refus", "stop", "without",
 ];
 
 /// Words that open a rule's condition.
@@ -740,8 +778,18 @@ mod tests {
                 "Always run cargo test with --locked.",
                 Some(RuleCue::Always),
             ),
+            (
+                "Rate limits apply to every tenant except acme-corp.",
+                Some(RuleCue::Except),
+            ),
+            ("error: --target must be one of: x86, arm", None),
             ("I don't know why it fails.", None),
             ("It must be the cache.", None),
+            (
+                "Every public function must have a doc comment.",
+                Some(RuleCue::Must),
+            ),
+            ("The job must have crashed overnight.", None),
             ("It only took three seconds.", None),
             ("Not only that, it also leaks.", None),
             ("The build passed without warnings.", None),

@@ -173,7 +173,10 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         let is_fence = trimmed.starts_with("```") || trimmed.starts_with("~~~");
         let indented = line.starts_with('\t') || line.starts_with("    ");
         let first = trimmed.bytes().next().unwrap_or(b' ');
-        let continues = prev_line_wraps && first.is_ascii_lowercase() && !is_list_item(trimmed);
+        let continues = prev_line_wraps
+            && first.is_ascii_lowercase()
+            && !is_list_item(trimmed)
+            && !starts_with_label(trimmed);
         if is_fence || fence || (indented && !continues) || trimmed.is_empty() {
             if let Some(start) = open.take() {
                 push_sentence(&mut out, text, start, line_start, false);
@@ -233,6 +236,15 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         push_sentence(&mut out, text, start, text.len(), false);
     }
     out
+}
+
+/// "user: …", "note: …": a line that opens with a one-word label.
+fn starts_with_label(line: &str) -> bool {
+    let word = line
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+        .count();
+    word > 0 && line.as_bytes().get(word) == Some(&b':')
 }
 
 fn is_list_item(line: &str) -> bool {
@@ -816,11 +828,14 @@ fn is_identifier(chunk: &str) -> bool {
     }
     if b.contains(&b'-') && !b.contains(&b'.') {
         let parts: Vec<&str> = chunk.split('-').collect();
+        // "follow-up", "read-only", and verbal compounds ("force-pushed",
+        // "hard-coding") are words.
         return parts.len() >= 2
             && parts.iter().all(|p| !p.is_empty())
             && !parts.iter().any(|p| {
                 let lower = p.to_ascii_lowercase();
                 COMPOUND_PARTS.binary_search(&lower.as_str()).is_ok()
+                    || (lower.len() > 4 && (lower.ends_with("ed") || lower.ends_with("ing")))
             });
     }
     false
@@ -938,6 +953,18 @@ mod tests {
             [
                 "Never restart the payments service\nwithout an approver on call.",
                 "Then stop."
+            ]
+        );
+    }
+
+    #[test]
+    fn a_labelled_line_starts_a_sentence() {
+        let text = "tool: warning: field `id` is never read\nuser: every function must have docs.";
+        assert_eq!(
+            sentence_texts(text),
+            [
+                "tool: warning: field `id` is never read",
+                "user: every function must have docs."
             ]
         );
     }

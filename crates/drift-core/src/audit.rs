@@ -1,0 +1,892 @@
+//! The audit of one real compaction: what was compacted (BEFORE, a
+//! [`Transcript`]) against the summary that replaced it (AFTER).
+//!
+//! [`audit`] reports four things, each with byte spans in both texts so a
+//! viewer can highlight them:
+//!
+//! - **(a) dropped constraints**: rule sentences of BEFORE ("never", "do
+//!   not", "must", "only", "without" a safeguard, "freeze", "always",
+//!   "forbidden", "except") that AFTER no longer carries. AFTER carries a
+//!   rule when one of its sentences, alone or with the next, still has a
+//!   rule's force (loosely read: "stays pinned", "needs approval" count) and
+//!   at least half of what the rule is about (its content words and
+//!   entities, entities counting double). A rule that AFTER breaks ("do not
+//!   bump" against "upgraded") is dropped whatever AFTER repeats, and names
+//!   the breaking sentence.
+//! - **(b) unsupported details**: identifiers, tickets, versions, numbers,
+//!   dates and paths of AFTER that BEFORE never mentions (see
+//!   [`crate::entail`] for what counts as the same).
+//! - **(c) changed or merged ids**: an AFTER id that BEFORE lacks but that
+//!   looks like a BEFORE id (`T-41` for `T-14`: changed), and a BEFORE id
+//!   that AFTER drops while a look-alike of it in AFTER carries what BEFORE
+//!   said only about the dropped one (merged).
+//! - **(d) vanished reasoning**: reasons ("because", "so that", "due to", …)
+//!   and rejected options ("rejected", "ruled out", "instead of", …) of
+//!   BEFORE whose content AFTER no longer has (a rejection must also still be
+//!   marked as one).
+//!
+//! Rules are read from what the operator, the system, the tools and earlier
+//! summaries said; reasons from everyone but the tools; the model's
+//! reasoning is read for neither. Sentences in code (fenced or indented) and
+//! sentences longer than [`MAX_SENTENCE_BYTES`] (logs, minified data) are
+//! not read as rules or reasons. Every message's text and tool arguments
+//! count as support for (b). A rule or reason stated several times is
+//! reported once, at its first statement, with the count.
+//!
+//! [`Audit::drifted`] is true when (a) or (b) found something: the summary
+//! lost a rule or asserted what the transcript does not say.
+//!
+//! The audit costs time linear in BEFORE (one pass; hashing, no quadratic
+//! search) plus the number of BEFORE rules and reasons times the size of
+//! AFTER; a 1 MB transcript takes a few tens of milliseconds (see
+//! `BENCHMARKS.md`).
+//!
+//! ## Precision and recall
+//!
+//! Measured on two labelled sets of before/after pairs in
+//! `crates/drift-core/tests/labelled/`, written for this purpose: faithful
+//! summaries, dropped constraints, invented versions, paths, ports and
+//! numbers, swapped, renumbered and merged ids, dropped rationale and
+//! rejections, contradictions, and several deliberately beyond a lexical
+//! checker (paraphrased rules, ids swapped between descriptions, inventions
+//! without entities, a reverted correction). A pair counts for a finding
+//! kind when the audit reports at least one finding of that kind; *any*
+//! asks only whether an unfaithful pair is flagged at all (its labels
+//! include `invented_claim`, which no row reports). `tests/labelled.rs`
+//! recomputes both tables and fails when either changes.
+//!
+//! `pairs.txt`, 50 pairs (19 faithful). The word lists and thresholds were
+//! adjusted while looking at these, so this is an in-sample figure:
+//!
+//! | finding | pairs labelled | reported | correct | precision | recall |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | dropped_constraint | 14 | 14 | 14 | 1.00 | 1.00 |
+//! | contradiction | 9 | 5 | 5 | 1.00 | 0.56 |
+//! | unsupported | 12 | 12 | 11 | 0.92 | 0.92 |
+//! | changed_id | 4 | 3 | 3 | 1.00 | 0.75 |
+//! | dropped_reasoning | 4 | 4 | 4 | 1.00 | 1.00 |
+//! | any (the pair is unfaithful) | 31 | 29 | 28 | 0.97 | 0.90 |
+//!
+//! `held_out.txt`, 19 pairs (7 faithful), written afterwards. Measured
+//! first, before any change, *any* had precision 0.83 and recall 0.83
+//! (10 of 12 unfaithful pairs flagged, 2 faithful pairs flagged). That
+//! measurement exposed three bugs, which were fixed ("must have a doc
+//! comment" read as a guess like "must have crashed"; "because" counted as
+//! content; a line starting `user:` read as the continuation of the line
+//! before); no word list or threshold was changed for it. Now:
+//!
+//! | finding | pairs labelled | reported | correct | precision | recall |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | dropped_constraint | 4 | 5 | 4 | 0.80 | 1.00 |
+//! | contradiction | 2 | 4 | 2 | 0.50 | 1.00 |
+//! | unsupported | 4 | 4 | 4 | 1.00 | 1.00 |
+//! | changed_id | 2 | 2 | 2 | 1.00 | 1.00 |
+//! | dropped_reasoning | 2 | 2 | 2 | 1.00 | 1.00 |
+//! | any (the pair is unfaithful) | 12 | 12 | 11 | 0.92 | 0.92 |
+//!
+//! What the misses are. Contradictions the checker cannot read: acting on
+//! the forbidden resource with a verb outside the rule's family ("never
+//! touch db-prod-01" against "run the migration against db-prod-01"), an
+//! "only" scope left ("only edit crates/drift-core" against edits in
+//! `crates/drift-web`), "no raw strings" against "a raw SQL string", a
+//! correction reverted. Contradictions it reads wrongly: a noun taken for
+//! the forbidden verb ("stay out of the logs" against "do not log"), or an
+//! act outside the rule's scope ("applied manifests" to another namespace
+//! against "never apply manifests to kube-system"). Two ids that both exist
+//! but trade descriptions. A single-digit number ("8 at a time" against "no
+//! more than 4") is never checked, and a rounded one ("about 20k" for
+//! 19,842) is reported as unsupported.
+//!
+//! ```
+//! use drift_core::audit::audit_text;
+//!
+//! let before = "We are still on libfoo 2.3.1, do not bump.\n\
+//!               Postgres 14 was chosen because the migration tooling needs advisory locks.";
+//! let after = "Dependency libfoo was upgraded to 2.4.0. The project uses Postgres 14.";
+//! let report = audit_text(before, after);
+//! assert!(report.drifted());
+//! assert_eq!(report.dropped_constraints.len(), 1);
+//! assert_eq!(report.dropped_constraints[0].contradicted_by.map(|s| s.of(after)),
+//!            Some("Dependency libfoo was upgraded to 2.4.0."));
+//! assert_eq!(report.unsupported[0].text, "2.4.0");
+//! assert_eq!(report.vanished_reasoning.len(), 1);
+//! ```
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde::Serialize;
+
+use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
+use crate::entail::support::{Bag, Support, SupportBuilder};
+use crate::entail::{
+    Prohibition, ReasoningKind, RuleCue, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
+    rejection_mark, rule_cue,
+};
+use crate::transcript::{MessageRole, Transcript, TranscriptFormat};
+
+/// The `format` of an audit's JSON.
+pub const AUDIT_FORMAT: &str = "compaction-drift/audit@1";
+
+/// Sentences longer than this are not read as rules or reasons.
+pub const MAX_SENTENCE_BYTES: usize = 600;
+
+/// AFTER carries a rule or reason that has at least this share of its terms.
+const CARRIED: f64 = 0.5;
+/// A partial restatement worth pointing at.
+const CLOSEST: f64 = 0.25;
+/// Entities weigh this much against one content word.
+const ENTITY_WEIGHT: f64 = 2.0;
+
+/// Which text of a message a place is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Field {
+    /// [`crate::transcript::Message::text`].
+    Text,
+    /// [`crate::transcript::Message::tool_arguments`].
+    Arguments,
+}
+
+/// A place in BEFORE: a span of one field of one message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Place {
+    /// 0-based index into the transcript's messages.
+    pub message: usize,
+    /// Which text.
+    pub field: Field,
+    /// Where in it.
+    pub span: Span,
+}
+
+impl Place {
+    /// The text at this place, or "" when it does not fit `before`.
+    pub fn of(self, before: &Transcript) -> &str {
+        before
+            .messages
+            .get(self.message)
+            .map_or("", |m| match self.field {
+                Field::Text => self.span.of(&m.text),
+                Field::Arguments => self.span.of(m.tool_arguments.as_deref().unwrap_or("")),
+            })
+    }
+}
+
+/// (a) A rule of BEFORE that AFTER no longer carries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DroppedConstraint {
+    /// Its first statement.
+    pub before: Place,
+    /// The sentence.
+    pub text: String,
+    /// Who stated it.
+    pub role: MessageRole,
+    /// What made it a rule.
+    pub cue: RuleCue,
+    /// How many times BEFORE states it.
+    pub occurrences: usize,
+    /// The AFTER sentence that breaks it, if one does.
+    pub contradicted_by: Option<Span>,
+    /// The AFTER sentence (or pair) that comes closest to restating it, when
+    /// it has at least a quarter of the rule's terms.
+    pub closest: Option<Span>,
+}
+
+/// (b) A detail of AFTER that BEFORE never mentions.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Unsupported {
+    /// What it is.
+    pub kind: EntityKind,
+    /// As first written in AFTER.
+    pub text: String,
+    /// Every place AFTER writes it.
+    pub after: Vec<Span>,
+    /// A BEFORE id it resembles (see (c)).
+    pub lookalike: Option<BeforeMention>,
+}
+
+/// An entity as BEFORE writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct BeforeMention {
+    /// As written.
+    pub text: String,
+    /// Its first place.
+    pub before: Place,
+}
+
+/// How an id changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdChange {
+    /// AFTER writes an id BEFORE lacks, which looks like a BEFORE id.
+    Changed,
+    /// AFTER drops a BEFORE id and gives what BEFORE said about it to a
+    /// look-alike id.
+    Merged,
+}
+
+/// (c) An id that changed or merged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ChangedId {
+    /// Which.
+    pub change: IdChange,
+    /// The id in AFTER.
+    pub after_text: String,
+    /// Where AFTER writes it.
+    pub after: Span,
+    /// The id of BEFORE that it replaced or absorbed.
+    pub before_text: String,
+    /// Where BEFORE writes that id (for a merge: the sentence whose content
+    /// moved).
+    pub before: Place,
+}
+
+/// (d) A reason or rejected option whose content AFTER no longer has.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VanishedReasoning {
+    /// Which.
+    pub kind: ReasoningKind,
+    /// Its first statement.
+    pub before: Place,
+    /// The sentence.
+    pub text: String,
+    /// Who said it.
+    pub role: MessageRole,
+    /// How many times BEFORE says it.
+    pub occurrences: usize,
+}
+
+/// What was read.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct AuditCounts {
+    /// Messages of BEFORE.
+    pub before_messages: usize,
+    /// Bytes of BEFORE's texts and arguments.
+    pub before_bytes: usize,
+    /// Bytes of AFTER.
+    pub after_bytes: usize,
+    /// Distinct rules found in BEFORE.
+    pub constraints: usize,
+    /// Of those, carried by AFTER.
+    pub constraints_carried: usize,
+    /// Distinct checkable details of AFTER.
+    pub details: usize,
+    /// Of those, supported by BEFORE.
+    pub details_supported: usize,
+    /// Distinct reasons and rejections found in BEFORE.
+    pub reasoning: usize,
+    /// Of those, still in AFTER.
+    pub reasoning_kept: usize,
+}
+
+/// The audit of one compaction.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Audit {
+    /// The format BEFORE was read as.
+    pub before_format: TranscriptFormat,
+    /// What was read.
+    pub counts: AuditCounts,
+    /// (a)
+    pub dropped_constraints: Vec<DroppedConstraint>,
+    /// (b)
+    pub unsupported: Vec<Unsupported>,
+    /// (c)
+    pub changed_ids: Vec<ChangedId>,
+    /// (d)
+    pub vanished_reasoning: Vec<VanishedReasoning>,
+}
+
+impl Audit {
+    /// Whether the summary lost a rule or asserted a detail BEFORE does not
+    /// support ((a) or (b) non-empty).
+    pub fn drifted(&self) -> bool {
+        !self.dropped_constraints.is_empty() || !self.unsupported.is_empty()
+    }
+
+    /// The audit as pretty-printed JSON (`compaction-drift/audit@1`): the
+    /// fields of [`Audit`] in snake case, spans as `{"start", "end"}` byte
+    /// offsets, after a `format` and a `drifted` field.
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            format: &'static str,
+            drifted: bool,
+            before_format: TranscriptFormat,
+            counts: &'a AuditCounts,
+            dropped_constraints: &'a [DroppedConstraint],
+            unsupported: &'a [Unsupported],
+            changed_ids: &'a [ChangedId],
+            vanished_reasoning: &'a [VanishedReasoning],
+        }
+        let wire = Wire {
+            format: AUDIT_FORMAT,
+            drifted: self.drifted(),
+            before_format: self.before_format,
+            counts: &self.counts,
+            dropped_constraints: &self.dropped_constraints,
+            unsupported: &self.unsupported,
+            changed_ids: &self.changed_ids,
+            vanished_reasoning: &self.vanished_reasoning,
+        };
+        // Serialising plain data with string keys cannot fail.
+        serde_json::to_string_pretty(&wire).unwrap_or_default()
+    }
+}
+
+/// Audits a summary against plain text (see [`audit`]).
+pub fn audit_text(before: &str, after: &str) -> Audit {
+    audit(&Transcript::plain(before), after)
+}
+
+/// Audits `after`, the summary that replaced `before` (see the module docs).
+pub fn audit(before: &Transcript, after: &str) -> Audit {
+    let summary = Summary::read(after);
+    let read = Before::read(before);
+    let mut counts = AuditCounts {
+        before_messages: before.messages.len(),
+        before_bytes: read.bytes,
+        after_bytes: after.len(),
+        constraints: read.rules.len(),
+        reasoning: read.reasons.len(),
+        ..AuditCounts::default()
+    };
+
+    let dropped_constraints: Vec<DroppedConstraint> = read
+        .rules
+        .iter()
+        .filter_map(|rule| rule.dropped(&summary))
+        .collect();
+    counts.constraints_carried = counts.constraints - dropped_constraints.len();
+
+    let vanished_reasoning: Vec<VanishedReasoning> = read
+        .reasons
+        .iter()
+        .filter(|r| !r.kept(&summary))
+        .map(|r| VanishedReasoning {
+            kind: r.kind,
+            before: r.place,
+            text: r.text.clone(),
+            role: r.role,
+            occurrences: r.occurrences,
+        })
+        .collect();
+    counts.reasoning_kept = counts.reasoning - vanished_reasoning.len();
+
+    let (unsupported, mut changed_ids, details) = details(&summary, &read, after);
+    counts.details = details;
+    counts.details_supported = details - unsupported.len();
+    changed_ids.extend(merges(&summary, &read, before));
+    changed_ids.sort_by_key(|c| (c.after.start, c.change));
+
+    Audit {
+        before_format: before.format,
+        counts,
+        dropped_constraints,
+        unsupported,
+        changed_ids,
+        vanished_reasoning,
+    }
+}
+
+/// AFTER, read once: its sentences, their tokens and bags, and windows of
+/// two sentences.
+struct Summary<'a> {
+    sentences: Vec<SummarySentence<'a>>,
+    windows: Vec<Window>,
+}
+
+struct SummarySentence<'a> {
+    span: Span,
+    tokens: Vec<Token<'a>>,
+    bag: Support,
+}
+
+struct Window {
+    span: Span,
+    bag: Support,
+    rule: bool,
+    rejection: bool,
+}
+
+impl<'a> Summary<'a> {
+    fn read(after: &'a str) -> Summary<'a> {
+        let sentences: Vec<SummarySentence<'a>> = scan::sentences(after)
+            .into_iter()
+            .map(|s| {
+                let tokens = scan::tokens(after, s.span);
+                let bag = Bag::of_tokens(&tokens).support;
+                SummarySentence {
+                    span: s.span,
+                    tokens,
+                    bag,
+                }
+            })
+            .collect();
+        let mut windows = Vec::new();
+        for (i, s) in sentences.iter().enumerate() {
+            let next = sentences.get(i + 1);
+            let tokens: Vec<&Token<'a>> = s
+                .tokens
+                .iter()
+                .chain(next.map(|n| n.tokens.as_slice()).unwrap_or(&[]))
+                .collect();
+            let owned: Vec<Token<'a>> = tokens.iter().map(|t| **t).collect();
+            windows.push(Window {
+                span: Span::new(s.span.start, next.map_or(s.span.end, |n| n.span.end)),
+                bag: Bag::of_tokens(&owned).support,
+                rule: loose_rule_cue(&owned),
+                rejection: rejection_mark(&owned),
+            });
+        }
+        Summary { sentences, windows }
+    }
+
+    /// The window with the best coverage of `terms` among those `eligible`.
+    fn best(&self, terms: &Terms, eligible: impl Fn(&Window) -> bool) -> Option<(f64, Span)> {
+        let mut best: Option<(f64, Span)> = None;
+        for w in self.windows.iter().filter(|w| eligible(w)) {
+            let c = terms.coverage(&w.bag, ENTITY_WEIGHT);
+            if best.is_none_or(|(b, _)| c > b) {
+                best = Some((c, w.span));
+            }
+        }
+        best
+    }
+}
+
+/// A rule found in BEFORE.
+struct Rule {
+    place: Place,
+    text: String,
+    role: MessageRole,
+    cue: RuleCue,
+    occurrences: usize,
+    terms: Terms,
+    prohibitions: Vec<Prohibition>,
+}
+
+impl Rule {
+    fn dropped(&self, summary: &Summary<'_>) -> Option<DroppedConstraint> {
+        let contradicted_by = summary.sentences.iter().find_map(|s| {
+            self.prohibitions
+                .iter()
+                .any(|p| p.breach(&s.tokens, &s.bag).is_some())
+                .then_some(s.span)
+        });
+        let carried = self.terms.is_empty()
+            || summary
+                .best(&self.terms, |w| w.rule)
+                .is_some_and(|(c, _)| c >= CARRIED);
+        if carried && contradicted_by.is_none() {
+            return None;
+        }
+        let closest = summary
+            .best(&self.terms, |_| true)
+            .filter(|(c, _)| *c >= CLOSEST)
+            .map(|(_, span)| span);
+        Some(DroppedConstraint {
+            before: self.place,
+            text: self.text.clone(),
+            role: self.role,
+            cue: self.cue,
+            occurrences: self.occurrences,
+            contradicted_by,
+            closest,
+        })
+    }
+}
+
+/// A reason or rejection found in BEFORE.
+struct Reason {
+    kind: ReasoningKind,
+    place: Place,
+    text: String,
+    role: MessageRole,
+    occurrences: usize,
+    terms: Terms,
+}
+
+impl Reason {
+    fn kept(&self, summary: &Summary<'_>) -> bool {
+        if self.terms.is_empty() {
+            return true;
+        }
+        let rejection = self.kind == ReasoningKind::RejectedOption;
+        summary
+            .best(&self.terms, |w| !rejection || w.rejection)
+            .is_some_and(|(c, _)| c >= CARRIED)
+    }
+}
+
+/// Where BEFORE mentions an id with digits: its first mention and the
+/// sentences of its first few mentions.
+struct IdMentions {
+    text: String,
+    first: Place,
+    sentences: Vec<Place>,
+}
+
+/// How many sentences to remember per id.
+const ID_SENTENCES: usize = 4;
+
+/// BEFORE, read once.
+struct Before {
+    support: Support,
+    rules: Vec<Rule>,
+    reasons: Vec<Reason>,
+    ids: BTreeMap<String, IdMentions>,
+    bytes: usize,
+}
+
+fn reads_rules(role: MessageRole) -> bool {
+    !matches!(role, MessageRole::Assistant | MessageRole::Reasoning)
+}
+
+fn reads_reasons(role: MessageRole) -> bool {
+    !matches!(role, MessageRole::Tool | MessageRole::Reasoning)
+}
+
+/// Lowercase, whitespace collapsed: two statements of one rule.
+fn normal(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.extend(word.chars().flat_map(char::to_lowercase));
+    }
+    out
+}
+
+impl Before {
+    fn read(before: &Transcript) -> Before {
+        let mut support = SupportBuilder::default();
+        let mut rules: Vec<Rule> = Vec::new();
+        let mut rule_index: BTreeMap<String, usize> = BTreeMap::new();
+        let mut reasons: Vec<Reason> = Vec::new();
+        let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
+        let mut ids: BTreeMap<String, IdMentions> = BTreeMap::new();
+        let mut bytes = 0;
+        for (m, message) in before.messages.iter().enumerate() {
+            let fields = [
+                (Field::Text, Some(message.text.as_str())),
+                (Field::Arguments, message.tool_arguments.as_deref()),
+            ];
+            for (field, text) in fields {
+                let Some(text) = text else { continue };
+                bytes += text.len();
+                for sentence in scan::sentences(text) {
+                    let tokens = scan::tokens(text, sentence.span);
+                    let place = Place {
+                        message: m,
+                        field,
+                        span: sentence.span,
+                    };
+                    for t in &tokens {
+                        support.add_token(t);
+                        note_id(&mut ids, t, m, field, place);
+                    }
+                    let prose = field == Field::Text
+                        && !sentence.code
+                        && sentence.span.len() <= MAX_SENTENCE_BYTES;
+                    if !prose {
+                        continue;
+                    }
+                    let sentence_text = sentence.span.of(text);
+                    if reads_rules(message.role)
+                        && let Some((cue, _)) = rule_cue(&tokens)
+                    {
+                        let key = normal(sentence_text);
+                        if let Some(&i) = rule_index.get(&key) {
+                            if let Some(r) = rules.get_mut(i) {
+                                r.occurrences += 1;
+                            }
+                        } else {
+                            rule_index.insert(key, rules.len());
+                            rules.push(Rule {
+                                place,
+                                text: sentence_text.to_string(),
+                                role: message.role,
+                                cue,
+                                occurrences: 1,
+                                terms: Terms::of(&tokens, 0, tokens.len()),
+                                prohibitions: prohibitions(&tokens),
+                            });
+                        }
+                    }
+                    if reads_reasons(message.role) {
+                        for r in reasoning(&tokens) {
+                            let key = (r.kind, normal(sentence_text));
+                            if let Some(&i) = reason_index.get(&key) {
+                                if let Some(x) = reasons.get_mut(i) {
+                                    x.occurrences += 1;
+                                }
+                                continue;
+                            }
+                            let mut terms = r.terms(&tokens);
+                            if terms.stems.len() + terms.entities.len() < 2
+                                && r.kind == ReasoningKind::Rationale
+                            {
+                                // "… because of that": the whole sentence is the reason.
+                                terms = Terms::of(&tokens, 0, tokens.len());
+                            }
+                            reason_index.insert(key, reasons.len());
+                            reasons.push(Reason {
+                                kind: r.kind,
+                                place,
+                                text: sentence_text.to_string(),
+                                role: message.role,
+                                occurrences: 1,
+                                terms,
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        Before {
+            support: support.finish(),
+            rules,
+            reasons,
+            ids,
+            bytes,
+        }
+    }
+}
+
+fn note_id(
+    ids: &mut BTreeMap<String, IdMentions>,
+    t: &Token<'_>,
+    message: usize,
+    field: Field,
+    sentence: Place,
+) {
+    if !matches!(t.entity, Some(EntityKind::Identifier | EntityKind::Ticket))
+        || !t.text.bytes().any(|b| b.is_ascii_digit())
+    {
+        return;
+    }
+    let canonical = t.text.to_ascii_lowercase();
+    let entry = ids.entry(canonical).or_insert_with(|| IdMentions {
+        text: t.text.to_string(),
+        first: Place {
+            message,
+            field,
+            span: t.span,
+        },
+        sentences: Vec::new(),
+    });
+    if entry.sentences.len() < ID_SENTENCES && entry.sentences.last() != Some(&sentence) {
+        entry.sentences.push(sentence);
+    }
+}
+
+/// (b) and the changed ids of (c); also the number of distinct details.
+fn details(
+    summary: &Summary<'_>,
+    before: &Before,
+    after: &str,
+) -> (Vec<Unsupported>, Vec<ChangedId>, usize) {
+    let mut seen: BTreeMap<(EntityKind, String), Option<usize>> = BTreeMap::new();
+    let mut unsupported: Vec<Unsupported> = Vec::new();
+    let mut changed = Vec::new();
+    for s in &summary.sentences {
+        for t in &s.tokens {
+            let Some(kind) = t.entity else { continue };
+            let e = Entity {
+                kind,
+                text: t.text,
+                span: t.span,
+            };
+            if e.is_trivial() {
+                continue;
+            }
+            let key = (kind, e.canonical());
+            if let Some(slot) = seen.get(&key) {
+                if let Some(u) = slot.and_then(|i| unsupported.get_mut(i)) {
+                    u.after.push(t.span);
+                }
+                continue;
+            }
+            if before.support.supports(kind, t.text) {
+                seen.insert(key, None);
+                continue;
+            }
+            let canonical = t.text.to_ascii_lowercase();
+            let resembles = matches!(kind, EntityKind::Identifier | EntityKind::Ticket)
+                .then(|| {
+                    before
+                        .ids
+                        .iter()
+                        .find(|(c, _)| lookalike(&canonical, c))
+                        .map(|(_, m)| m)
+                })
+                .flatten();
+            let lookalike = resembles.map(|m| BeforeMention {
+                text: m.text.clone(),
+                before: m.first,
+            });
+            if let Some(m) = resembles {
+                changed.push(ChangedId {
+                    change: IdChange::Changed,
+                    after_text: t.span.of(after).to_string(),
+                    after: t.span,
+                    before_text: m.text.clone(),
+                    before: m.first,
+                });
+            }
+            seen.insert(key, Some(unsupported.len()));
+            unsupported.push(Unsupported {
+                kind,
+                text: t.text.to_string(),
+                after: alloc::vec![t.span],
+                lookalike,
+            });
+        }
+    }
+    (unsupported, changed, seen.len())
+}
+
+/// The merged ids of (c).
+fn merges(summary: &Summary<'_>, before: &Before, transcript: &Transcript) -> Vec<ChangedId> {
+    // Ids AFTER mentions, with the sentences that mention them.
+    let mut mentioned: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
+    for (i, s) in summary.sentences.iter().enumerate() {
+        for t in &s.tokens {
+            if matches!(t.entity, Some(EntityKind::Identifier | EntityKind::Ticket)) {
+                mentioned
+                    .entry(t.text.to_ascii_lowercase())
+                    .or_default()
+                    .push((i, t.span));
+            }
+        }
+    }
+    let sentence_terms = |place: &Place| {
+        let text = match transcript.messages.get(place.message) {
+            Some(m) if place.field == Field::Text => m.text.as_str(),
+            Some(m) => m.tool_arguments.as_deref().unwrap_or(""),
+            None => "",
+        };
+        let tokens = scan::tokens(text, place.span);
+        Terms::of(&tokens, 0, tokens.len())
+    };
+    let mut out = Vec::new();
+    for (kept, after_mentions) in &mentioned {
+        let Some(kept_before) = before.ids.get(kept) else {
+            continue;
+        };
+        // What BEFORE says about the kept id itself.
+        let own: Vec<Terms> = kept_before.sentences.iter().map(sentence_terms).collect();
+        for (gone, gone_before) in &before.ids {
+            if mentioned.contains_key(gone) || !lookalike(kept, gone) {
+                continue;
+            }
+            for place in &gone_before.sentences {
+                let mut terms = sentence_terms(place);
+                terms
+                    .stems
+                    .retain(|s| !own.iter().any(|o| o.stems.contains(s)));
+                terms.entities.retain(|(k, e)| {
+                    e != gone
+                        && e != kept
+                        && !own.iter().any(|o| o.entities.contains(&(*k, e.clone())))
+                });
+                if terms.is_empty() {
+                    continue;
+                }
+                let absorbed = after_mentions.iter().find(|(i, _)| {
+                    summary
+                        .sentences
+                        .get(*i)
+                        .is_some_and(|s| terms.coverage(&s.bag, ENTITY_WEIGHT) >= CARRIED)
+                });
+                if let Some((_, span)) = absorbed {
+                    out.push(ChangedId {
+                        change: IdChange::Merged,
+                        after_text: kept_before.text.clone(),
+                        after: *span,
+                        before_text: gone_before.text.clone(),
+                        before: *place,
+                    });
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_faithful_summary_is_clean() {
+        let before = "Never restart db-prod-01 without an approver.\nWe upgraded serde to 1.0.228 because 1.0.219 lacked a fix.";
+        let after = "Rule: never restart db-prod-01 without an approver. serde is at 1.0.228 because 1.0.219 lacked a fix.";
+        let a = audit_text(before, after);
+        assert!(!a.drifted(), "{a:#?}");
+        assert!(
+            a.changed_ids.is_empty() && a.vanished_reasoning.is_empty(),
+            "{a:#?}"
+        );
+        assert_eq!(a.counts.constraints, 1);
+        assert_eq!(a.counts.constraints_carried, 1);
+    }
+
+    #[test]
+    fn a_swapped_ticket_is_unsupported_and_changed() {
+        let before = "T-14: login timeout. T-7: CSV export.";
+        let after = "Closed T-41 (login timeout).";
+        let a = audit_text(before, after);
+        assert_eq!(a.unsupported.len(), 1);
+        assert_eq!(a.changed_ids.len(), 1);
+        assert_eq!(a.changed_ids[0].change, IdChange::Changed);
+        assert_eq!(a.changed_ids[0].before_text, "T-14");
+        assert_eq!(a.changed_ids[0].after.of(after), "T-41");
+    }
+
+    #[test]
+    fn a_merged_ticket_is_reported() {
+        let before = "T-14 fixes the login timeout.\nT-41 adds the CSV export for finance.";
+        let after = "T-14 fixes the login timeout and adds the CSV export for finance.";
+        let a = audit_text(before, after);
+        assert_eq!(a.changed_ids.len(), 1, "{a:#?}");
+        assert_eq!(a.changed_ids[0].change, IdChange::Merged);
+        assert_eq!(a.changed_ids[0].before_text, "T-41");
+        let dropped = "T-14 fixes the login timeout.";
+        assert!(audit_text(before, dropped).changed_ids.is_empty());
+    }
+
+    #[test]
+    fn repeated_rules_are_reported_once() {
+        let before = "Never force-push to main.\nOK.\nnever   force-push to MAIN.";
+        let a = audit_text(before, "Worked on the parser.");
+        assert_eq!(a.dropped_constraints.len(), 1);
+        assert_eq!(a.dropped_constraints[0].occurrences, 2);
+    }
+
+    #[test]
+    fn the_model_does_not_make_rules() {
+        let t = Transcript {
+            format: TranscriptFormat::ResponsesItems,
+            messages: alloc::vec![crate::transcript::Message::new(
+                MessageRole::Assistant,
+                "I must never forget the semicolon.",
+                1
+            )],
+            skipped: 0,
+        };
+        assert_eq!(audit(&t, "").counts.constraints, 0);
+    }
+
+    #[test]
+    fn json_has_the_format_and_spans() {
+        let a = audit_text("Do not touch src/main.rs.", "Edited src/lib.rs.");
+        let json = a.to_json();
+        assert!(json.contains("\"format\": \"compaction-drift/audit@1\""));
+        assert!(json.contains("\"drifted\": true"));
+        assert!(json.contains("\"start\": 7"));
+    }
+}
