@@ -74,6 +74,7 @@ pub mod entail;
 pub mod error;
 pub mod explain;
 pub mod grade;
+pub mod guard;
 pub mod harness;
 pub mod policy;
 pub mod round;
