@@ -507,7 +507,8 @@ pub(crate) struct Prohibition {
 }
 
 /// Words after a forbidden verb that keep it forbidden in a claim
-/// ("bumping is not allowed", "deploys are on hold").
+/// ("bumping is not allowed", "deploys are on hold", "deploys need
+/// approval").
 const HELD_AFTER: &[&str] = &[
     "after",
     "banned",
@@ -519,12 +520,15 @@ const HELD_AFTER: &[&str] = &[
     "frozen",
     "halt",
     "hold",
+    "need",
+    "needs",
     "not",
     "once",
     "paus",
     "paused",
     "postpon",
     "prohibited",
+    "requir",
     "until",
     "wait",
 ];

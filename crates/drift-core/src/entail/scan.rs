@@ -212,7 +212,8 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
                     }
                     let next = bytes.get(k).copied();
                     let lowercase_next = next.is_some_and(|c| c.is_ascii_lowercase());
-                    if at_end || !(b == b'.' && lowercase_next) {
+                    let abbreviation = b == b'.' && lowercase_next && abbreviation_before(line, i);
+                    if at_end || !abbreviation {
                         push_sentence(&mut out, text, start, line_start + j, false);
                         start = line_start + k;
                     }
@@ -236,6 +237,25 @@ pub fn sentences(text: &str) -> Vec<Sentence> {
         push_sentence(&mut out, text, start, text.len(), false);
     }
     out
+}
+
+/// Abbreviations after which a period does not end a sentence when a
+/// lowercase word follows ("e.g. this", "approx. twice").
+const ABBREVIATIONS: &[&str] = &[
+    "al", "approx", "cf", "e.g", "eg", "esp", "etc", "fig", "i.e", "ie", "incl", "max", "min",
+    "no", "resp", "vs",
+];
+
+/// Whether the word ending at `dot` (the period's index in `line`) is an
+/// abbreviation or a single letter (an initial).
+fn abbreviation_before(line: &str, dot: usize) -> bool {
+    let head = line.get(..dot).unwrap_or("");
+    let word = head
+        .rsplit(|c: char| c.is_whitespace() || c == '(')
+        .next()
+        .unwrap_or("");
+    let lower = word.to_ascii_lowercase();
+    word.chars().count() == 1 || ABBREVIATIONS.binary_search(&lower.as_str()).is_ok()
 }
 
 /// "user: …", "note: …": a line that opens with a one-word label.
@@ -926,8 +946,22 @@ mod tests {
     }
 
     #[test]
-    fn compound_parts_are_sorted() {
+    fn word_lists_are_sorted() {
         assert!(COMPOUND_PARTS.windows(2).all(|w| w[0] < w[1]));
+        assert!(ABBREVIATIONS.windows(2).all(|w| w[0] < w[1]));
+    }
+
+    #[test]
+    fn a_lowercase_identifier_starts_a_sentence() {
+        let text = "Rules first. payments-api is frozen, e.g. for the audit. vs. that, fine.";
+        assert_eq!(
+            sentence_texts(text),
+            [
+                "Rules first.",
+                "payments-api is frozen, e.g. for the audit.",
+                "vs. that, fine."
+            ]
+        );
     }
 
     #[test]
