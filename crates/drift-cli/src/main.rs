@@ -4,6 +4,7 @@
 //! when an action fails; any unreadable input exits 2 with one line on stderr
 //! naming the file and the field. Nothing here panics on user input.
 
+mod audit;
 mod report;
 
 use std::fmt::Write as _;
@@ -20,15 +21,22 @@ USAGE:
     drift check <FILE|ID> [--policy ID]
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
+    drift audit --before BEFORE --after AFTER [--format text|json]
 
 COMMANDS:
     run      simulate one scenario and print the report (json: result@1)
     check    exit 1 when any action is ungoverned, misbound or not reached
     matrix   outcome counts for every scenario under every policy preset
     list     the built-in scenarios and policy presets
+    audit    check a real summary (AFTER) against what it replaced (BEFORE):
+             lost rules, unsupported details, changed ids, vanished reasons;
+             exit 1 when a rule was lost or a detail is unsupported
 
 A scenario is a compaction-drift/scenario@1 file or a built-in id.
 --policy replaces the scenario's policy with a preset (see `drift list`).
+BEFORE is plain text, OpenAI Responses items (JSON or JSON lines), or a
+Codex CLI or Claude Code session log; AFTER is text. Either may be `-`
+for stdin.
 ";
 
 /// A failure to report: the message and the exit code.
@@ -73,6 +81,8 @@ struct Args {
     inputs: Vec<String>,
     policy: Option<Preset>,
     format: Format,
+    before: Option<String>,
+    after: Option<String>,
 }
 
 fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args, Failure> {
@@ -82,6 +92,8 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
     let mut inputs = Vec::new();
     let mut policy = None;
     let mut format = Format::Text;
+    let mut before = None;
+    let mut after = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => command = Some("help".to_string()),
@@ -107,6 +119,8 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
                     }
                 }
             }
+            Long("before") => before = Some(parser.value()?.string()?),
+            Long("after") => after = Some(parser.value()?.string()?),
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => inputs.push(value.string()?),
             _ => return Err(arg.unexpected().into()),
@@ -117,6 +131,8 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
         inputs,
         policy,
         format,
+        before,
+        after,
     })
 }
 
@@ -185,6 +201,21 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
             let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
             let (text, failed) = report::check(&scenario, &run);
             Ok((text, u8::from(failed)))
+        }
+        "audit" => {
+            let (Some(before), Some(after)) = (&args.before, &args.after) else {
+                return Err(Failure::usage(
+                    "audit needs --before (what was compacted) and --after (the summary)",
+                ));
+            };
+            if !args.inputs.is_empty() {
+                return Err(Failure::usage(
+                    "audit takes its files as --before and --after",
+                ));
+            }
+            let (out, drifted) = audit::command(before, after, args.format == Format::Json)
+                .map_err(Failure::input)?;
+            Ok((out, u8::from(drifted)))
         }
         "matrix" => {
             let scenarios = if args.inputs.is_empty() {

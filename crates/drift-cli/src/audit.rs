@@ -1,0 +1,234 @@
+//! `drift audit --before BEFORE --after AFTER`: a real compaction checked
+//! against what it replaced.
+//!
+//! BEFORE is plain text or a transcript (OpenAI Responses items, a Codex CLI
+//! or Claude Code session log); AFTER is the summary. The report lists the
+//! rules AFTER no longer carries, the details it asserts that BEFORE does
+//! not support, ids that changed or merged, and reasoning that vanished.
+//! Exit 1 when a rule was lost or a detail is unsupported.
+
+use std::fmt::Write as _;
+use std::io::Read as _;
+
+use drift_core::audit::{Audit, Field, Place, audit};
+use drift_core::entail::scan::Span;
+use drift_core::transcript::{Transcript, TranscriptFormat, read_transcript};
+
+/// Reads a file (or stdin for `-`) as UTF-8 text; the error names the file.
+fn read_text(path: &str, which: &str) -> Result<String, String> {
+    let bytes = if path == "-" {
+        let mut buf = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("{which} (stdin): cannot read: {e}"))?;
+        buf
+    } else {
+        std::fs::read(path).map_err(|e| format!("{path}: cannot read {which}: {e}"))?
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "{path}: {which} is not UTF-8 text (invalid byte at offset {})",
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+/// Runs the audit; returns the report and whether it found drift, or a
+/// message for exit code 2.
+pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(String, bool), String> {
+    if before_path == "-" && after_path == "-" {
+        return Err("only one of --before and --after can be read from stdin".to_string());
+    }
+    let before_text = read_text(before_path, "BEFORE")?;
+    let after = read_text(after_path, "AFTER")?;
+    let before = read_transcript(&before_text).map_err(|e| format!("{before_path}: {e}"))?;
+    let report = audit(&before, &after);
+    let drifted = report.drifted();
+    let out = if json {
+        let mut s = report.to_json();
+        s.push('\n');
+        s
+    } else {
+        let array = before_text.trim_start().starts_with('[');
+        Renderer {
+            before: &before,
+            after: &after,
+            array,
+        }
+        .text(&report, before_path, after_path)
+    };
+    Ok((out, drifted))
+}
+
+/// 1-based line of a byte offset.
+fn line_of(text: &str, offset: usize) -> usize {
+    text.get(..offset)
+        .map_or(1, |head| head.matches('\n').count() + 1)
+}
+
+/// One line of quoted text, at most `width` characters.
+fn quote(text: &str, width: usize) -> String {
+    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if flat.chars().count() <= width {
+        format!("\"{flat}\"")
+    } else {
+        let cut: String = flat.chars().take(width.saturating_sub(1)).collect();
+        format!("\"{cut}…\"")
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+struct Renderer<'a> {
+    before: &'a Transcript,
+    after: &'a str,
+    /// BEFORE was a JSON array: records are items, not lines.
+    array: bool,
+}
+
+impl Renderer<'_> {
+    /// "line 4" for plain text; "message 3 (user, line 12)" for a transcript.
+    fn place(&self, p: &Place) -> String {
+        let Some(m) = self.before.messages.get(p.message) else {
+            return format!("message {}", p.message + 1);
+        };
+        if self.before.format == TranscriptFormat::PlainText {
+            return format!("line {}", line_of(&m.text, p.span.start));
+        }
+        let record = if self.array { "item" } else { "line" };
+        let field = match p.field {
+            Field::Text => "",
+            Field::Arguments => ", tool arguments",
+        };
+        format!(
+            "message {} ({}{field}, {record} {})",
+            p.message + 1,
+            m.role.id(),
+            m.record
+        )
+    }
+
+    fn after_line(&self, s: Span) -> String {
+        format!("AFTER line {}", line_of(self.after, s.start))
+    }
+
+    fn text(&self, a: &Audit, before_path: &str, after_path: &str) -> String {
+        let mut out = String::new();
+        let c = &a.counts;
+        let _ = writeln!(
+            out,
+            "drift audit: {after_path} against {before_path} ({}, {}, {} bytes of text)",
+            a.before_format.label(),
+            plural(c.before_messages, "message", "messages"),
+            c.before_bytes
+        );
+
+        let _ = writeln!(
+            out,
+            "\nConstraints AFTER no longer carries: {} of {}",
+            a.dropped_constraints.len(),
+            c.constraints
+        );
+        for d in &a.dropped_constraints {
+            let times = if d.occurrences > 1 {
+                format!(", stated {} times", d.occurrences)
+            } else {
+                String::new()
+            };
+            let _ = writeln!(
+                out,
+                "  {} [{}{times}]: {}",
+                self.place(&d.before),
+                d.cue.label(),
+                quote(&d.text, 150)
+            );
+            if let Some(s) = d.contradicted_by {
+                let _ = writeln!(
+                    out,
+                    "      broken by {}: {}",
+                    self.after_line(s),
+                    quote(s.of(self.after), 120)
+                );
+            } else if let Some(s) = d.closest {
+                let _ = writeln!(
+                    out,
+                    "      closest in {}: {}",
+                    self.after_line(s),
+                    quote(s.of(self.after), 120)
+                );
+            }
+        }
+
+        let _ = writeln!(
+            out,
+            "\nDetails in AFTER that BEFORE does not support: {} of {}",
+            a.unsupported.len(),
+            c.details
+        );
+        for u in &a.unsupported {
+            let lines: Vec<String> = u
+                .after
+                .iter()
+                .map(|s| line_of(self.after, s.start).to_string())
+                .collect();
+            let like = u.lookalike.as_ref().map_or(String::new(), |l| {
+                format!(" (looks like {} in {})", l.text, self.place(&l.before))
+            });
+            let _ = writeln!(
+                out,
+                "  {:<10} {:<28} AFTER line {}{like}",
+                u.kind.noun(),
+                u.text,
+                lines.join(", ")
+            );
+        }
+
+        let _ = writeln!(out, "\nIds changed or merged: {}", a.changed_ids.len());
+        for ch in &a.changed_ids {
+            let verb = match ch.change {
+                drift_core::audit::IdChange::Changed => "replaces",
+                drift_core::audit::IdChange::Merged => "absorbs",
+            };
+            let _ = writeln!(
+                out,
+                "  {} in {} {verb} {} of {}: {}",
+                ch.after_text,
+                self.after_line(ch.after),
+                ch.before_text,
+                self.place(&ch.before),
+                quote(ch.before.of(self.before), 100)
+            );
+        }
+
+        let _ = writeln!(
+            out,
+            "\nReasons and rejected options that vanished: {} of {}",
+            a.vanished_reasoning.len(),
+            c.reasoning
+        );
+        for v in &a.vanished_reasoning {
+            let _ = writeln!(
+                out,
+                "  {} [{}]: {}",
+                self.place(&v.before),
+                v.kind.label(),
+                quote(&v.text, 150)
+            );
+        }
+
+        out.push('\n');
+        if a.drifted() {
+            let _ = writeln!(
+                out,
+                "Drift: {} lost, {} unsupported.",
+                plural(a.dropped_constraints.len(), "constraint", "constraints"),
+                plural(a.unsupported.len(), "detail", "details")
+            );
+        } else {
+            out.push_str("No drift: every constraint carried, every detail supported.\n");
+        }
+        out
+    }
+}

@@ -1,0 +1,301 @@
+//! `drift audit` as a user and a CI job see it: a transcript and a summary
+//! in; a report, JSON and exit codes out (0 no drift, 1 drift, 2 unreadable
+//! input).
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// What one invocation produced.
+#[derive(Debug)]
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The sample sessions of drift-core, from this crate's directory.
+const CLAUDE: &str = "../drift-core/tests/transcripts/claude-code.jsonl";
+const CODEX: &str = "../drift-core/tests/transcripts/codex-rollout.jsonl";
+const RESPONSES: &str = "../drift-core/tests/transcripts/responses.json";
+
+fn fixture(name: &str) -> String {
+    format!("tests/fixtures/audit/{name}")
+}
+
+/// Runs `drift args…` from this crate's directory, feeding `stdin`.
+fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the drift binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin).expect("stdin takes the input");
+    }
+    let out = child.wait_with_output().expect("drift finishes");
+    let output = Output {
+        code: out.status.code().expect("drift exits with a code"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
+        "drift {args:?} panicked:\n{}",
+        output.stderr
+    );
+    output
+}
+
+fn drift(args: &[&str]) -> Output {
+    drift_with(args, b"")
+}
+
+/// `drift audit --before B --after A [extra…]`, expecting `code` and nothing
+/// on stderr; returns stdout.
+fn audit(before: &str, after: &str, extra: &[&str], code: i32) -> String {
+    let mut args = vec!["audit", "--before", before, "--after", after];
+    args.extend(extra);
+    let out = drift(&args);
+    assert_eq!(
+        out.code, code,
+        "drift {args:?}:\n{}{}",
+        out.stdout, out.stderr
+    );
+    assert_eq!(out.stderr, "", "drift {args:?}");
+    out.stdout
+}
+
+/// Expects exit code 2, nothing on stdout, and one line on stderr starting
+/// with `drift: ` that contains every string of `names`.
+fn fails_with_code_2(args: &[&str], names: &[&str]) {
+    let out = drift(args);
+    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
+    assert_eq!(out.stdout, "", "drift {args:?}");
+    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap_or_default();
+    for name in names {
+        assert!(first.contains(name), "{name:?} not in: {first}");
+    }
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+// ------------------------------------------------------------ reports
+
+#[test]
+fn a_drifted_claude_code_summary_exits_1_and_says_why() {
+    let out = audit(CLAUDE, &fixture("claude-code.drifted.txt"), &[], 1);
+    insta::assert_snapshot!("audit_claude_code_drifted", out);
+}
+
+#[test]
+fn a_faithful_summary_exits_0() {
+    for (before, after) in [
+        (CLAUDE, "claude-code.faithful.txt"),
+        (CODEX, "codex.faithful.txt"),
+    ] {
+        let out = audit(before, &fixture(after), &[], 0);
+        assert!(
+            out.ends_with("No drift: every constraint carried, every detail supported.\n"),
+            "{after}:\n{out}"
+        );
+    }
+}
+
+#[test]
+fn merged_tickets_and_vanished_reasons_are_listed() {
+    let out = audit(RESPONSES, &fixture("responses.drifted.txt"), &[], 1);
+    insta::assert_snapshot!("audit_responses_drifted", out);
+}
+
+#[test]
+fn plain_text_places_are_lines() {
+    let out = audit(
+        &fixture("plain-before.txt"),
+        &fixture("plain-after.txt"),
+        &[],
+        1,
+    );
+    assert!(out.contains("(plain text, 1 message,"), "{out}");
+    assert!(
+        out.contains("  line 1 [do not]: \"user: We are still on libfoo 2.3.1, do not bump.\""),
+        "{out}"
+    );
+    assert!(out.contains("broken by AFTER line 1"), "{out}");
+    assert!(
+        out.lines().any(|l| l.starts_with("  version")
+            && l.contains("2.4.0")
+            && l.ends_with("AFTER line 1")),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_spans_point_into_both_texts() {
+    let after_path = fixture("codex.drifted.txt");
+    let after =
+        std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&after_path))
+            .unwrap();
+    let before = drift_core::transcript::read_transcript(
+        &std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CODEX))
+            .unwrap(),
+    )
+    .unwrap();
+    let report = json(&audit(CODEX, &after_path, &["--format", "json"], 1));
+    assert_eq!(report["format"], "compaction-drift/audit@1");
+    assert_eq!(report["drifted"], true);
+    assert_eq!(report["before_format"], "codex_session");
+    let span = |v: &Value| {
+        (
+            v["start"].as_u64().unwrap() as usize,
+            v["end"].as_u64().unwrap() as usize,
+        )
+    };
+    let unsupported: Vec<&str> = report["unsupported"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| {
+            let (a, b) = span(&u["after"][0]);
+            assert_eq!(&after[a..b], u["text"].as_str().unwrap());
+            u["text"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(unsupported, ["src/config/parser.rs", "2.4.0"]);
+    let pin = report["dropped_constraints"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["role"] == "user")
+        .expect("the user's pin");
+    let message = &before.messages[pin["before"]["message"].as_u64().unwrap() as usize];
+    let (a, b) = span(&pin["before"]["span"]);
+    assert_eq!(
+        &message.text[a..b],
+        "We are still on libfoo 2.3.1, do not bump."
+    );
+    assert_eq!(pin["cue"], "do_not");
+    let (a, b) = span(&pin["contradicted_by"]);
+    assert!(after[a..b].starts_with("Dependency libfoo was upgraded"));
+}
+
+#[test]
+fn the_summary_can_come_from_stdin() {
+    let summary = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(fixture("codex.faithful.txt")),
+    )
+    .unwrap();
+    let out = drift_with(&["audit", "--before", CODEX, "--after", "-"], &summary);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.starts_with("drift audit: - against "),
+        "{}",
+        out.stdout
+    );
+}
+
+// ------------------------------------------------------------ unreadable input
+
+#[test]
+fn a_broken_transcript_line_exits_2_naming_the_file_and_line() {
+    fails_with_code_2(
+        &[
+            "audit",
+            "--before",
+            &fixture("broken.jsonl"),
+            "--after",
+            &fixture("plain-after.txt"),
+        ],
+        &[
+            "tests/fixtures/audit/broken.jsonl: line 2, column",
+            "not valid JSON",
+        ],
+    );
+}
+
+#[test]
+fn text_that_is_not_utf8_exits_2() {
+    fails_with_code_2(
+        &[
+            "audit",
+            "--before",
+            &fixture("plain-before.txt"),
+            "--after",
+            &fixture("not-utf8.txt"),
+        ],
+        &[
+            "tests/fixtures/audit/not-utf8.txt",
+            "AFTER is not UTF-8 text",
+        ],
+    );
+}
+
+#[test]
+fn a_missing_file_exits_2() {
+    fails_with_code_2(
+        &[
+            "audit",
+            "--before",
+            "no/such/session.jsonl",
+            "--after",
+            &fixture("plain-after.txt"),
+        ],
+        &["no/such/session.jsonl: cannot read BEFORE"],
+    );
+}
+
+#[test]
+fn json_that_is_no_transcript_exits_2() {
+    fails_with_code_2(
+        &[
+            "audit",
+            "--before",
+            "tests/fixtures/passing.json",
+            "--after",
+            &fixture("plain-after.txt"),
+        ],
+        &["tests/fixtures/passing.json", "not a transcript"],
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    fails_with_code_2(
+        &["audit", "--before", CODEX],
+        &["audit needs --before", "--after"],
+    );
+    fails_with_code_2(&["audit"], &["audit needs --before"]);
+    fails_with_code_2(
+        &["audit", "--before", CODEX, "--after", "x", "extra"],
+        &["audit takes its files as --before and --after"],
+    );
+    fails_with_code_2(
+        &["audit", "--before", "-", "--after", "-"],
+        &["only one of --before and --after"],
+    );
+    fails_with_code_2(
+        &[
+            "audit", "--before", CODEX, "--after", CODEX, "--format", "yaml",
+        ],
+        &["unknown format \"yaml\""],
+    );
+}
+
+#[test]
+fn help_names_the_command() {
+    let out = drift(&["--help"]);
+    assert_eq!(out.code, 0);
+    assert!(
+        out.stdout
+            .contains("drift audit --before BEFORE --after AFTER [--format text|json]")
+    );
+    assert!(out.stdout.contains("Codex CLI or Claude Code session log"));
+}
