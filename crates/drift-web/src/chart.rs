@@ -10,11 +10,16 @@
 //! `scale` passed in (the device pixel ratio), so the drawing is sharp on
 //! HiDPI screens.
 
+use std::fmt;
+
 use drift_core::{Kind, Outcome, Role, RoundState, Run, Scenario};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{
+    BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingErrorKind,
+};
 
 /// One fact's state after one round, as drawn.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -67,9 +72,9 @@ pub struct Row {
     pub markers: Vec<Marker>,
 }
 
-/// Everything the timelines show.
+/// What every row shares: the session's length, the rounds, the line.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Chart {
+pub struct Axis {
     /// Session length.
     pub turns: u32,
     /// The turn of each round.
@@ -78,6 +83,20 @@ pub struct Chart {
     pub threshold: f64,
     /// The overflow turn, if any.
     pub overflow: Option<u32>,
+}
+
+impl Axis {
+    /// The last turn the session reached.
+    pub fn end(&self) -> u32 {
+        self.overflow.unwrap_or(self.turns)
+    }
+}
+
+/// Everything the timelines show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    /// The shared axis.
+    pub axis: Axis,
     /// One row per fact, in file order.
     pub rows: Vec<Row>,
 }
@@ -133,17 +152,14 @@ impl Chart {
             })
             .collect();
         Chart {
-            turns: run.harness().turns,
-            rounds: run.rounds().iter().map(|r| r.turn).collect(),
-            threshold: scenario.model.actionable_threshold,
-            overflow: run.overflow_turn(),
+            axis: Axis {
+                turns: run.harness().turns,
+                rounds: run.rounds().iter().map(|r| r.turn).collect(),
+                threshold: scenario.model.actionable_threshold,
+                overflow: run.overflow_turn(),
+            },
             rows,
         }
-    }
-
-    /// The last turn the session reached.
-    pub fn end(&self) -> u32 {
-        self.overflow.unwrap_or(self.turns)
     }
 }
 
@@ -287,32 +303,32 @@ impl Frame {
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Draws row `row` of `chart` filling `area`.
+/// Draws `row` on `axis`, filling `area`.
 pub fn draw_row<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    chart: &Chart,
+    axis: &Axis,
     row: &Row,
     palette: &Palette,
     scale: f64,
 ) -> Drawn<DB> {
     let (w, h) = area.dim_in_pixel();
-    let frame = Frame::new(w, h, scale, chart.turns);
+    let frame = Frame::new(w, h, scale, axis.turns);
     let line = |c: RGBColor, width: f64| ShapeStyle {
         color: c.to_rgba(),
         filled: false,
         stroke_width: frame.px(width).max(1) as u32,
     };
-    let end = chart.end();
+    let end = axis.end();
 
     // After an overflow nothing happens: grey out the rest of the session.
-    if let Some(o) = chart.overflow {
+    if let Some(o) = axis.overflow {
         area.draw(&Rectangle::new(
             [(frame.x(f64::from(o)), 0), (w as i32, h as i32)],
             palette.overflow.filled(),
         ))?;
     }
     // Round rules.
-    for &t in &chart.rounds {
+    for &t in &axis.rounds {
         let x = frame.x(f64::from(t));
         area.draw(&PathElement::new(
             vec![(x, 0), (x, h as i32)],
@@ -320,7 +336,7 @@ pub fn draw_row<DB: DrawingBackend>(
         ))?;
     }
     // Threshold.
-    let y_thr = frame.y(chart.threshold);
+    let y_thr = frame.y(axis.threshold);
     area.draw(&DashedPathElement::new(
         vec![(frame.x(0.0), y_thr), (frame.x(f64::from(end)), y_thr)],
         frame.px(4.0),
@@ -423,12 +439,12 @@ fn step_points(
 /// Draws the shared turn axis: ticks every ten turns and numbered rounds.
 pub fn draw_axis<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
-    chart: &Chart,
+    axis: &Axis,
     palette: &Palette,
     scale: f64,
 ) -> Drawn<DB> {
     let (w, h) = area.dim_in_pixel();
-    let frame = Frame::new(w, h, scale, chart.turns);
+    let frame = Frame::new(w, h, scale, axis.turns);
     let thin = ShapeStyle {
         color: palette.faint.to_rgba(),
         filled: false,
@@ -441,12 +457,12 @@ pub fn draw_axis<DB: DrawingBackend>(
             .pos(pos)
     };
     area.draw(&PathElement::new(
-        vec![(frame.x(0.0), 1), (frame.x(f64::from(chart.turns)), 1)],
+        vec![(frame.x(0.0), 1), (frame.x(f64::from(axis.turns)), 1)],
         thin,
     ))?;
-    let step = tick_step(chart.turns);
+    let step = tick_step(axis.turns);
     let mut t = 0;
-    while t <= chart.turns {
+    while t <= axis.turns {
         let x = frame.x(f64::from(t));
         area.draw(&PathElement::new(vec![(x, 1), (x, frame.px(5.0))], thin))?;
         area.draw(&Text::new(
@@ -456,8 +472,8 @@ pub fn draw_axis<DB: DrawingBackend>(
         ))?;
         t += step;
     }
-    let label_every = (chart.rounds.len() / 24).max(1);
-    for (i, &turn) in chart.rounds.iter().enumerate() {
+    let label_every = (axis.rounds.len() / 24).max(1);
+    for (i, &turn) in axis.rounds.iter().enumerate() {
         if i % label_every != 0 {
             continue;
         }
@@ -527,7 +543,7 @@ pub fn draw_export<DB: DrawingBackend>(
             (label_w, top),
             ((w as i32 - label_w).max(1) as u32, row_h as u32),
         );
-        draw_row(&plot, chart, row, palette, scale)?;
+        draw_row(&plot, &chart.axis, row, palette, scale)?;
         plot.draw(&PathElement::new(
             vec![(0, row_h - 1), (w as i32 - label_w, row_h - 1)],
             ShapeStyle {
@@ -538,11 +554,11 @@ pub fn draw_export<DB: DrawingBackend>(
         ))?;
     }
     let axis_top = title_h + chart.rows.len() as i32 * row_h;
-    let axis = area.clone().shrink(
+    let axis_area = area.clone().shrink(
         (label_w, axis_top),
         ((w as i32 - label_w).max(1) as u32, px(size::AXIS) as u32),
     );
-    draw_axis(&axis, chart, palette, scale)
+    draw_axis(&axis_area, &chart.axis, palette, scale)
 }
 
 /// The size in device pixels of an export `width` CSS pixels wide.
@@ -557,8 +573,7 @@ pub fn to_svg(chart: &Chart, title: &str, palette: &Palette) -> String {
     let (w, h) = export_size(chart, 1200, 1.0);
     let mut svg = String::new();
     {
-        let backend = SVGBackend::with_string(&mut svg, (w, h));
-        let area = backend.into_drawing_area();
+        let area = Surface::Svg(SVGBackend::with_string(&mut svg, (w, h))).into_drawing_area();
         if draw_export(&area, chart, title, palette, 1.0).is_err() {
             return String::new();
         }
@@ -569,8 +584,8 @@ pub fn to_svg(chart: &Chart, title: &str, palette: &Palette) -> String {
 
 /// The state of `row` under pixel column `x` of a row `width` pixels wide:
 /// the step in force at that turn, or `None` before any round.
-pub fn step_at(chart: &Chart, row: &Row, width: u32, scale: f64, x: f64) -> Option<Step> {
-    let frame = Frame::new(width, 1, scale, chart.turns);
+pub fn step_at(axis: &Axis, row: &Row, width: u32, scale: f64, x: f64) -> Option<Step> {
+    let frame = Frame::new(width, 1, scale, axis.turns);
     let turn = frame.turn_at(x);
     row.steps
         .iter()
@@ -589,5 +604,142 @@ pub fn state_label(state: RoundState) -> &'static str {
         RoundState::Summarised => "summarised",
         RoundState::Dropped => "dropped",
         RoundState::Spilled => "spilled",
+    }
+}
+
+/// Every backend the drawing goes to, as one type: the drawing functions are
+/// compiled once, not once per backend (which matters for the page's size).
+#[allow(missing_debug_implementations)]
+pub enum Surface<'a> {
+    /// An SVG document (exports, native tests).
+    Svg(SVGBackend<'a>),
+    /// A canvas element (the page).
+    #[cfg(target_arch = "wasm32")]
+    Canvas(plotters_canvas::CanvasBackend),
+}
+
+/// A backend's error, as text.
+#[derive(Debug)]
+pub struct SurfaceError(String);
+
+impl fmt::Display for SurfaceError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for SurfaceError {}
+
+fn lift<E: std::error::Error + Send + Sync>(
+    e: DrawingErrorKind<E>,
+) -> DrawingErrorKind<SurfaceError> {
+    match e {
+        DrawingErrorKind::DrawingError(e) => {
+            DrawingErrorKind::DrawingError(SurfaceError(e.to_string()))
+        }
+        DrawingErrorKind::FontError(e) => DrawingErrorKind::FontError(e),
+    }
+}
+
+/// Calls the same method on whichever backend this is.
+macro_rules! on_surface {
+    ($surface:expr, $backend:ident => $call:expr) => {
+        match $surface {
+            Surface::Svg($backend) => $call.map_err(lift),
+            #[cfg(target_arch = "wasm32")]
+            Surface::Canvas($backend) => $call.map_err(lift),
+        }
+    };
+}
+
+type Drawing = Result<(), DrawingErrorKind<SurfaceError>>;
+
+impl DrawingBackend for Surface<'_> {
+    type ErrorType = SurfaceError;
+
+    fn get_size(&self) -> (u32, u32) {
+        match self {
+            Surface::Svg(b) => b.get_size(),
+            #[cfg(target_arch = "wasm32")]
+            Surface::Canvas(b) => b.get_size(),
+        }
+    }
+
+    fn ensure_prepared(&mut self) -> Drawing {
+        on_surface!(self, b => b.ensure_prepared())
+    }
+
+    fn present(&mut self) -> Drawing {
+        on_surface!(self, b => b.present())
+    }
+
+    fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Drawing {
+        on_surface!(self, b => b.draw_pixel(point, color))
+    }
+
+    fn draw_line<S: BackendStyle>(
+        &mut self,
+        from: BackendCoord,
+        to: BackendCoord,
+        style: &S,
+    ) -> Drawing {
+        on_surface!(self, b => b.draw_line(from, to, style))
+    }
+
+    fn draw_rect<S: BackendStyle>(
+        &mut self,
+        upper_left: BackendCoord,
+        bottom_right: BackendCoord,
+        style: &S,
+        fill: bool,
+    ) -> Drawing {
+        on_surface!(self, b => b.draw_rect(upper_left, bottom_right, style, fill))
+    }
+
+    fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        path: I,
+        style: &S,
+    ) -> Drawing {
+        on_surface!(self, b => b.draw_path(path, style))
+    }
+
+    fn draw_circle<S: BackendStyle>(
+        &mut self,
+        center: BackendCoord,
+        radius: u32,
+        style: &S,
+        fill: bool,
+    ) -> Drawing {
+        on_surface!(self, b => b.draw_circle(center, radius, style, fill))
+    }
+
+    fn fill_polygon<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
+        &mut self,
+        vert: I,
+        style: &S,
+    ) -> Drawing {
+        on_surface!(self, b => b.fill_polygon(vert, style))
+    }
+
+    fn draw_text<T: BackendTextStyle>(
+        &mut self,
+        text: &str,
+        style: &T,
+        pos: BackendCoord,
+    ) -> Drawing {
+        on_surface!(self, b => b.draw_text(text, style, pos))
+    }
+
+    fn estimate_text_size<T: BackendTextStyle>(
+        &self,
+        text: &str,
+        style: &T,
+    ) -> Result<(u32, u32), DrawingErrorKind<SurfaceError>> {
+        on_surface!(self, b => b.estimate_text_size(text, style))
+    }
+
+    fn blit_bitmap(&mut self, pos: BackendCoord, size: (u32, u32), src: &[u8]) -> Drawing {
+        on_surface!(self, b => b.blit_bitmap(pos, size, src))
     }
 }

@@ -16,14 +16,14 @@ fn payments() -> (drift_core::Scenario, Chart) {
 fn the_chart_model_follows_the_run() {
     let (s, chart) = payments();
     assert_eq!(chart.rows.len(), s.facts.len());
-    assert_eq!(chart.rounds, [20, 32, 44, 56, 68]);
+    assert_eq!(chart.axis.rounds, [20, 32, 44, 56, 68]);
     let freeze = chart
         .rows
         .iter()
         .find(|r| r.id == "payments-freeze")
         .unwrap();
     assert_eq!(freeze.steps.len(), 5);
-    assert!(freeze.steps[2].fidelity < chart.threshold);
+    assert!(freeze.steps[2].fidelity < chart.axis.threshold);
     let rollback = freeze
         .markers
         .iter()
@@ -92,14 +92,14 @@ fn hovering_finds_the_step_in_force() {
         .iter()
         .find(|r| r.id == "payments-freeze")
         .unwrap();
-    let frame = Frame::new(1000, 64, 1.0, chart.turns);
+    let frame = Frame::new(1000, 64, 1.0, chart.axis.turns);
     // Between rounds 3 (turn 44) and 4 (turn 56).
     let x = f64::from(frame.x(50.0));
-    let step = step_at(&chart, freeze, 1000, 1.0, x).unwrap();
+    let step = step_at(&chart.axis, freeze, 1000, 1.0, x).unwrap();
     assert_eq!(step.round, 3);
     // Before the first round there is no step.
     assert_eq!(
-        step_at(&chart, freeze, 1000, 1.0, f64::from(frame.x(10.0))),
+        step_at(&chart.axis, freeze, 1000, 1.0, f64::from(frame.x(10.0))),
         None
     );
 }

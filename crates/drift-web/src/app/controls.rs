@@ -206,7 +206,7 @@ pub fn ScenarioPicker() -> impl IntoView {
 #[component]
 pub fn PolicyPicker() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let current = move || state.scenario.with(|s| s.policy.id().to_string());
+    let current = Memo::new(move |_| state.scenario.with(|s| s.policy.id()));
     view! {
         <label class="picker">
             <span>"Policy"</span>
@@ -478,7 +478,7 @@ const HARNESS: [HarnessField; 9] = [
 pub fn HarnessPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let field = move |(id, label, get, put, min, max, step): HarnessField| {
-        let value = Signal::derive(move || state.scenario.with(|s| get(&s.harness)));
+        let value = Memo::new(move |_| state.scenario.with(|s| get(&s.harness)));
         let on_change = Callback::new(move |v: u64| {
             state
                 .edit(|s| put(&mut s.harness, v))
@@ -489,8 +489,8 @@ pub fn HarnessPanel() -> impl IntoView {
         }
     };
     let (_, _, get_trigger, put_trigger, ..) = HARNESS[8];
-    let trigger = Signal::derive(move || state.scenario.with(|s| get_trigger(&s.harness) as f64));
-    let effective = move || {
+    let trigger = Memo::new(move |_| state.scenario.with(|s| get_trigger(&s.harness) as f64));
+    let effective = Memo::new(move |_| {
         state.scenario.with(|s| {
             let p = s.effective_policy();
             let h = s.effective_harness();
@@ -511,7 +511,7 @@ pub fn HarnessPanel() -> impl IntoView {
                 )
             }
         })
-    };
+    });
     view! {
         <section class="panel harness" aria-labelledby="harness-heading">
             <h2 id="harness-heading">"Harness"</h2>
@@ -556,7 +556,7 @@ pub fn RetentionPanel() -> impl IntoView {
             {Kind::ALL
                 .into_iter()
                 .map(|kind| {
-                    let value = Signal::derive(move || state.scenario.with(|s| s.retention.get(kind)));
+                    let value = Memo::new(move |_| state.scenario.with(|s| s.retention.get(kind)));
                     let on_change = Callback::new(move |v: f64| {
                         state.edit(|s| s.retention.set(kind, v)).map_err(|e| e.to_string())
                     });
@@ -602,7 +602,7 @@ pub fn GuardsPanel() -> impl IntoView {
             {Guard::ALL
                 .into_iter()
                 .map(|g| {
-                    let checked = Signal::derive(move || state.scenario.with(|s| s.guards.get(g)));
+                    let checked = Memo::new(move |_| state.scenario.with(|s| s.guards.get(g)));
                     let on_change = Callback::new(move |on: bool| {
                         state.edit(|s| s.guards.set(g, on)).map_err(|e| e.to_string())
                     });
@@ -683,7 +683,7 @@ pub fn ModelPanel() -> impl IntoView {
             {MODEL
                 .into_iter()
                 .map(|(id, label, get, put, min, max, step)| {
-                    let value = Signal::derive(move || state.scenario.with(|s| get(&s.model)));
+                    let value = Memo::new(move |_| state.scenario.with(|s| get(&s.model)));
                     let on_change = Callback::new(move |v: f64| {
                         state.edit(|s| put(&mut s.model, v)).map_err(|e| e.to_string())
                     });

@@ -49,8 +49,8 @@ pub fn App() -> impl IntoView {
         .ok()
         .and_then(|w| w.as_f64())
         .is_none_or(|w| w > 760.0);
-    let description = move || state.scenario.with(|s| s.description.clone());
-    let title = move || state.scenario.with(|s| s.title.clone());
+    let description = Memo::new(move |_| state.scenario.with(|s| s.description.clone()));
+    let title = Memo::new(move |_| state.scenario.with(|s| s.title.clone()));
     let notice = move || {
         state.notice.get().map(|n| {
             view! {

@@ -6,7 +6,7 @@ use drift_core::{
 use leptos::prelude::*;
 
 use super::controls::thousands;
-use super::state::AppState;
+use super::state::{AppState, Sim};
 use super::timelines::outcome_class;
 use crate::share::{Source, Tab};
 
@@ -14,32 +14,46 @@ use crate::share::{Source, Tab};
 #[component]
 pub fn Headline() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let summary = move || {
-        state
-            .with_sim(|s| s.story.summary.clone())
-            .unwrap_or_default()
-    };
-    let lines = move || {
+    // The sentence and its lines, re-rendered only when they change.
+    let told = Memo::new(move |_| {
         state.with_sim(|sim| {
-            sim.story
+            let lines: Vec<(String, Outcome, String, String)> = sim
+                .story
                 .lines
                 .iter()
                 .map(|line| {
                     let action = sim.scenario.actions.get(line.action);
-                    let id = action.map(|a| a.id.clone()).unwrap_or_default();
-                    let consequence = action.map(|a| a.consequence.clone()).unwrap_or_default();
-                    view! {
-                        <li>
-                            <span class=outcome_class(line.outcome)>{line.outcome.label()}</span>
-                            " "
-                            <strong>{id}</strong>
-                            ": "
-                            {line.why.clone()}
-                            <span class="consequence">" " {consequence}</span>
-                        </li>
-                    }
+                    (
+                        action.map(|a| a.id.clone()).unwrap_or_default(),
+                        line.outcome,
+                        line.why.clone(),
+                        action.map(|a| a.consequence.clone()).unwrap_or_default(),
+                    )
                 })
-                .collect_view()
+                .collect();
+            (sim.story.summary.clone(), lines)
+        })
+    });
+    let summary = move || told.with(|t| t.as_ref().map(|t| t.0.clone()).unwrap_or_default());
+    let lines = move || {
+        told.with(|t| {
+            t.as_ref().map(|(_, lines)| {
+                lines
+                    .iter()
+                    .map(|(id, outcome, why, consequence)| {
+                        view! {
+                            <li>
+                                <span class=outcome_class(*outcome)>{outcome.label()}</span>
+                                " "
+                                <strong>{id.clone()}</strong>
+                                ": "
+                                {why.clone()}
+                                <span class="consequence">" " {consequence.clone()}</span>
+                            </li>
+                        }
+                    })
+                    .collect_view()
+            })
         })
     };
     let error = move || state.sim.with(|r| r.as_ref().err().map(|e| e.to_string()));
@@ -54,58 +68,58 @@ pub fn Headline() -> impl IntoView {
     }
 }
 
+/// One action as its row shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct ActionView {
+    id: String,
+    text: String,
+    turn: u32,
+    tags: Vec<&'static str>,
+    outcome: Outcome,
+    resource: Option<String>,
+    fidelity: f64,
+    risk: f64,
+    why: String,
+    consequence: Option<String>,
+    changed: bool,
+}
+
+fn action_view(sim: &Sim, i: usize) -> Option<ActionView> {
+    let a = sim.scenario.actions.get(i)?;
+    let graded = sim.run.actions().get(i)?;
+    let mut tags = Vec::new();
+    if a.delegated {
+        tags.push("subagent");
+    }
+    if a.irreversible {
+        tags.push("irreversible");
+    }
+    Some(ActionView {
+        id: a.id.clone(),
+        text: a.text.clone(),
+        turn: a.turn,
+        tags,
+        outcome: graded.outcome,
+        resource: graded
+            .resolved_resource
+            .and_then(|r| sim.scenario.resources.get(r))
+            .map(|r| r.id.clone()),
+        fidelity: graded.fidelity,
+        risk: graded.fabrication_risk,
+        why: drift_core::explain(&sim.scenario, &sim.run, i)
+            .map(|e| e.to_string())
+            .unwrap_or_default(),
+        consequence: (graded.outcome != Outcome::Governed && !a.consequence.is_empty())
+            .then(|| a.consequence.clone()),
+        changed: sim.changed.get(i).copied().unwrap_or(false),
+    })
+}
+
 /// Each action with its outcome, reason, fidelity, risk and consequence.
 #[component]
 pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let rows = move || {
-        state.with_sim(|sim| {
-            sim.scenario
-                .actions
-                .iter()
-                .zip(sim.run.actions())
-                .enumerate()
-                .map(|(i, (a, graded))| {
-                    let why = drift_core::explain(&sim.scenario, &sim.run, i)
-                        .map(|e| e.to_string())
-                        .unwrap_or_default();
-                    let resource = graded
-                        .resolved_resource
-                        .and_then(|r| sim.scenario.resources.get(r))
-                        .map(|r| r.id.clone());
-                    let changed = sim.changed.get(i).copied().unwrap_or(false);
-                    let mut tags = Vec::new();
-                    if a.delegated {
-                        tags.push("subagent");
-                    }
-                    if a.irreversible {
-                        tags.push("irreversible");
-                    }
-                    view! {
-                        <tr data-action=a.id.clone() class:changed=changed>
-                            <td class="num">{a.turn}</td>
-                            <th scope="row">
-                                <span class="action-id">{a.id.clone()}</span>
-                                {tags.into_iter().map(|t| view! { <span class="badge tag">{t}</span> }).collect_view()}
-                                <span class="action-text">{a.text.clone()}</span>
-                            </th>
-                            <td>
-                                <span class=outcome_class(graded.outcome)>{graded.outcome.label()}</span>
-                                {resource.map(|r| view! { <span class="resource">" → " {r}</span> })}
-                            </td>
-                            <td class="num">{format!("{:.2}", graded.fidelity)}</td>
-                            <td class="num">{format!("{:.2}", graded.fabrication_risk)}</td>
-                            <td class="why-cell">
-                                {why}
-                                {(graded.outcome != Outcome::Governed && !a.consequence.is_empty())
-                                    .then(|| view! { <span class="consequence">" " {a.consequence.clone()}</span> })}
-                            </td>
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
+    let count = Memo::new(move |_| state.with_sim(|s| s.scenario.actions.len()).unwrap_or(0));
     view! {
         <section class="panel actions" aria-labelledby="actions-heading">
             <h2 id="actions-heading">"Actions"</h2>
@@ -121,10 +135,46 @@ pub fn ActionsPanel() -> impl IntoView {
                             <th scope="col">"why"</th>
                         </tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>
+                        <For each=move || 0..count.get() key=|i| *i let:i>
+                            <ActionRow index=i />
+                        </For>
+                    </tbody>
                 </table>
             </div>
         </section>
+    }
+}
+
+/// One action's row; it is rebuilt only when that action's view changes.
+#[component]
+fn ActionRow(index: usize) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let data = Memo::new(move |_| state.with_sim(|sim| action_view(sim, index)).flatten());
+    move || {
+        data.get().map(|d| {
+            let key = d.id.clone();
+            view! {
+                <tr data-action=key class:changed=d.changed>
+                    <td class="num">{d.turn}</td>
+                    <th scope="row">
+                        <span class="action-id">{d.id}</span>
+                        {d.tags.into_iter().map(|t| view! { <span class="badge tag">{t}</span> }).collect_view()}
+                        <span class="action-text">{d.text}</span>
+                    </th>
+                    <td>
+                        <span class=outcome_class(d.outcome)>{d.outcome.label()}</span>
+                        {d.resource.map(|r| view! { <span class="resource">" → " {r}</span> })}
+                    </td>
+                    <td class="num">{format!("{:.2}", d.fidelity)}</td>
+                    <td class="num">{format!("{:.2}", d.risk)}</td>
+                    <td class="why-cell">
+                        {d.why}
+                        {d.consequence.map(|c| view! { <span class="consequence">" " {c}</span> })}
+                    </td>
+                </tr>
+            }
+        })
     }
 }
 

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::dom::{device_pixel_ratio, observe_width};
 use super::state::AppState;
-use crate::chart::{self, Chart, Palette, Row, size};
+use crate::chart::{self, Axis, Chart, Palette, Row, Surface, size};
 
 /// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
 /// pixel ratio, and returns the ratio.
@@ -20,9 +20,18 @@ fn prepare(canvas: &web_sys::HtmlCanvasElement, css_width: f64, css_height: f64)
         (css_width * dpr).round().max(1.0) as u32,
         (css_height * dpr).round().max(1.0) as u32,
     );
-    // Setting the size clears the canvas, even when unchanged.
-    canvas.set_width(w);
-    canvas.set_height(h);
+    if canvas.width() != w || canvas.height() != h {
+        // Resizing reallocates the backing store (and clears it).
+        canvas.set_width(w);
+        canvas.set_height(h);
+    } else if let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    {
+        ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+    }
     dpr
 }
 
@@ -39,14 +48,14 @@ fn draw_into(
     canvas: &web_sys::HtmlCanvasElement,
     width: f64,
     height: f64,
-    paint: impl FnOnce(&DrawingArea<CanvasBackend, plotters::coord::Shift>, f64),
+    paint: impl FnOnce(&DrawingArea<Surface<'static>, plotters::coord::Shift>, f64),
 ) {
     if width < 1.0 {
         return;
     }
     let dpr = prepare(canvas, width, height);
     if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
-        let area = backend.into_drawing_area();
+        let area = Surface::Canvas(backend).into_drawing_area();
         paint(&area, dpr);
         let _ = area.present();
     }
@@ -54,7 +63,7 @@ fn draw_into(
 }
 
 /// A short description of a row for screen readers.
-fn describe(chart: &Chart, row: &Row) -> String {
+fn describe(axis: &Axis, row: &Row) -> String {
     let last = row.steps.last();
     let mut text = format!(
         "{}: {} fact from turn {}, {}.",
@@ -70,7 +79,7 @@ fn describe(chart: &Chart, row: &Row) -> String {
                 " After round {} its fidelity is {:.2} (depth {}, fabrication risk {:.2}).",
                 s.round, s.fidelity, s.depth, s.risk
             ));
-            if let Some(fell) = row.steps.iter().find(|s| s.fidelity < chart.threshold) {
+            if let Some(fell) = row.steps.iter().find(|s| s.fidelity < axis.threshold) {
                 text.push_str(&format!(
                     " It falls below the actionable line at round {} (turn {}).",
                     fell.round, fell.turn
@@ -114,15 +123,19 @@ pub fn Timelines() -> impl IntoView {
     let axis_wrap = NodeRef::<Div>::new();
     let width = observe_width(axis_wrap);
     let hover = RwSignal::new(None::<Hover>);
-    let axis = NodeRef::<Canvas>::new();
+    let axis_canvas = NodeRef::<Canvas>::new();
+    // Rows redraw only when their own data or the shared axis changes.
+    let axis = Memo::new(move |_| state.with_sim(|sim| sim.chart.axis.clone()));
     Effect::new(move |_| {
-        let (Some(canvas), w, p) = (axis.get(), width.get(), palette.get()) else {
+        let (Some(canvas), w, p) = (axis_canvas.get(), width.get(), palette.get()) else {
             return;
         };
-        state.with_sim(|sim| {
-            draw_into(&canvas, w, size::AXIS, |area, dpr| {
-                let _ = chart::draw_axis(area, &sim.chart, &p, dpr);
-            })
+        axis.with(|axis| {
+            if let Some(axis) = axis {
+                draw_into(&canvas, w, size::AXIS, |area, dpr| {
+                    let _ = chart::draw_axis(area, axis, &p, dpr);
+                });
+            }
         });
     });
     let rows = move || state.with_sim(|sim| sim.chart.rows.len()).unwrap_or(0);
@@ -136,14 +149,14 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key dashed">"dashed: unverified"</span>
             </div>
             <For each=move || 0..rows() key=|i| *i let:i>
-                <FactRow index=i width hover />
+                <FactRow index=i axis width hover />
             </For>
             <div class="row axis-row">
                 <div class="label axis-label">"turn"</div>
                 <div class="plot" node_ref=axis_wrap>
                     <canvas
                         class="axis"
-                        node_ref=axis
+                        node_ref=axis_canvas
                         aria-hidden="true"
                         style:height=format!("{}px", size::AXIS)
                     ></canvas>
@@ -155,28 +168,37 @@ pub fn Timelines() -> impl IntoView {
 
 /// One fact's row.
 #[component]
-fn FactRow(index: usize, width: ReadSignal<f64>, hover: RwSignal<Option<Hover>>) -> impl IntoView {
+fn FactRow(
+    index: usize,
+    axis: Memo<Option<Axis>>,
+    width: ReadSignal<f64>,
+    hover: RwSignal<Option<Hover>>,
+) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
     let fact = Memo::new(move |_| state.scenario.with(|s| s.facts.get(index).cloned()));
+    let row = Memo::new(move |_| {
+        state
+            .with_sim(|sim| sim.chart.rows.get(index).cloned())
+            .flatten()
+    });
     Effect::new(move |_| {
         let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
             return;
         };
-        state.with_sim(|sim| {
-            if let Some(row) = sim.chart.rows.get(index) {
-                draw_into(&c, w, size::ROW, |area, dpr| {
-                    let _ = chart::draw_row(area, &sim.chart, row, &p, dpr);
-                });
-            }
+        axis.with(|axis| {
+            row.with(|row| {
+                if let (Some(axis), Some(row)) = (axis, row) {
+                    draw_into(&c, w, size::ROW, |area, dpr| {
+                        let _ = chart::draw_row(area, axis, row, &p, dpr);
+                    });
+                }
+            })
         });
     });
-    let label = move || {
-        state
-            .with_sim(|sim| sim.chart.rows.get(index).map(|r| describe(&sim.chart, r)))
-            .flatten()
-    };
+    let label =
+        move || axis.with(|axis| row.with(|row| Some(describe(axis.as_ref()?, row.as_ref()?))));
     let toggle = move |externalise: bool| {
         move |ev: leptos::ev::Event| {
             let on = event_target_checked(&ev);
@@ -198,8 +220,12 @@ fn FactRow(index: usize, width: ReadSignal<f64>, hover: RwSignal<Option<Hover>>)
         let text = state
             .with_sim(|sim| {
                 let row = sim.chart.rows.get(index)?;
-                let frame =
-                    chart::Frame::new(rect.width() as u32, size::ROW as u32, 1.0, sim.chart.turns);
+                let frame = chart::Frame::new(
+                    rect.width() as u32,
+                    size::ROW as u32,
+                    1.0,
+                    sim.chart.axis.turns,
+                );
                 // An action marker under the pointer explains the action.
                 if let Some(m) = row
                     .markers
@@ -218,7 +244,7 @@ fn FactRow(index: usize, width: ReadSignal<f64>, hover: RwSignal<Option<Hover>>)
                         why
                     ));
                 }
-                let step = chart::step_at(&sim.chart, row, rect.width() as u32, 1.0, x)?;
+                let step = chart::step_at(&sim.chart.axis, row, rect.width() as u32, 1.0, x)?;
                 Some(format!(
                     "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
                     step.round,
@@ -321,7 +347,7 @@ pub fn png_data_url(chart: &Chart, title: &str, palette: &Palette) -> Option<Str
     canvas.set_width(w);
     canvas.set_height(h);
     let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let area = backend.into_drawing_area();
+    let area = Surface::Canvas(backend).into_drawing_area();
     chart::draw_export(&area, chart, title, palette, dpr).ok()?;
     area.present().ok()?;
     canvas.to_data_url_with_type("image/png").ok()
