@@ -119,7 +119,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
-use crate::entail::support::{Bag, Support, SupportBuilder};
+use crate::entail::support::{Bag, Support, SupportBuilder, name_key};
 use crate::entail::{
     Prohibition, ReasoningKind, RuleCue, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
     rejection_mark, rule_cue,
@@ -377,7 +377,7 @@ pub fn audit(before: &Transcript, after: &str) -> Audit {
     counts.details = details;
     counts.details_supported = details - unsupported.len();
     changed_ids.extend(merges(&summary, &read, before));
-    changed_ids.sort_by_key(|c| (c.after.start, c.change));
+    changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
 
     Audit {
         before_format: before.format,
@@ -522,6 +522,7 @@ impl Reason {
 /// Where BEFORE mentions an id with digits: its first mention and the
 /// sentences of its first few mentions.
 struct IdMentions {
+    canonical: String,
     text: String,
     first: Place,
     sentences: Vec<Place>,
@@ -535,7 +536,8 @@ struct Before {
     support: Support,
     rules: Vec<Rule>,
     reasons: Vec<Reason>,
-    ids: BTreeMap<String, IdMentions>,
+    /// By the key of the id's lowercase form (no string per mention).
+    ids: BTreeMap<u64, IdMentions>,
     bytes: usize,
 }
 
@@ -566,7 +568,7 @@ impl Before {
         let mut rule_index: BTreeMap<String, usize> = BTreeMap::new();
         let mut reasons: Vec<Reason> = Vec::new();
         let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
-        let mut ids: BTreeMap<String, IdMentions> = BTreeMap::new();
+        let mut ids: BTreeMap<u64, IdMentions> = BTreeMap::new();
         let mut bytes = 0;
         for (m, message) in before.messages.iter().enumerate() {
             let fields = [
@@ -656,7 +658,7 @@ impl Before {
 }
 
 fn note_id(
-    ids: &mut BTreeMap<String, IdMentions>,
+    ids: &mut BTreeMap<u64, IdMentions>,
     t: &Token<'_>,
     message: usize,
     field: Field,
@@ -667,8 +669,8 @@ fn note_id(
     {
         return;
     }
-    let canonical = t.text.to_ascii_lowercase();
-    let entry = ids.entry(canonical).or_insert_with(|| IdMentions {
+    let entry = ids.entry(name_key(t.text)).or_insert_with(|| IdMentions {
+        canonical: t.text.to_ascii_lowercase(),
         text: t.text.to_string(),
         first: Place {
             message,
@@ -718,9 +720,9 @@ fn details(
                 .then(|| {
                     before
                         .ids
-                        .iter()
-                        .find(|(c, _)| lookalike(&canonical, c))
-                        .map(|(_, m)| m)
+                        .values()
+                        .filter(|m| lookalike(&canonical, &m.canonical))
+                        .min_by_key(|m| m.first)
                 })
                 .flatten();
             let lookalike = resembles.map(|m| BeforeMention {
@@ -773,12 +775,13 @@ fn merges(summary: &Summary<'_>, before: &Before, transcript: &Transcript) -> Ve
     };
     let mut out = Vec::new();
     for (kept, after_mentions) in &mentioned {
-        let Some(kept_before) = before.ids.get(kept) else {
+        let Some(kept_before) = before.ids.get(&name_key(kept)) else {
             continue;
         };
         // What BEFORE says about the kept id itself.
         let own: Vec<Terms> = kept_before.sentences.iter().map(sentence_terms).collect();
-        for (gone, gone_before) in &before.ids {
+        for gone_before in before.ids.values() {
+            let gone = &gone_before.canonical;
             if mentioned.contains_key(gone) || !lookalike(kept, gone) {
                 continue;
             }

@@ -354,8 +354,18 @@ pub(crate) fn is_cue_word(lower: &str) -> bool {
     CUE_WORDS.binary_search(&lower).is_ok()
 }
 
-/// The digits a number word stands for ("three" → "3").
-pub(crate) fn number_word(lower: &str) -> Option<&'static str> {
+/// The digits a number word stands for ("three", "Three" → "3"). Checks
+/// length and letters before it looks anything up: it runs on every word.
+pub(crate) fn number_word(word: &str) -> Option<&'static str> {
+    let b = word.as_bytes();
+    if !(3..=6).contains(&b.len()) || !b.iter().all(u8::is_ascii_alphabetic) {
+        return None;
+    }
+    let mut buf = [0u8; 6];
+    for (d, s) in buf.iter_mut().zip(b) {
+        *d = s.to_ascii_lowercase();
+    }
+    let lower = core::str::from_utf8(buf.get(..b.len())?).ok()?;
     lookup(NUMBER_WORDS, lower)
 }
 

@@ -362,7 +362,14 @@ pub(crate) fn reasoning(tokens: &[Token<'_>]) -> Vec<Reasoning> {
             }
         }
         if rejection.is_none() {
-            let stem = stem_of(t).unwrap_or_default();
+            // Stem only the words that can be a rejection cue.
+            let stem = word(t)
+                .filter(|w| {
+                    let lower = w.as_bytes().first().map(u8::to_ascii_lowercase);
+                    matches!(lower, Some(b'r' | b'd' | b'a' | b'v')) && w.len() >= 4
+                })
+                .map(lexicon::stem)
+                .unwrap_or_default();
             let two = |a: &[&str], b: &str| is_any(t, a) && is(next, b);
             let (cue_len, from, to) = if two(&["instead"], "of") || two(&["rather"], "than") {
                 (2, i + 2, clause_end(i))

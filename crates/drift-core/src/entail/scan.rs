@@ -68,7 +68,7 @@ pub enum EntityKind {
     Version,
     /// A number: `42`, `13,000`, `0.15`, `13k`, `500ms`, `99%`, `14:00`.
     Number,
-    /// An ISO date: `2026-01-05`.
+    /// An ISO date: `2026-01-05` (a timestamp counts as its day).
     Date,
     /// A file path, file name or URL: `src/lib.rs`, `Cargo.toml`, `/etc/hosts`.
     Path,
@@ -597,6 +597,14 @@ fn contraction(word: &str) -> Option<(&str, bool)> {
 /// Decides whether a chunk is an entity, and which.
 fn classify(chunk: &str, ticked: bool) -> Option<EntityKind> {
     let b = chunk.as_bytes();
+    // Most chunks are plain words: letters, at most an initial capital.
+    let plain = b.iter().all(u8::is_ascii_alphabetic)
+        && !b
+            .windows(2)
+            .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    if plain && !ticked {
+        return None;
+    }
     if chunk.contains("://") {
         return Some(EntityKind::Path);
     }
@@ -618,15 +626,23 @@ fn classify(chunk: &str, ticked: bool) -> Option<EntityKind> {
     None
 }
 
+/// `2026-01-05`, or a timestamp on that day (`2026-01-05T10:36:12Z`).
 fn is_date(b: &[u8]) -> bool {
-    b.len() == 10
-        && b.iter().enumerate().all(|(i, c)| {
+    let day = b.len() >= 10
+        && b.iter().take(10).enumerate().all(|(i, c)| {
             if i == 4 || i == 7 {
                 *c == b'-'
             } else {
                 c.is_ascii_digit()
             }
-        })
+        });
+    day && match b.get(10) {
+        None => true,
+        Some(b'T') => b[11..]
+            .iter()
+            .all(|c| c.is_ascii_digit() || matches!(c, b':' | b'.' | b'Z' | b'+' | b'-')),
+        Some(_) => false,
+    }
 }
 
 /// `T-14`, `OPS-1203`, `#512`.
@@ -734,6 +750,9 @@ fn numeric(b: &[u8]) -> Option<EntityKind> {
 
 fn is_path(chunk: &str) -> bool {
     let b = chunk.as_bytes();
+    if !b.iter().any(|c| matches!(c, b'/' | b'\\' | b'.')) {
+        return false;
+    }
     if b.contains(&b'\\') && b.iter().any(u8::is_ascii_alphanumeric) {
         return true;
     }
@@ -815,7 +834,7 @@ fn is_identifier(chunk: &str) -> bool {
     {
         return false;
     }
-    if chunk.contains("::") || chunk.contains("->") {
+    if b.windows(2).any(|w| w == b"::" || w == b"->") {
         return true;
     }
     let inner_underscore = b
@@ -853,12 +872,27 @@ fn is_identifier(chunk: &str) -> bool {
         return parts.len() >= 2
             && parts.iter().all(|p| !p.is_empty())
             && !parts.iter().any(|p| {
-                let lower = p.to_ascii_lowercase();
-                COMPOUND_PARTS.binary_search(&lower.as_str()).is_ok()
-                    || (lower.len() > 4 && (lower.ends_with("ed") || lower.ends_with("ing")))
+                let verbal = p.len() > 4
+                    && (ends_with_ignore_case(p, "ed") || ends_with_ignore_case(p, "ing"));
+                verbal
+                    || COMPOUND_PARTS
+                        .binary_search_by(|x| cmp_ignore_case(x, p))
+                        .is_ok()
             });
     }
     false
+}
+
+fn ends_with_ignore_case(s: &str, suffix: &str) -> bool {
+    s.len() >= suffix.len()
+        && s.as_bytes()[s.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+}
+
+/// Orders a lowercase table entry against any-case text, without allocating.
+fn cmp_ignore_case(lower: &str, text: &str) -> core::cmp::Ordering {
+    lower
+        .bytes()
+        .cmp(text.bytes().map(|b| b.to_ascii_lowercase()))
 }
 
 fn is_ordinal(b: &[u8]) -> bool {
@@ -878,6 +912,8 @@ pub(crate) fn canonical(kind: EntityKind, text: &str) -> String {
             let t = text.strip_prefix(['v', 'V']).unwrap_or(text);
             t.to_ascii_lowercase()
         }
+        // A timestamp is its day.
+        EntityKind::Date => String::from(text.get(..10).unwrap_or(text)),
         EntityKind::Path => {
             // "src/lex.rs:40:7" is the file src/lex.rs.
             let mut t = text.trim_end_matches('/');
@@ -1022,12 +1058,13 @@ mod tests {
     #[test]
     fn entities_of_every_kind() {
         assert_eq!(
-            kinds("Tickets T-14, OPS-1203 and #512 on 2026-01-05."),
+            kinds("Tickets T-14, OPS-1203 and #512 on 2026-01-05, logged 2026-01-05T10:36:12Z."),
             [
                 (EntityKind::Ticket, "T-14"),
                 (EntityKind::Ticket, "OPS-1203"),
                 (EntityKind::Ticket, "#512"),
                 (EntityKind::Date, "2026-01-05"),
+                (EntityKind::Date, "2026-01-05T10:36:12Z"),
             ]
         );
         assert_eq!(
@@ -1114,6 +1151,7 @@ mod tests {
         assert_eq!(c(EntityKind::Path, "src/"), "src");
         assert_eq!(c(EntityKind::Path, "src/Lex.rs:40:7"), "src/lex.rs");
         assert_eq!(c(EntityKind::Ticket, "T-14"), "t-14");
+        assert_eq!(c(EntityKind::Date, "2026-01-05T10:36:12Z"), "2026-01-05");
     }
 
     #[test]

@@ -18,6 +18,11 @@ const NAME: u8 = 1;
 const VALUE: u8 = 2;
 const STEM: u8 = 3;
 
+/// The key of a name (a word, identifier, ticket or path).
+pub(crate) fn name_key(s: &str) -> u64 {
+    key(NAME, s)
+}
+
 /// FNV-1a over a class byte and the lowercase bytes of `s`.
 pub(crate) fn key(class: u8, s: &str) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -53,7 +58,7 @@ impl SupportBuilder {
         match t.entity {
             None => {
                 self.keys.push(key(NAME, t.text));
-                if let Some(digits) = lexicon::number_word(&t.text.to_ascii_lowercase()) {
+                if let Some(digits) = lexicon::number_word(t.text) {
                     self.keys.push(key(VALUE, digits));
                 }
             }

@@ -1,0 +1,258 @@
+//! Audit benchmarks: a generated Claude Code session of about 1 MB (user
+//! rules, assistant reasoning, tool calls and long tool outputs with code,
+//! logs, paths, ids and versions) against a 2 KB summary.
+//!
+//! - `read`: the session log into messages.
+//! - `audit`: the audit of the messages against the summary.
+//! - `read_and_audit`: both, as `drift audit` does.
+//! - `audit_plain_text`: the same content as one plain-text message.
+//!
+//! `cargo bench -p drift-core --bench audit`; BENCHMARKS.md has the numbers.
+
+use std::fmt::Write as _;
+use std::hint::black_box;
+
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use drift_core::audit::{audit, audit_text};
+use drift_core::transcript::read_transcript;
+
+/// A small seedable generator (SplitMix64), so the session is the same on
+/// every run.
+struct Seq(u64);
+
+impl Seq {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
+
+const SERVICES: &[&str] = &[
+    "payments-api",
+    "billing-worker",
+    "ledger-svc",
+    "auth-gateway",
+    "search-indexer",
+    "checkout-web",
+];
+const FILES: &[&str] = &[
+    "src/config/loader.rs",
+    "src/net/backoff.rs",
+    "src/db/query.rs",
+    "crates/ledger/src/entry.rs",
+    "config/pool.toml",
+    "tests/integration/retry.rs",
+];
+const RULES: &[&str] = &[
+    "Never restart {svc} without an approver on the call.",
+    "Do not bump libfoo past 2.3.1 while the refactor is open.",
+    "{svc} is in a change freeze until 2026-01-05.",
+    "Only edit files under crates/ledger for T-{n}.",
+    "Always run cargo test with --locked before pushing.",
+    "Never call the payment endpoint without a dry-run flag first.",
+];
+const REASONS: &[&str] = &[
+    "I moved the retry into {file} because the caller cannot tell a timeout from a refusal.",
+    "We chose Postgres 14 for {svc} because the migration tooling requires advisory locks; MySQL rejected.",
+    "Paging by 500 rows instead of a bigger timeout, because the timeout only hides the memory spike.",
+    "The cache TTL is 300s so that stale prices cannot outlive a deploy of {svc}.",
+];
+
+/// Fills in `{svc}`, `{file}` and `{n}`.
+fn fill(template: &str, seq: &mut Seq) -> String {
+    template
+        .replace("{svc}", seq.pick(SERVICES))
+        .replace("{file}", seq.pick(FILES))
+        .replace("{n}", &(10 + seq.below(90)).to_string())
+}
+
+fn json_string(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A tool output: a log, a code listing or a test run, 1 to 4 KB.
+fn tool_output(seq: &mut Seq) -> String {
+    let mut out = String::new();
+    match seq.below(3) {
+        0 => {
+            for i in 0..(20 + seq.below(40)) {
+                let _ = writeln!(
+                    out,
+                    "2026-01-02T10:{:02}:{:02}Z INFO {} request id=req-{} latency={}ms status={} path=/v1/{}",
+                    i % 60,
+                    seq.below(60),
+                    seq.pick(SERVICES),
+                    seq.below(1_000_000),
+                    seq.below(900),
+                    [200, 200, 200, 503, 429][seq.below(5) as usize],
+                    seq.pick(&["charges", "refunds", "ledger", "sessions"])
+                );
+            }
+        }
+        1 => {
+            let _ = writeln!(out, "```rust\n// {}", seq.pick(FILES));
+            for i in 0..(15 + seq.below(40)) {
+                let _ = writeln!(
+                    out,
+                    "    let retry_{i} = backoff.next(attempt_{i}).min(Duration::from_millis({}));",
+                    seq.below(5000)
+                );
+            }
+            out.push_str("```\n");
+        }
+        _ => {
+            for i in 0..(20 + seq.below(30)) {
+                let _ = writeln!(
+                    out,
+                    "test {}::tests::case_{i} ... {}",
+                    seq.pick(&["parser", "ledger", "backoff", "pool"]),
+                    if seq.below(20) == 0 { "FAILED" } else { "ok" }
+                );
+            }
+            let _ = writeln!(out, "test result: ok. {} passed; 1 failed", seq.below(400));
+        }
+    }
+    out
+}
+
+/// A Claude Code session of at least `bytes` bytes.
+fn session(bytes: usize) -> String {
+    let mut seq = Seq(0x5EED);
+    let mut out = String::with_capacity(bytes + 8192);
+    let mut line = 0u64;
+    let mut push = |out: &mut String, kind: &str, message: String| {
+        line += 1;
+        let _ = writeln!(
+            out,
+            r#"{{"parentUuid":"u-{}","isSidechain":false,"userType":"external","cwd":"/home/dev/payments","sessionId":"s-1","version":"2.0.14","gitBranch":"main","type":"{kind}","message":{message},"uuid":"u-{line}","timestamp":"2026-01-02T10:00:00.000Z"}}"#,
+            line.saturating_sub(1)
+        );
+    };
+    let mut call = 0u64;
+    while out.len() < bytes {
+        let rule = fill(seq.pick(RULES), &mut seq);
+        let ask = format!(
+            "Look at {} next: p99 is {}ms since the deploy of {}. {}",
+            seq.pick(SERVICES),
+            200 + seq.below(900),
+            seq.pick(FILES),
+            if seq.below(3) == 0 { rule.as_str() } else { "" }
+        );
+        push(
+            &mut out,
+            "user",
+            format!(r#"{{"role":"user","content":{}}}"#, json_string(&ask)),
+        );
+        call += 1;
+        let reason = fill(seq.pick(REASONS), &mut seq);
+        let command = format!("rg -n retry {} && cargo test -p ledger", seq.pick(FILES));
+        push(
+            &mut out,
+            "assistant",
+            format!(
+                r#"{{"role":"assistant","content":[{{"type":"thinking","thinking":"Check the logs first."}},{{"type":"text","text":{}}},{{"type":"tool_use","id":"toolu_{call}","name":"Bash","input":{{"command":{}}}}}]}}"#,
+                json_string(&reason),
+                json_string(&command)
+            ),
+        );
+        let output = tool_output(&mut seq);
+        push(
+            &mut out,
+            "user",
+            format!(
+                r#"{{"role":"user","content":[{{"tool_use_id":"toolu_{call}","type":"tool_result","content":{}}}]}}"#,
+                json_string(&output)
+            ),
+        );
+    }
+    out
+}
+
+/// A summary of the session: some rules kept, some lost, a few invented
+/// details.
+const SUMMARY: &str = "\
+Session so far: investigating latency across payments-api, billing-worker and ledger-svc.
+Rules: never restart payments-api without an approver on the call. Always run cargo test with --locked before pushing.
+libfoo was upgraded to 2.4.0 to pick up the timeout fix.
+The retry logic moved into src/net/retry_policy.rs; the pool settings are in config/pool.toml.
+We chose Postgres 14 because the migration tooling requires advisory locks.
+T-41 and T-14 are in progress; checkout-web still returns 503 for about 2% of requests.
+Next: page through ledger entries 500 rows at a time and re-run tests/integration/retry.rs.
+";
+
+fn benches(c: &mut Criterion) {
+    let log = session(1_000_000);
+    let transcript = read_transcript(&log).expect("the generated session reads");
+    let plain: String = transcript
+        .messages
+        .iter()
+        .map(|m| m.text.as_str())
+        .collect::<Vec<_>>()
+        .join("\n");
+    eprintln!(
+        "session: {} bytes, {} messages; as plain text: {} bytes",
+        log.len(),
+        transcript.messages.len(),
+        plain.len()
+    );
+    let report = audit(&transcript, SUMMARY);
+    eprintln!(
+        "audit: {} rules ({} carried), {} details ({} supported), {} reasons ({} kept), {} id changes",
+        report.counts.constraints,
+        report.counts.constraints_carried,
+        report.counts.details,
+        report.counts.details_supported,
+        report.counts.reasoning,
+        report.counts.reasoning_kept,
+        report.changed_ids.len()
+    );
+
+    let mut group = c.benchmark_group("audit_1mb");
+    group.throughput(Throughput::Bytes(log.len() as u64));
+    group.sample_size(30);
+    group.bench_function("read", |b| {
+        b.iter(|| read_transcript(black_box(&log)).map(|t| t.messages.len()))
+    });
+    group.bench_function("audit", |b| {
+        b.iter(|| audit(black_box(&transcript), black_box(SUMMARY)).counts)
+    });
+    group.bench_function("read_and_audit", |b| {
+        b.iter(|| {
+            let t = read_transcript(black_box(&log)).expect("reads");
+            audit(&t, black_box(SUMMARY)).counts
+        })
+    });
+    group.throughput(Throughput::Bytes(plain.len() as u64));
+    group.bench_function("audit_plain_text", |b| {
+        b.iter(|| audit_text(black_box(&plain), black_box(SUMMARY)).counts)
+    });
+    group.finish();
+}
+
+criterion_group!(audit_benches, benches);
+criterion_main!(audit_benches);
