@@ -13,6 +13,14 @@
 //! [`grade`] (§5) and [`explain`] (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
 //! result), [`builtin`] (the scenarios behind the §8 findings).
 //!
+//! For real sessions, around the simulation: [`guard`] (the four guards as
+//! a library a harness calls: binding ledger, constraint store, boundary
+//! gate, commitment ledger), [`entail`] (does a source support a claim: the
+//! [`entail::Entailment`] trait and a lexical checker that needs no model),
+//! [`transcript`] (OpenAI Responses items, Codex CLI and Claude Code session
+//! logs into messages) and [`audit`] (a real compaction checked against what
+//! it replaced).
+//!
 //! ```
 //! use drift_core::{builtin, simulate, Outcome, PolicyChoice, Preset};
 //!

@@ -32,4 +32,12 @@ pub use commitment::{
     Change, Commitment, CommitmentError, CommitmentLedger, Entry, EntryKind, Rewrite,
     RewriteRefused, Spill,
 };
-pub use constraint::{Constraint, ConstraintError, ConstraintStore};
+pub use constraint::{
+    BLOCK_CLOSE, BLOCK_OPEN, BLOCK_PREAMBLE, Constraint, ConstraintError, ConstraintStore,
+};
+
+/// The README's Rust examples (its guard section), compiled and run as doc
+/// tests so that they stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../../README.md")]
+struct ReadmeExamples;
