@@ -674,8 +674,7 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
     for (key, _, set) in MODEL_FIELDS {
         if let Some(v) = get(key) {
             let x = if key == "m.fe" {
-                v.parse::<f64>()
-                    .ok()
+                decimal(v)
                     .filter(|x| x.is_finite() && *x >= 0.0)
                     .ok_or_else(|| bad(key, v, "a number of 0 or more"))?
             } else {
@@ -785,9 +784,24 @@ fn integer(key: &str, v: &str, max: u64) -> Result<u64, LinkError> {
         .ok_or_else(|| bad(key, v, "a whole number in range"))
 }
 
+/// A decimal number as JSON writes them. Read by serde_json, which the page
+/// has already, rather than `str::parse`, whose tables would add kilobytes
+/// to the page. That reader can land one unit in the last place off on long
+/// mantissas; links carry the shortest form that reads back exactly, so the
+/// neighbour that prints as written is the number meant.
+fn decimal(v: &str) -> Option<f64> {
+    let x = serde_json::from_str::<f64>(v).ok()?;
+    if format!("{x}") == v {
+        return Some(x);
+    }
+    [x.next_up(), x.next_down()]
+        .into_iter()
+        .find(|y| format!("{y}") == v)
+        .or(Some(x))
+}
+
 fn fraction(key: &str, v: &str) -> Result<f64, LinkError> {
-    v.parse::<f64>()
-        .ok()
+    decimal(v)
         .filter(|x| (0.0..=1.0).contains(x))
         .ok_or_else(|| bad(key, v, "a number from 0 to 1"))
 }

@@ -58,12 +58,14 @@ pub fn Slider(
                 prop:value=move || value.get().to_string()
                 aria-valuetext=text
                 aria-invalid=move || error.with(Option::is_some).then_some("true")
-                on:input=move |ev| {
-                    let raw = event_target_value(&ev);
-                    let result = raw
-                        .parse::<f64>()
-                        .map_err(|_| format!("\"{raw}\" is not a number"))
-                        .and_then(|v| on_change.run(v));
+                on:input:target=move |ev| {
+                    // The browser has the number already: no parsing here.
+                    let v = ev.target().value_as_number();
+                    let result = if v.is_finite() {
+                        on_change.run(v)
+                    } else {
+                        Err("the slider has no number".to_string())
+                    };
                     set_error.set(result.err());
                 }
             />
