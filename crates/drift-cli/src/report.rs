@@ -45,13 +45,17 @@ pub fn list() -> String {
         let title = builtin(id).map(|s| s.title).unwrap_or_default();
         let _ = writeln!(out, "  {id:<22} {title}");
     }
-    out.push_str("\nPolicy presets\n");
-    for preset in Preset::ALL {
+    out.push_str("\nReference policies\n");
+    for preset in Preset::V1 {
         let info = preset.info();
         let _ = writeln!(out, "  {:<22} {}", info.id, info.summary);
-        if !info.source.is_empty() {
-            let _ = writeln!(out, "  {:<22} source: {}", "", info.source);
-        }
+    }
+    out.push_str("\nHarness presets (approximations of published behaviour)\n");
+    for preset in &Preset::ALL[Preset::V1.len()..] {
+        let info = preset.info();
+        let _ = writeln!(out, "  {:<22} {}", info.id, info.summary);
+        let _ = writeln!(out, "  {:<22} not modelled: {}", "", info.limits);
+        let _ = writeln!(out, "  {:<22} source: {}", "", info.source);
     }
     out
 }

@@ -352,8 +352,8 @@ fn matrix_json_has_every_cell_and_its_counts_match_the_engine() {
     let expected: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
     assert_eq!(presets, expected);
     let scenarios = doc["scenarios"].as_array().unwrap();
-    assert_eq!(scenarios.len(), 4);
-    assert_eq!(builtin_ids().len(), 4);
+    assert_eq!(scenarios.len(), builtin_ids().len());
+    assert_eq!(builtin_ids().len(), 5);
     for (row, id) in scenarios.iter().zip(builtin_ids()) {
         assert_eq!(row["id"], id);
         let cells = row["cells"].as_array().unwrap();
@@ -525,4 +525,46 @@ fn a_missing_file() {
         &["run", "tests/fixtures/does-not-exist.json"],
         &["tests/fixtures/does-not-exist.json", "no such file"],
     );
+}
+
+#[test]
+fn run_honours_a_policy_object_in_the_file() {
+    let doc = json(&succeeds(&[
+        "run",
+        "tests/fixtures/custom-policy.json",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(doc["policy"], "custom");
+    // The object's own trigger (90% of 20,000 tokens) sets the first round.
+    assert_eq!(doc["rounds"][0]["tokens_before"], 19_000);
+    let outcomes: Vec<&str> = doc["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["outcome"].as_str().unwrap())
+        .collect();
+    assert_eq!(outcomes, ["governed", "weakly_governed"]);
+    // --policy replaces the object with a preset.
+    let preset = json(&succeeds(&[
+        "run",
+        "tests/fixtures/custom-policy.json",
+        "--policy",
+        "pinned_prefix",
+        "--format",
+        "json",
+    ]));
+    assert_eq!(preset["policy"], "pinned_prefix");
+    assert_eq!(preset["rounds"][0]["tokens_before"], 21_000);
+    assert_eq!(preset["actions"][0]["outcome"], "weakly_governed");
+}
+
+#[test]
+fn list_says_where_each_harness_preset_comes_from() {
+    let out = succeeds(&["list"]);
+    for preset in &Preset::ALL[Preset::V1.len()..] {
+        let info = preset.info();
+        assert!(out.contains(info.source), "{}", info.id);
+        assert!(out.contains(info.limits), "{}", info.id);
+    }
 }

@@ -4,7 +4,7 @@ use crate::scenario::Scenario;
 use crate::wire::parse_scenario;
 
 /// `(id, file)` for every built-in scenario, in the order they are listed.
-const FILES: [(&str, &str); 4] = [
+const FILES: [(&str, &str); 5] = [
     (
         "payments-incident",
         include_str!("../scenarios/payments-incident.json"),
@@ -21,6 +21,7 @@ const FILES: [(&str, &str); 4] = [
         "planning-scratchpad",
         include_str!("../scenarios/planning-scratchpad.json"),
     ),
+    ("coding-day", include_str!("../scenarios/coding-day.json")),
 ];
 
 /// The ids of the built-in scenarios, in display order.

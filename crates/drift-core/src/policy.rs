@@ -121,9 +121,12 @@ pub struct PresetInfo {
     pub summary: &'static str,
     /// The switches.
     pub policy: Policy,
-    /// For harness approximations: the behaviour approximated and what the
-    /// model cannot see of it. Empty for the v1 reference policies.
+    /// For harness approximations: the behaviour approximated. Empty for the
+    /// v1 reference policies.
     pub approximates: &'static str,
+    /// What the model cannot see of that behaviour (reads after "not
+    /// modelled:").
+    pub limits: &'static str,
     /// The public source the approximation follows. Empty for v1 policies.
     pub source: &'static str,
 }
@@ -148,6 +151,7 @@ const PRESETS: [PresetInfo; 13] = [
             ..Policy::PINNED_PREFIX
         },
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -160,6 +164,7 @@ const PRESETS: [PresetInfo; 13] = [
             ..Policy::PINNED_PREFIX
         },
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -169,6 +174,7 @@ const PRESETS: [PresetInfo; 13] = [
         summary: "Summarises everything outside the tail, the system prompt included, again each round.",
         policy: with_roles(RoleSet::EMPTY),
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -178,6 +184,7 @@ const PRESETS: [PresetInfo; 13] = [
         summary: "Keeps the system prompt verbatim and summarises the rest outside the tail.",
         policy: Policy::PINNED_PREFIX,
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -187,6 +194,7 @@ const PRESETS: [PresetInfo; 13] = [
         summary: "Keeps the system prompt and every user message verbatim; summarises assistant and tool turns.",
         policy: with_roles(RoleSet::SYSTEM_USER),
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -199,6 +207,7 @@ const PRESETS: [PresetInfo; 13] = [
             ..Policy::PINNED_PREFIX
         },
         approximates: "",
+        limits: "",
         source: "",
     },
     PresetInfo {
@@ -215,7 +224,8 @@ const PRESETS: [PresetInfo; 13] = [
             },
             ..Policy::PINNED_PREFIX
         },
-        approximates: "Codex's auto-compaction replaces the history with a summary plus the most recent user messages, newest first, until about 20,000 tokens of them are kept; it runs when the conversation reaches about 90% of the model's window. The model counts every recent turn as one user message of user_message_tokens, so a session with long or sparse user messages keeps more or fewer of them than Codex would.",
+        approximates: "Codex's auto-compaction replaces the history with a summary plus the most recent user messages, newest first, until about 20,000 tokens of them are kept; it runs when the conversation reaches about 90% of the model's window.",
+        limits: "the size of each user message: every recent turn counts as one message of user_message_tokens, so long or sparse user messages keep more or fewer turns than Codex would.",
         source: "openai/codex, codex-rs/core/src/codex/compact.rs (COMPACT_USER_MESSAGE_MAX_TOKENS)",
     },
     PresetInfo {
@@ -231,7 +241,8 @@ const PRESETS: [PresetInfo; 13] = [
             },
             ..Policy::PINNED_PREFIX
         },
-        approximates: "Claude Code auto-compacts when the context nears the window, keeping a buffer for the summary itself, and replaces the conversation with a summary; CLAUDE.md and memory files are loaded again after compaction, which is what 'externalised' models. The summary prompt and its emphasis are not modelled: every kind keeps its retention.",
+        approximates: "Claude Code auto-compacts when the context nears the window, keeping a buffer for the summary itself, and replaces the conversation with a summary; CLAUDE.md and memory files are loaded again after compaction, which is what 'externalised' models.",
+        limits: "what the summary prompt chooses to emphasise: every kind keeps its retention.",
         source: "Claude Code documentation, 'Manage Claude's memory' and 'Context management' (docs.anthropic.com/en/docs/claude-code)",
     },
     PresetInfo {
@@ -240,7 +251,8 @@ const PRESETS: [PresetInfo; 13] = [
         name: "OpenAI compact",
         summary: "Keeps prior user messages verbatim and turns everything else into one opaque item.",
         policy: with_roles(RoleSet::SYSTEM_USER),
-        approximates: "The Responses API compaction endpoint returns the user messages of the conversation unchanged and replaces assistant messages, tool calls and tool results with a single encrypted compaction item. The model treats that item as a summary with the usual per-kind retention; its real contents are not visible. Same switches as user_verbatim.",
+        approximates: "The Responses API compaction endpoint returns the user messages of the conversation unchanged and replaces assistant messages, tool calls and tool results with a single encrypted compaction item.",
+        limits: "what goes into the opaque compaction item: it is treated as a summary with the usual per-kind retention (the same switches as user_verbatim).",
         source: "OpenAI API reference, POST /v1/responses/compact, and the 'Conversation state: compaction' guide (platform.openai.com/docs)",
     },
     PresetInfo {
@@ -252,7 +264,8 @@ const PRESETS: [PresetInfo; 13] = [
             keep_first_turns: 1,
             ..Policy::PINNED_PREFIX
         },
-        approximates: "The LLMSummarizingCondenser keeps the first `keep_first` events and the newest events, and replaces the forgotten middle with one summary event. OpenHands triggers on a count of events (max_size), not on tokens; the model approximates that trigger with the window's tokens.",
+        approximates: "The LLMSummarizingCondenser keeps the first `keep_first` events and the newest events, and replaces the forgotten middle with one summary event.",
+        limits: "the trigger on a count of events (max_size): rounds are triggered by tokens instead.",
         source: "All-Hands-AI/OpenHands, openhands/memory/condenser/impl/llm_summarizing_condenser.py",
     },
     PresetInfo {
@@ -265,7 +278,8 @@ const PRESETS: [PresetInfo; 13] = [
             summarises: false,
             ..Policy::PINNED_PREFIX
         },
-        approximates: "The ObservationMaskingCondenser keeps every event but replaces the content of observations older than its attention window with a placeholder. Its window counts events, not tokens, and masking does not shrink the non-tool turns, so a session dominated by user or assistant text overflows sooner in the model than it would in OpenHands.",
+        approximates: "The ObservationMaskingCondenser keeps every event but replaces the content of observations older than its attention window with a placeholder.",
+        limits: "the attention window counted in events, and that masking leaves non-tool turns at full size, so a session dominated by user or assistant text overflows sooner here than in OpenHands.",
         source: "All-Hands-AI/OpenHands, openhands/memory/condenser/impl/observation_masking_condenser.py",
     },
     PresetInfo {
@@ -282,7 +296,8 @@ const PRESETS: [PresetInfo; 13] = [
             },
             ..Policy::PINNED_PREFIX
         },
-        approximates: "Letta's summarizer evicts the oldest part of the message buffer into a recursive summary when the context fills and keeps the newest messages; core memory blocks are rendered into every prompt, which is what 'externalised' models. Archival memory search is not modelled.",
+        approximates: "Letta's summarizer evicts the oldest part of the message buffer into a recursive summary when the context fills and keeps the newest messages; core memory blocks are rendered into every prompt, which is what 'externalised' models.",
+        limits: "archival memory search.",
         source: "letta-ai/letta, letta/services/summarizer/summarizer.py",
     },
     PresetInfo {
@@ -298,7 +313,8 @@ const PRESETS: [PresetInfo; 13] = [
             },
             ..Policy::PINNED_PREFIX
         },
-        approximates: "LangChain's deepagents summarization middleware triggers at a fraction of the model's input limit and keeps a fraction of it as recent messages, summarising the rest. Its files-as-memory tools are not modelled unless a fact is marked externalised under a rereading policy.",
+        approximates: "LangChain's deepagents summarization middleware triggers at a fraction of the model's input limit and keeps a fraction of it as recent messages, summarising the rest.",
+        limits: "the files-as-memory tools, unless a fact is marked externalised under a policy that re-reads.",
         source: "langchain-ai/deepagents, summarization middleware defaults (trigger fraction 0.85, keep fraction 0.10)",
     },
 ];
@@ -557,6 +573,7 @@ mod tests {
         for preset in &Preset::ALL[6..] {
             let info = preset.info();
             assert!(!info.approximates.is_empty(), "{}", info.id);
+            assert!(!info.limits.is_empty(), "{}", info.id);
             assert!(!info.source.is_empty(), "{}", info.id);
         }
     }
