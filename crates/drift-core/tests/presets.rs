@@ -2,8 +2,8 @@
 //! the real presets must reproduce in the 200k-token `coding-day` scenario.
 
 use drift_core::{
-    Action, Fact, Harness, HarnessOverrides, Kind, Outcome, Policy, PolicyChoice, Preset, Role,
-    RoleSet, RoundState, Run, Scenario, builtin, builtin_ids, simulate,
+    Fact, Harness, HarnessOverrides, Kind, Outcome, Policy, PolicyChoice, Preset, Role, RoleSet,
+    RoundState, Run, Scenario, builtin, builtin_ids, simulate,
 };
 
 fn fact(id: &str, role: Role, kind: Kind, turn: u32) -> Fact {
@@ -19,21 +19,8 @@ fn fact(id: &str, role: Role, kind: Kind, turn: u32) -> Fact {
     }
 }
 
-fn action(id: &str, turn: u32, governed_by: &[&str]) -> Action {
-    Action {
-        id: id.to_string(),
-        text: id.to_string(),
-        turn,
-        governed_by: governed_by.iter().map(|g| g.to_string()).collect(),
-        delegated: false,
-        irreversible: false,
-        target: None,
-        consequence: String::new(),
-    }
-}
-
 /// A 10,000-token window, 1,000-token turns: a round at turn 10, 17, 24, …
-fn session(policy: Policy, facts: Vec<Fact>, actions: Vec<Action>) -> Scenario {
+fn session(policy: Policy, facts: Vec<Fact>) -> Scenario {
     Scenario {
         id: "switches".to_string(),
         title: String::new(),
@@ -56,7 +43,7 @@ fn session(policy: Policy, facts: Vec<Fact>, actions: Vec<Action>) -> Scenario {
         model: Default::default(),
         resources: Vec::new(),
         facts,
-        actions,
+        actions: Vec::new(),
     }
 }
 
@@ -73,14 +60,13 @@ fn state_at_first_round(run: &Run, fact: usize) -> RoundState {
 #[test]
 fn keep_first_turns_keeps_the_head_verbatim_and_in_the_context() {
     let facts = vec![fact("task", Role::User, Kind::TaskState, 1)];
-    let plain = session(Policy::PINNED_PREFIX, facts.clone(), vec![]);
+    let plain = session(Policy::PINNED_PREFIX, facts.clone());
     let head = session(
         Policy {
             keep_first_turns: 1,
             ..Policy::PINNED_PREFIX
         },
         facts,
-        vec![],
     );
     let (plain, head) = (run(&plain), run(&head));
     assert_eq!(state_at_first_round(&plain, 0), RoundState::Summarised);
@@ -97,14 +83,13 @@ fn keep_first_turns_keeps_the_head_verbatim_and_in_the_context() {
 fn tail_percent_sizes_the_tail_by_tokens() {
     // 30% of 10,000 tokens is 3,000: three 1,000-token turns, not two.
     let facts = vec![fact("rule", Role::Tool, Kind::StandingRule, 8)];
-    let by_turns = session(Policy::PINNED_PREFIX, facts.clone(), vec![]);
+    let by_turns = session(Policy::PINNED_PREFIX, facts.clone());
     let by_tokens = session(
         Policy {
             tail_percent: Some(30),
             ..Policy::PINNED_PREFIX
         },
         facts,
-        vec![],
     );
     let (by_turns, by_tokens) = (run(&by_turns), run(&by_tokens));
     assert_eq!(by_turns.rounds()[0].turn, 10);
@@ -135,9 +120,8 @@ fn a_user_budget_drops_old_user_facts_and_counts_recent_messages() {
             ..Policy::PINNED_PREFIX
         },
         facts.clone(),
-        vec![],
     );
-    let budgeted = session(budget, facts, vec![]);
+    let budgeted = session(budget, facts);
     let (verbatim, budgeted) = (run(&verbatim), run(&budgeted));
     assert_eq!(state_at_first_round(&verbatim, 0), RoundState::Protected);
     assert_eq!(state_at_first_round(&budgeted, 0), RoundState::Summarised);
@@ -154,12 +138,10 @@ fn a_user_budget_drops_old_user_facts_and_counts_recent_messages() {
             ..Policy::PINNED_PREFIX
         },
         vec![fact("old", Role::User, Kind::StandingRule, 2)],
-        vec![],
     );
     let plain = session(
         Policy::PINNED_PREFIX,
         vec![fact("old", Role::User, Kind::StandingRule, 2)],
-        vec![],
     );
     assert_eq!(
         run(&unprotected).rounds()[0].tokens_after,
@@ -174,8 +156,8 @@ fn reserve_tokens_make_the_round_due_earlier() {
         reserve_tokens: Some(3_000),
         ..HarnessOverrides::NONE
     };
-    let plain = run(&session(Policy::PINNED_PREFIX, vec![], vec![]));
-    let early = run(&session(reserved, vec![], vec![]));
+    let plain = run(&session(Policy::PINNED_PREFIX, vec![]));
+    let early = run(&session(reserved, vec![]));
     assert_eq!(plain.rounds()[0].turn, 10);
     // Due once the context exceeds 10,000 - 3,000 tokens: at turn 7.
     assert_eq!(early.rounds()[0].turn, 7);
