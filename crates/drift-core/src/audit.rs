@@ -426,17 +426,17 @@ impl<'a> Summary<'a> {
         let mut windows = Vec::new();
         for (i, s) in sentences.iter().enumerate() {
             let next = sentences.get(i + 1);
-            let tokens: Vec<&Token<'a>> = s
+            let tokens: Vec<Token<'a>> = s
                 .tokens
                 .iter()
-                .chain(next.map(|n| n.tokens.as_slice()).unwrap_or(&[]))
+                .chain(next.map_or(&[][..], |n| n.tokens.as_slice()))
+                .copied()
                 .collect();
-            let owned: Vec<Token<'a>> = tokens.iter().map(|t| **t).collect();
             windows.push(Window {
                 span: Span::new(s.span.start, next.map_or(s.span.end, |n| n.span.end)),
-                bag: Bag::of_tokens(&owned).support,
-                rule: loose_rule_cue(&owned),
-                rejection: rejection_mark(&owned),
+                bag: Bag::of_tokens(&tokens).support,
+                rule: loose_rule_cue(&tokens),
+                rejection: rejection_mark(&tokens),
             });
         }
         Summary { sentences, windows }

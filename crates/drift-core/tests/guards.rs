@@ -3,8 +3,8 @@
 
 use drift_core::entail::Judgement;
 use drift_core::guard::{
-    Belief, BindingError, BindingLedger, BoundaryError, BoundaryGate, Change, Claim, ClaimStatus,
-    Commitment, CommitmentLedger, ConstraintStore, GateSettings, Inventory, Reason, Rewrite,
+    Belief, BindingError, BindingLedger, BoundaryError, BoundaryGate, Change, Claim, ClaimReason,
+    ClaimStatus, Commitment, CommitmentLedger, ConstraintStore, GateSettings, Inventory, Rewrite,
 };
 use proptest::prelude::*;
 
@@ -261,7 +261,7 @@ proptest! {
                 prop_assert_eq!(r.status, ClaimStatus::Verified);
             }
             if prior.is_empty() {
-                prop_assert_ne!(r.reason, Reason::Laundered);
+                prop_assert_ne!(r.reason, ClaimReason::Laundered);
             }
         }
         let before = gate.clone();
@@ -297,7 +297,7 @@ proptest! {
         let report = gate.cross(&next, &["unrelated."], "", &substring);
         prop_assert!(report.is_ok());
         for r in report.unwrap().claims {
-            prop_assert_eq!(r.reason, Reason::CarriedForward);
+            prop_assert_eq!(r.reason, ClaimReason::CarriedForward);
             prop_assert_eq!(r.since, Some(1));
         }
     }

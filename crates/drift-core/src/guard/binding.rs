@@ -11,9 +11,9 @@
 //!
 //! A phrase matches a resource when every content word of the phrase
 //! (function words dropped, light stemming, `db` = `database`, `prod` =
-//! `production`) is a word of one of the resource's names or of its id:
-//! "the staging database" matches `db-staging-01` named "staging database";
-//! "the database" matches every database.
+//! `production`) is a word of one of the resource's names, of its id, or of
+//! its class: "the staging database" matches `db-staging-01` named "staging
+//! database"; "the database" matches every database.
 //!
 //! ```
 //! use drift_core::guard::{BindingError, BindingLedger, Inventory};

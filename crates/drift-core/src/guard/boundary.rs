@@ -115,7 +115,7 @@ pub enum ClaimStatus {
 
 /// Why a claim got its status.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Reason {
+pub enum ClaimReason {
     /// A raw span (or the raw spans together) entails it.
     EntailedByRawSpans,
     /// Only the prior summary entails it.
@@ -130,32 +130,34 @@ pub enum Reason {
     SimilarButNotEntailed,
 }
 
-impl Reason {
+impl ClaimReason {
     /// The status this reason gives.
     pub const fn status(self) -> ClaimStatus {
         match self {
-            Reason::EntailedByRawSpans => ClaimStatus::Verified,
-            Reason::Laundered | Reason::CarriedForward | Reason::Unanchored => {
+            ClaimReason::EntailedByRawSpans => ClaimStatus::Verified,
+            ClaimReason::Laundered | ClaimReason::CarriedForward | ClaimReason::Unanchored => {
                 ClaimStatus::Unverified
             }
-            Reason::ContradictsRawSpan | Reason::SimilarButNotEntailed => ClaimStatus::Fabricated,
+            ClaimReason::ContradictsRawSpan | ClaimReason::SimilarButNotEntailed => {
+                ClaimStatus::Fabricated
+            }
         }
     }
 
     /// Whether it counts for the laundering rate.
     pub const fn is_laundering(self) -> bool {
-        matches!(self, Reason::Laundered | Reason::CarriedForward)
+        matches!(self, ClaimReason::Laundered | ClaimReason::CarriedForward)
     }
 
     /// A few words for people.
     pub const fn label(self) -> &'static str {
         match self {
-            Reason::EntailedByRawSpans => "entailed by the raw spans",
-            Reason::Laundered => "entailed only by the prior summary (laundered)",
-            Reason::CarriedForward => "entailed only by a claim already unverified",
-            Reason::Unanchored => "entailed by nothing",
-            Reason::ContradictsRawSpan => "contradicted by a raw span",
-            Reason::SimilarButNotEntailed => "on topic but entailed by nothing",
+            ClaimReason::EntailedByRawSpans => "entailed by the raw spans",
+            ClaimReason::Laundered => "entailed only by the prior summary (laundered)",
+            ClaimReason::CarriedForward => "entailed only by a claim already unverified",
+            ClaimReason::Unanchored => "entailed by nothing",
+            ClaimReason::ContradictsRawSpan => "contradicted by a raw span",
+            ClaimReason::SimilarButNotEntailed => "on topic but entailed by nothing",
         }
     }
 }
@@ -168,7 +170,7 @@ pub struct ClaimReport {
     /// Verified, unverified or fabricated.
     pub status: ClaimStatus,
     /// Why.
-    pub reason: Reason,
+    pub reason: ClaimReason,
     /// Best entailment by a raw span (or the spans together).
     pub raw_entailment: f64,
     /// Entailment by the prior summary.
@@ -202,7 +204,7 @@ pub struct UnverifiedTag {
     /// The claim.
     pub text: String,
     /// Why it is unverified.
-    pub reason: Reason,
+    pub reason: ClaimReason,
     /// The boundary (1-based count of accepted boundaries) the tag dates from.
     pub since: u32,
 }
@@ -218,7 +220,7 @@ pub enum BoundaryError {
         /// The claim.
         claim: String,
         /// Contradicted, or similar but not entailed.
-        reason: Reason,
+        reason: ClaimReason,
         /// Its best raw entailment.
         raw_entailment: f64,
         /// Its similarity to the raw text.
@@ -323,7 +325,11 @@ impl BoundaryGate {
         &self.tags
     }
 
-    /// Classifies every claim without changing the gate.
+    /// Classifies every claim without changing the gate. Each claim is
+    /// judged against each raw span, the raw spans together, the prior
+    /// summary and each tag; with [`crate::entail::LexicalEntailment`] every
+    /// judgement reads its source anew, so the cost is claims times the size
+    /// of the texts.
     pub fn assess<S: AsRef<str>>(
         &self,
         claims: &[Claim],
@@ -370,17 +376,17 @@ impl BoundaryGate {
                 .find(|t| entailment.judge(text, &t.text).entailment >= s.entailed);
             let reason = if worst_contradiction.0 >= s.entailed {
                 span = worst_contradiction.1;
-                Reason::ContradictsRawSpan
+                ClaimReason::ContradictsRawSpan
             } else if best.entailment >= s.entailed {
-                Reason::EntailedByRawSpans
+                ClaimReason::EntailedByRawSpans
             } else if carried.is_some() {
-                Reason::CarriedForward
+                ClaimReason::CarriedForward
             } else if prior >= s.entailed {
-                Reason::Laundered
+                ClaimReason::Laundered
             } else if best.similarity >= s.similar {
-                Reason::SimilarButNotEntailed
+                ClaimReason::SimilarButNotEntailed
             } else {
-                Reason::Unanchored
+                ClaimReason::Unanchored
             };
             if claim.actionable {
                 actionable += 1;
@@ -397,7 +403,7 @@ impl BoundaryGate {
                 similarity: best.similarity,
                 contradiction: worst_contradiction.0,
                 span,
-                since: if reason == Reason::CarriedForward {
+                since: if reason == ClaimReason::CarriedForward {
                     carried.map(|t| t.since)
                 } else {
                     None
@@ -593,7 +599,7 @@ mod tests {
         let report = gate
             .cross(&claims, &["tests pass again"], "", &substring)
             .unwrap();
-        assert_eq!(report.claims[0].reason, Reason::CarriedForward);
+        assert_eq!(report.claims[0].reason, ClaimReason::CarriedForward);
         assert_eq!(report.claims[0].since, Some(1));
         assert_eq!(gate.unverified()[0].since, 1);
         let err = gate
@@ -618,7 +624,7 @@ mod tests {
         ];
         let claims = [Claim::actionable("libfoo was bumped to 2.3.2.")];
         let report = gate.assess(&claims, &raw, "", &LexicalEntailment);
-        assert_eq!(report.claims[0].reason, Reason::ContradictsRawSpan);
+        assert_eq!(report.claims[0].reason, ClaimReason::ContradictsRawSpan);
         assert_eq!(report.claims[0].span, Some(1));
     }
 

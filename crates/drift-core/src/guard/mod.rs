@@ -25,8 +25,8 @@ pub use binding::{
     Belief, BeliefClass, BindingError, BindingLedger, Inventory, InventoryResource, Resolution,
 };
 pub use boundary::{
-    BoundaryError, BoundaryGate, BoundaryReport, Claim, ClaimReport, ClaimStatus, GateSettings,
-    Reason, UnverifiedTag,
+    BoundaryError, BoundaryGate, BoundaryReport, Claim, ClaimReason, ClaimReport, ClaimStatus,
+    GateSettings, UnverifiedTag,
 };
 pub use commitment::{
     Change, Commitment, CommitmentError, CommitmentLedger, Entry, EntryKind, Rewrite,
