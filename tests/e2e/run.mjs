@@ -238,6 +238,89 @@ test('the matrix loads a cell, and exports carry scenario and policy in their na
   }
 });
 
+test('a custom harness travels in the link; the compare view marks what differs', async () => {
+  const first = await freshContext();
+  let link;
+  let outcomes;
+  try {
+    const page = await open(first.context, '?v=1&s=coding-day');
+    await page.selectOption('#policy', 'codex_cli');
+    await becomes(() => page.locator('#policy').inputValue(), 'codex_cli', 'policy');
+    assert.match(await page.locator('.policy-source').textContent(), /openai\/codex/);
+    // Adjusting a switch makes the policy custom.
+    await page.locator('#sw-rereads').check();
+    await becomes(() => page.locator('#policy').inputValue(), 'custom', 'policy');
+    outcomes = await page.locator('tr[data-action] .outcome').allTextContents();
+    await page.click('#copy-link');
+    link = await page.locator('.link-box').inputValue();
+    assert.match(link, /p=custom/);
+    assert.match(link, /px=1/);
+
+    // Compare: claude_code against openai_compact on the typed rule.
+    await page.selectOption('#policy', 'claude_code');
+    await page.click('#tab-compare');
+    await page.selectOption('#compare-with', 'openai_compact');
+    await page.waitForSelector('.compare-report tr[data-action="clean-data-dir"]');
+    assert.equal(await page.locator('.compare-report tr[data-action="clean-data-dir"]').getAttribute('class'), 'differs');
+    assert.equal(await page.locator('.compare-report tr[data-action="run-migration"]').getAttribute('class'), '');
+    assert.equal(await page.locator('.compare-report tr[data-fact="keep-legacy-import"]').getAttribute('class'), 'differs');
+
+    // A harness preset in a small window says so.
+    await page.selectOption('#scenario', 'dependency-pin');
+    await page.selectOption('#policy', 'claude_code');
+    await page.waitForSelector('.note.warn:not([hidden])');
+    assert.match(await page.locator('.note.warn').textContent(), /meant for windows of 100k tokens/);
+  } finally {
+    await first.close();
+  }
+  const second = await freshContext();
+  try {
+    const page = await open(second.context, link.slice(origin.length + 1));
+    assert.equal(await page.locator('#policy').inputValue(), 'custom');
+    assert.ok(await page.locator('#sw-rereads').isChecked());
+    assert.ok(await page.locator('#protect-user').isChecked());
+    assert.deepEqual(await page.locator('tr[data-action] .outcome').allTextContents(), outcomes);
+  } finally {
+    await second.close();
+  }
+});
+
+test('the audit page reports a sample compaction and highlights each finding in both texts', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#audit-sample');
+    assert.match(page.url(), /\/audit\/$/);
+    await page.click('#audit-sample');
+    await page.waitForSelector('.audit-verdict.problem');
+    for (const section of ['dropped', 'unsupported', 'changed-id', 'reasoning']) {
+      const items = await page.locator(`.findings.${section} li`).count();
+      assert.ok(items >= 1, `no ${section} finding`);
+    }
+    // The dropped pin is marked in BEFORE; the sentence breaking it in AFTER.
+    const first = page.locator('.findings.dropped li').first();
+    const id = await first.getAttribute('data-finding');
+    await first.hover();
+    const marks = page.locator(`mark[data-finding="${id}"]`);
+    assert.ok((await marks.count()) >= 2, `finding ${id} is not marked in both texts`);
+    assert.equal(await page.locator(`mark.active[data-finding="${id}"]`).count(), await marks.count());
+    assert.match(await first.textContent(), /bump/);
+
+    // An unreadable transcript names its line, and the report says so.
+    await page.setInputFiles('#audit-before-file', {
+      name: 'session.jsonl',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{"type":"message","role":"user","content":"hi"}\n{"type": "message", broken\n'),
+    });
+    const error = page.locator('.audit-report .control-error');
+    await error.waitFor();
+    assert.match(await error.textContent(), /line 2/);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots at 1280 px and 390 px', async () => {
   for (const [width, path] of [
     [1280, `${here}../../assets/screenshot.png`],

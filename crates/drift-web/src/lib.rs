@@ -1,14 +1,19 @@
 //! The Compaction Drift page.
 //!
 //! The pure parts build and test natively: [`share`] (the page state as a
-//! link), [`chart`] (the timelines, drawn on any plotters backend), [`story`]
+//! link), [`chart`] (the timelines, drawn on any plotters backend), [`compare`]
+//! (two policies side by side), [`marks`] (audit findings in both texts), [`story`]
 //! (the headline and why lines) and [`csv`]. The Leptos application in `app`
 //! exists only on `wasm32`, where Trunk builds it from the root `index.html`.
 
 pub mod chart;
+pub mod compare;
 pub mod csv;
+pub mod html;
+pub mod marks;
 pub mod share;
 pub mod story;
+pub mod tables;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

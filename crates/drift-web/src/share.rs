@@ -12,7 +12,8 @@
 //! | --- | --- |
 //! | `v` | format version (1) |
 //! | `s` / `src` | built-in scenario id / imported scenario file (base64url JSON) |
-//! | `t` | view tab (`timelines`, `rounds`, `matrix`) |
+//! | `t` | view tab (`timelines`, `rounds`, `matrix`, `compare`) |
+//! | `c` | the preset the compare view sets against the current policy |
 //! | `p` | policy preset id, or `custom` with `pc pr ps px pf pt pu` and `ph.*` |
 //! | `w tr sy tt k b n rv um` | harness: window, trigger %, system, tokens per turn, tail turns, summary, turns, reserve, user message |
 //! | `r.<kind>` | retention (`r.sr r.co r.cr r.sc r.ts r.cm r.ra r.ro r.bi`) |
@@ -40,11 +41,13 @@ pub enum Tab {
     Rounds,
     /// Scenario × preset outcome counts.
     Matrix,
+    /// The current policy against another preset.
+    Compare,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 3] = [Tab::Timelines, Tab::Rounds, Tab::Matrix];
+    pub const ALL: [Tab; 4] = [Tab::Timelines, Tab::Rounds, Tab::Matrix, Tab::Compare];
 
     /// The identifier in links.
     pub const fn id(self) -> &'static str {
@@ -52,6 +55,7 @@ impl Tab {
             Tab::Timelines => "timelines",
             Tab::Rounds => "rounds",
             Tab::Matrix => "matrix",
+            Tab::Compare => "compare",
         }
     }
 
@@ -61,6 +65,7 @@ impl Tab {
             Tab::Timelines => "Timelines",
             Tab::Rounds => "Rounds",
             Tab::Matrix => "Matrix",
+            Tab::Compare => "Compare",
         }
     }
 
@@ -97,6 +102,8 @@ pub struct PageState {
     pub scenario: Scenario,
     /// The visible tab.
     pub tab: Tab,
+    /// The preset the compare view sets against the current policy.
+    pub compare: Preset,
 }
 
 impl PageState {
@@ -110,9 +117,13 @@ impl PageState {
             source: Source::Builtin(id.to_string()),
             scenario,
             tab: Tab::Timelines,
+            compare: DEFAULT_COMPARE,
         }
     }
 }
+
+/// What the compare view sets against the current policy until asked otherwise.
+pub const DEFAULT_COMPARE: Preset = Preset::OpenaiCompact;
 
 /// A scenario with no facts, used only if a built-in failed to load (a bug
 /// the built-in tests catch), so the page never has nothing to show.
@@ -377,6 +388,9 @@ pub fn encode(state: &PageState) -> String {
     if state.tab != Tab::default() {
         q.push("t", state.tab.id().to_string());
     }
+    if state.compare != DEFAULT_COMPARE {
+        q.push("c", state.compare.id().to_string());
+    }
     let s = &state.scenario;
     let base = base.unwrap_or_else(|| s.clone());
     if s.policy != base.policy {
@@ -625,8 +639,14 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
         .scenario()
         .ok_or_else(|| LinkError::UnknownScenario(String::new()))?;
     let tab = match get("t") {
-        Some(t) => Tab::from_id(t).ok_or_else(|| bad("t", t, "timelines, rounds or matrix"))?,
+        Some(t) => {
+            Tab::from_id(t).ok_or_else(|| bad("t", t, "timelines, rounds, matrix or compare"))?
+        }
         None => Tab::default(),
+    };
+    let compare = match get("c") {
+        Some(c) => Preset::from_id(c).ok_or_else(|| bad("c", c, "a policy preset id"))?,
+        None => DEFAULT_COMPARE,
     };
 
     if let Some(p) = get("p") {
@@ -701,14 +721,15 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
         source,
         scenario,
         tab,
+        compare,
     }))
 }
 
 fn is_known_key(key: &str) -> bool {
     const FIXED: [&str; 16] = [
-        "v", "s", "src", "t", "p", "pc", "pr", "ps", "px", "pf", "pt", "pu", "g", "x", "nf", "",
+        "v", "s", "src", "t", "c", "p", "pc", "pr", "ps", "px", "pf", "pt", "pu", "g", "x", "nf",
     ];
-    (FIXED.contains(&key) && !key.is_empty())
+    FIXED.contains(&key)
         || HARNESS_FIELDS.iter().any(|f| f.0 == key)
         || OVERRIDE_FIELDS.iter().any(|f| f.0 == key)
         || MODEL_FIELDS.iter().any(|f| f.0 == key)

@@ -6,7 +6,9 @@ use drift_core::{
     Guard, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, builtin,
     builtin_ids, parse_scenario, scenario_to_json,
 };
-use drift_web::share::{LinkError, PageState, Source, Tab, base64url, decode, encode};
+use drift_web::share::{
+    DEFAULT_COMPARE, LinkError, PageState, Source, Tab, base64url, decode, encode,
+};
 use proptest::prelude::*;
 
 fn base(id: &str) -> PageState {
@@ -14,6 +16,7 @@ fn base(id: &str) -> PageState {
         source: Source::Builtin(id.to_string()),
         scenario: builtin(id).unwrap(),
         tab: Tab::Timelines,
+        compare: DEFAULT_COMPARE,
     }
 }
 
@@ -79,7 +82,7 @@ fn state() -> impl Strategy<Value = PageState> {
             0.0f64..=1.0,
         ),
         any::<u64>(),
-        0..3usize,
+        (0..Tab::ALL.len(), 0..Preset::ALL.len()),
     )
         .prop_map(
             move |(
@@ -91,7 +94,7 @@ fn state() -> impl Strategy<Value = PageState> {
                 guards,
                 model,
                 flags,
-                tab,
+                (tab, compare),
             )| {
                 let mut state = base(ids[scenario]);
                 let s = &mut state.scenario;
@@ -123,6 +126,7 @@ fn state() -> impl Strategy<Value = PageState> {
                     f.forwarded = flags >> (2 * i + 1) & 1 == 1;
                 }
                 state.tab = Tab::ALL[tab];
+                state.compare = Preset::ALL[compare];
                 state
             },
         )
@@ -184,6 +188,7 @@ fn an_imported_scenario_travels_inside_the_link() {
         source: Source::Imported(Box::new(imported.clone())),
         scenario: imported.clone(),
         tab: Tab::Rounds,
+        compare: Preset::CodexCli,
     };
     let link = encode(&state);
     assert!(link.contains("src=") && !link.contains(' '));
@@ -244,6 +249,7 @@ fn malformed_links_are_clear_errors() {
         ("v=1&s=payments-incident&x=1.99", "x=1.99"),
         ("v=1&s=payments-incident&nf=a", "nf=a"),
         ("v=1&s=payments-incident&t=charts", "t=charts"),
+        ("v=1&s=payments-incident&t=compare&c=codex", "c=codex"),
         ("v=1&s=payments-incident&s=staging-migration", "twice"),
         ("v=1&src=AAAA", "does not read"),
         ("v=1&s=payments-incident&src=AAAA", "two scenarios"),

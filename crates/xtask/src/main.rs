@@ -10,6 +10,7 @@
 //! is installed from one of them, never downloaded from elsewhere.
 
 mod loader;
+mod serve;
 mod tools;
 
 use std::path::{Path, PathBuf};
@@ -20,9 +21,9 @@ const USAGE: &str = "\
 usage: cargo xtask <command>
 
   test     install what is missing, then run every check CI runs
-  serve    install what is missing, then serve the page at http://127.0.0.1:8080
-           (--dev: an unoptimised build, faster to rebuild)
-  dist     install what is missing, then build the release page into dist/
+  serve    install what is missing, then serve the pages at http://127.0.0.1:8080
+           (--dev: an unoptimised build, faster to make)
+  dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
 
@@ -141,10 +142,10 @@ fn test() -> Result {
         cmd.env("PATH", tools::tool_path());
         run(cmd)
     })?;
-    step("release build of the page (trunk)", || {
-        run(tools::trunk(&["build", "--release", "--locked"]))
+    step("release build of the pages (trunk)", || {
+        tools::build_pages(true, "/")
     })?;
-    step("size of the release page", tools::report_wasm_size)?;
+    step("size of the release pages", tools::report_wasm_size)?;
     step("end-to-end tests (Playwright, Chromium)", || {
         let mut cmd = tools::tool("node");
         cmd.arg("tests/e2e/run.mjs");
@@ -155,26 +156,16 @@ fn test() -> Result {
 
 fn serve(dev: bool) -> Result {
     step("install the page's tools", tools::web_tools)?;
-    let mut cmd = tools::trunk(&["serve"]);
-    if !dev {
-        cmd.arg("--release");
-    }
-    eprintln!("\nServing at http://127.0.0.1:8080 (Ctrl-C to stop)");
-    run(cmd)
+    step("build the pages (trunk)", || tools::build_pages(!dev, "/"))?;
+    serve::dist(&root().join("dist"), "127.0.0.1:8080")
 }
 
 fn dist(public_url: &str) -> Result {
     step("install the page's tools", tools::web_tools)?;
-    step("release build of the page (trunk)", || {
-        run(tools::trunk(&[
-            "build",
-            "--release",
-            "--locked",
-            "--public-url",
-            public_url,
-        ]))
+    step("release build of the pages (trunk)", || {
+        tools::build_pages(true, public_url)
     })?;
-    step("size of the release page", tools::report_wasm_size)
+    step("size of the release pages", tools::report_wasm_size)
 }
 
 fn main() -> ExitCode {

@@ -48,7 +48,7 @@ pub fn tool(program: &str) -> Command {
 }
 
 /// `trunk` with the arguments given.
-pub fn trunk(args: &[&str]) -> Command {
+fn trunk(args: &[&str]) -> Command {
     let mut cmd = tool("trunk");
     cmd.args(args);
     cmd
@@ -178,26 +178,56 @@ pub fn browser_test_tools() -> Result {
     install_chromium()
 }
 
-/// Prints the size of the release `.wasm`, raw and gzipped (what a browser
-/// downloads from a server that compresses).
+/// Builds the simulator (`index.html` into `dist/`) and the audit page
+/// (`audit.html` into `dist/audit/`), each its own WebAssembly module, for
+/// serving under `public_url`.
+pub fn build_pages(release: bool, public_url: &str) -> Result {
+    let base = if public_url.ends_with('/') {
+        public_url.to_string()
+    } else {
+        format!("{public_url}/")
+    };
+    let mode: &[&str] = if release { &["--release"] } else { &[] };
+    // The target goes first: `--release` takes an optional value.
+    let mut main = trunk(&["build", "index.html", "--locked", "--public-url", &base]);
+    main.args(mode);
+    run(main)?;
+    let audit_url = format!("{base}audit/");
+    let mut audit = trunk(&[
+        "build",
+        "audit.html",
+        "--locked",
+        "--public-url",
+        &audit_url,
+        "--dist",
+        "dist/audit",
+    ]);
+    audit.args(mode);
+    run(audit)
+}
+
+/// Prints the size of each page's `.wasm`, raw and gzipped (`gzip -9`, what
+/// a browser downloads from a server that compresses).
 pub fn report_wasm_size() -> Result {
-    let dist = root().join("dist");
-    let wasm = std::fs::read_dir(&dist)
-        .map_err(|e| Failed(format!("cannot read {}: {e}", dist.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .find(|p| p.extension().is_some_and(|x| x == "wasm"))
-        .ok_or_else(|| Failed("dist/ has no .wasm".into()))?;
-    let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
-    let out = Command::new("gzip")
-        .args(["-9", "-c"])
-        .arg(&wasm)
-        .output()
-        .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
-    eprintln!(
-        "  {}: {:.0} KB, {:.0} KB gzipped",
-        wasm.file_name().unwrap_or_default().to_string_lossy(),
-        raw as f64 / 1024.0,
-        out.stdout.len() as f64 / 1024.0
-    );
+    for dir in [root().join("dist"), root().join("dist/audit")] {
+        let wasm = std::fs::read_dir(&dir)
+            .map_err(|e| Failed(format!("cannot read {}: {e}", dir.display())))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .find(|p| p.extension().is_some_and(|x| x == "wasm"))
+            .ok_or_else(|| Failed(format!("{} has no .wasm", dir.display())))?;
+        let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
+        let out = Command::new("gzip")
+            .args(["-9", "-c"])
+            .arg(&wasm)
+            .output()
+            .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
+        eprintln!(
+            "  {}: {} bytes, {} bytes gzipped ({:.1} KiB)",
+            wasm.strip_prefix(root()).unwrap_or(&wasm).display(),
+            raw,
+            out.stdout.len(),
+            out.stdout.len() as f64 / 1024.0
+        );
+    }
     Ok(())
 }

@@ -12,19 +12,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use crate::share::Source;
-
-/// 12345 → "12,345".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+use crate::tables::thousands;
 
 /// A labelled range input that acts while it is dragged.
 #[component]
@@ -257,6 +245,7 @@ pub fn PolicyPanel() -> impl IntoView {
                 <p class="policy-summary">{info.summary}</p>
                 <Show when=move || !info.approximates.is_empty()>
                     <p class="policy-approx">{info.approximates}</p>
+                    <p class="policy-approx">"Not modelled: " {info.limits}</p>
                     <p class="policy-source">"Source: " {info.source}</p>
                 </Show>
             }
@@ -345,10 +334,39 @@ pub fn PolicyPanel() -> impl IntoView {
         20_000,
     );
     let head = Signal::derive(move || u64::from(switches.get().keep_first_turns));
+    // The harness presets are meant for the windows they run at; say so when
+    // the scenario's window makes one misbehave.
+    let fit = Memo::new(move |_| {
+        state
+            .with_sim(|sim| {
+                let PolicyChoice::Preset(p) = sim.scenario.policy else {
+                    return None;
+                };
+                if Preset::V1.contains(&p) {
+                    return None;
+                }
+                let h = sim.run.harness();
+                let lead = format!(
+                    "{} is meant for windows of 100k tokens and more; with {} tokens",
+                    p.info().name,
+                    thousands(h.window_tokens)
+                );
+                if let Some(o) = sim.run.overflow_turn() {
+                    return Some(format!("{lead} it overflows at turn {o}."));
+                }
+                let rounds = sim.run.rounds().len() as u32;
+                (rounds > 0 && rounds * 3 >= h.turns)
+                    .then(|| format!("{lead} it compacts {rounds} times in {} turns.", h.turns))
+            })
+            .flatten()
+    });
     view! {
         <section class="panel policy" aria-labelledby="policy-heading">
-            <h2 id="policy-heading">"Policy"</h2>
+            <h2 id="policy-heading">"Your harness"</h2>
             {explain}
+            <p class="note warn" role="status" hidden=move || fit.with(Option::is_none)>
+                {move || fit.get()}
+            </p>
             <fieldset class="switches">
                 <legend>"Switches (changing one makes the policy custom)"</legend>
                 <Toggle id="sw-compacts".to_string() label="compacts".to_string() checked=compacts on_change=set_compacts />

@@ -1,5 +1,7 @@
 //! The Leptos application (wasm32 only).
 
+mod audit;
+mod compare;
 mod controls;
 mod dom;
 mod files;
@@ -13,10 +15,18 @@ use leptos::prelude::*;
 use crate::share::Tab;
 pub use state::AppState;
 
-/// Installs the panic banner and mounts the page on `<body>`.
+/// Installs the panic banner and mounts the simulator on `<body>`.
 pub fn start() {
     install_panic_banner();
     leptos::mount::mount_to_body(App);
+}
+
+/// Installs the panic banner and mounts the audit page on `<body>`. It is a
+/// page of its own, built as its own (separately loaded) module, so the
+/// simulator does not carry the audit's code.
+pub fn start_audit() {
+    install_panic_banner();
+    leptos::mount::mount_to_body(audit::AuditPage);
 }
 
 /// A panic shows a banner with a way out instead of a dead page.
@@ -81,6 +91,7 @@ pub fn App() -> impl IntoView {
         Tab::Timelines => view! { <timelines::Timelines /> }.into_any(),
         Tab::Rounds => view! { <panels::RoundsPanel /> }.into_any(),
         Tab::Matrix => view! { <panels::MatrixView /> }.into_any(),
+        Tab::Compare => view! { <compare::CompareView /> }.into_any(),
     };
     view! {
         <header class="top">
@@ -114,6 +125,7 @@ pub fn App() -> impl IntoView {
             <main class="views">
                 <div class="tabs" role="tablist" aria-label="Views">
                     {Tab::ALL.into_iter().map(tab_button).collect_view()}
+                    <a class="tab-link" href="audit/">"Audit a real compaction →"</a>
                 </div>
                 <div class="tab-panel" role="tabpanel">{view_for_tab}</div>
                 <panels::ActionsPanel />

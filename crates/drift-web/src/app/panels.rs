@@ -1,14 +1,13 @@
 //! The headline, the actions, the rounds and the scenario × preset matrix.
 
-use drift_core::{
-    Outcome, OutcomeCounts, PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate,
-};
+use drift_core::{Outcome, PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
-use super::controls::thousands;
 use super::state::{AppState, Sim};
-use super::timelines::outcome_class;
+use crate::html::outcome_class;
 use crate::share::{Source, Tab};
+use crate::tables::{MatrixRow, matrix_html, rounds_html};
+use wasm_bindgen::JsCast;
 
 /// The sentence at the top and one why line per failing action.
 #[component]
@@ -182,63 +181,12 @@ fn ActionRow(index: usize) -> impl IntoView {
 #[component]
 pub fn RoundsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let rows = move || {
-        state.with_sim(|sim| {
-            sim.run
-                .rounds()
-                .iter()
-                .map(|r| {
-                    view! {
-                        <tr>
-                            <td class="num">{r.index}</td>
-                            <td class="num">{r.turn}</td>
-                            <td class="num">{thousands(r.tokens_before)}</td>
-                            <td class="num">{thousands(r.tokens_after)}</td>
-                            <td class="num">{format!("{:.2}", r.laundering_rate)}</td>
-                            <td>{r.regime.id().replace('_', " ")}</td>
-                            <td class="num">{r.spills}</td>
-                        </tr>
-                    }
-                })
-                .collect_view()
-        })
-    };
-    let overflow = move || {
+    let html = Memo::new(move |_| {
         state
-            .with_sim(|sim| {
-                sim.run
-                    .overflow_turn()
-                    .map(|t| format!("The window overflows at turn {t}: nothing after it runs."))
-            })
-            .flatten()
-    };
-    view! {
-        <div class="rounds">
-            <p class="note">{overflow}</p>
-            <div class="table-wrap">
-                <table>
-                    <thead>
-                        <tr>
-                            <th scope="col">"round"</th>
-                            <th scope="col">"turn"</th>
-                            <th scope="col">"tokens before"</th>
-                            <th scope="col">"tokens after"</th>
-                            <th scope="col">"laundering rate"</th>
-                            <th scope="col">"regime"</th>
-                            <th scope="col">"spills"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-        </div>
-    }
-}
-
-fn counts_under(scenario: &Scenario, preset: Preset) -> Option<OutcomeCounts> {
-    let mut s = scenario.clone();
-    s.policy = PolicyChoice::Preset(preset);
-    simulate(&s).ok().map(|r| r.counts())
+            .with_sim(|sim| rounds_html(&sim.run))
+            .unwrap_or_default()
+    });
+    view! { <div class="rounds" inner_html=move || html.get()></div> }
 }
 
 /// Scenario × preset outcome counts; a click loads the cell.
@@ -246,9 +194,8 @@ fn counts_under(scenario: &Scenario, preset: Preset) -> Option<OutcomeCounts> {
 pub fn MatrixView() -> impl IntoView {
     let state = expect_context::<AppState>();
     // Rows: every built-in, and the imported scenario if there is one; the
-    // current scenario row uses the current settings.
-    let matrix = Memo::new(move |_| {
-        let current = state.scenario.get();
+    // current scenario's row uses the current settings.
+    let rows = Memo::new(move |_| {
         let source = state.source.get();
         let mut rows: Vec<(Source, Scenario)> = builtin_ids()
             .filter_map(|id| builtin(id).map(|s| (Source::Builtin(id.to_string()), s)))
@@ -256,91 +203,68 @@ pub fn MatrixView() -> impl IntoView {
         if let Source::Imported(s) = &source {
             rows.push((source.clone(), s.as_ref().clone()));
         }
-        rows.into_iter()
-            .map(|(src, base)| {
-                let is_current = src == source;
-                let scenario = if is_current { current.clone() } else { base };
-                let cells: Vec<Option<OutcomeCounts>> = Preset::ALL
-                    .iter()
-                    .map(|&p| counts_under(&scenario, p))
-                    .collect();
-                (src, scenario, is_current, cells)
-            })
-            .collect::<Vec<_>>()
+        rows
     });
-    let current_policy = move || state.scenario.with(|s| s.policy);
-    view! {
-        <div class="matrix table-wrap">
-            <table>
-                <caption>
-                    "Actions that ran without their rules (ungoverned, misbound or not reached) out of all, per preset. Click a cell to open it."
-                </caption>
-                <thead>
-                    <tr>
-                        <th scope="col">"scenario"</th>
-                        {Preset::ALL
-                            .iter()
-                            .map(|p| view! { <th scope="col" title=p.info().summary>{p.id().replace('_', " ")}</th> })
-                            .collect_view()}
-                    </tr>
-                </thead>
-                <tbody>
-                    {move || {
-                        matrix
-                            .get()
-                            .into_iter()
-                            .map(|(src, scenario, is_current, cells)| {
-                                let id = scenario.id.clone();
-                                view! {
-                                    <tr>
-                                        <th scope="row">{id.clone()}</th>
-                                        {Preset::ALL
-                                            .iter()
-                                            .zip(cells)
-                                            .map(|(&preset, cell)| {
-                                                let here = is_current && current_policy() == PolicyChoice::Preset(preset);
-                                                let src = src.clone();
-                                                let scenario = scenario.clone();
-                                                let (text, title, bad) = match cell {
-                                                    Some(c) => {
-                                                        let failing = c.get(Outcome::Ungoverned) + c.get(Outcome::Misbound) + c.get(Outcome::NotReached);
-                                                        let parts: Vec<String> = c
-                                                            .iter()
-                                                            .filter(|(_, n)| *n > 0)
-                                                            .map(|(o, n)| format!("{n} {}", o.label()))
-                                                            .collect();
-                                                        (format!("{failing}/{}", c.total()), parts.join(", "), failing > 0)
-                                                    }
-                                                    None => ("—".to_string(), "does not run under this preset".to_string(), false),
-                                                };
-                                                view! {
-                                                    <td class:current=here class:bad=bad>
-                                                        <button
-                                                            type="button"
-                                                            title=title.clone()
-                                                            aria-label=format!("{id} under {}: {title}", preset.id())
-                                                            on:click=move |_| {
-                                                                if !is_current {
-                                                                    let base = src.scenario().unwrap_or_else(|| scenario.clone());
-                                                                    state.load(src.clone(), base);
-                                                                }
-                                                                let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
-                                                                state.tab.set(Tab::Timelines);
-                                                            }
-                                                        >
-                                                            {text}
-                                                        </button>
-                                                    </td>
-                                                }
-                                            })
-                                            .collect_view()}
-                                    </tr>
-                                }
-                            })
-                            .collect_view()
-                    }}
-                </tbody>
-            </table>
-        </div>
-    }
+    let html = Memo::new(move |_| {
+        let current = state.scenario.get();
+        let source = state.source.get();
+        rows.with(|rows| {
+            let mut here = None;
+            let table: Vec<MatrixRow> = rows
+                .iter()
+                .enumerate()
+                .map(|(r, (src, base))| {
+                    let scenario = if *src == source {
+                        if let PolicyChoice::Preset(p) = current.policy {
+                            here = Some((r, p));
+                        }
+                        &current
+                    } else {
+                        base
+                    };
+                    let cells = Preset::ALL
+                        .iter()
+                        .map(|&p| {
+                            let mut s = scenario.clone();
+                            s.policy = PolicyChoice::Preset(p);
+                            simulate(&s).ok().map(|run| run.counts())
+                        })
+                        .collect();
+                    MatrixRow {
+                        id: scenario.id.clone(),
+                        cells,
+                    }
+                })
+                .collect();
+            matrix_html(&table, here)
+        })
+    });
+    // One handler for every cell: the button says which row and preset.
+    let open = move |ev: leptos::ev::MouseEvent| {
+        let Some(button) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("button[data-row]").ok().flatten())
+        else {
+            return;
+        };
+        let row = button
+            .get_attribute("data-row")
+            .and_then(|r| r.parse::<usize>().ok());
+        let preset = button
+            .get_attribute("data-preset")
+            .and_then(|p| Preset::from_id(&p));
+        let (Some(row), Some(preset)) = (row, preset) else {
+            return;
+        };
+        let Some((src, base)) = rows.with(|rows| rows.get(row).cloned()) else {
+            return;
+        };
+        if src != state.source.get_untracked() {
+            state.load(src, base);
+        }
+        let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
+        state.tab.set(Tab::Timelines);
+    };
+    view! { <div class="matrix table-wrap" on:click=open inner_html=move || html.get()></div> }
 }

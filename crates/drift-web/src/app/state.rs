@@ -104,6 +104,8 @@ pub struct AppState {
     pub scenario: RwSignal<Scenario>,
     /// The visible tab.
     pub tab: RwSignal<Tab>,
+    /// The preset the compare view sets against the current policy.
+    pub compare: RwSignal<drift_core::Preset>,
     /// The banner.
     pub notice: RwSignal<Option<Notice>>,
     /// The simulation of the current settings. `scenario` only ever holds
@@ -120,6 +122,7 @@ impl AppState {
         let source = RwSignal::new(initial.source);
         let scenario = RwSignal::new(initial.scenario);
         let tab = RwSignal::new(initial.tab);
+        let compare = RwSignal::new(initial.compare);
         let notice = RwSignal::new(notice);
         let sim = Memo::new(move |previous: Option<&Result<Sim, ScenarioError>>| {
             let current = scenario.get();
@@ -134,6 +137,7 @@ impl AppState {
             source,
             scenario,
             tab,
+            compare,
             notice,
             sim,
         };
@@ -147,6 +151,7 @@ impl AppState {
             source: self.source.get(),
             scenario: self.scenario.get(),
             tab: self.tab.get(),
+            compare: self.compare.get(),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The timelines: one row per fact (label, role, kind, the externalise and
 //! forward switches, a canvas) over a shared turn axis.
 
-use drift_core::{Outcome, Role};
+use drift_core::Role;
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -323,18 +323,6 @@ fn FactRow(
                 {tooltip}
             </div>
         </div>
-    }
-}
-
-/// The colour class of an outcome.
-pub fn outcome_class(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Governed => "outcome governed",
-        Outcome::WeaklyGoverned => "outcome weakly",
-        Outcome::Ungoverned => "outcome ungoverned",
-        Outcome::Misbound => "outcome misbound",
-        Outcome::Refused => "outcome refused",
-        Outcome::NotReached => "outcome not-reached",
     }
 }
 

@@ -1,0 +1,11 @@
+//! Trunk's entry point for the audit page (`audit.html`).
+
+// Smaller and faster than the default allocator in WebAssembly.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    drift_web::app::start_audit();
+}
