@@ -1,7 +1,8 @@
 //! `drift`: Compaction Drift in the terminal and in CI.
 //!
 //! Every command prints to stdout and exits 0 on success; `check` exits 1
-//! when an action fails; any unreadable input exits 2 with one line on stderr
+//! when an action fails, `audit` when the summary lost a rule or asserts an
+//! unsupported detail; any unreadable input exits 2 with one line on stderr
 //! naming the file and the field. Nothing here panics on user input.
 
 mod audit;
@@ -179,6 +180,12 @@ fn one_input(args: &Args) -> Result<Scenario, Failure> {
 
 /// Runs the command; returns what to print and the exit code.
 fn execute(args: &Args) -> Result<(String, u8), Failure> {
+    if args.command != "audit" && (args.before.is_some() || args.after.is_some()) {
+        return Err(Failure::usage(format!(
+            "--before and --after belong to drift audit, not drift {}",
+            args.command
+        )));
+    }
     match args.command.as_str() {
         "help" => Ok((USAGE.to_string(), 0)),
         "version" => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),

@@ -568,3 +568,11 @@ fn list_says_where_each_harness_preset_comes_from() {
         assert!(out.contains(info.limits), "{}", info.id);
     }
 }
+
+#[test]
+fn audit_options_elsewhere_are_an_error() {
+    fails_with_code_2(
+        &["run", "payments-incident", "--before", "x.txt"],
+        &["--before and --after belong to drift audit"],
+    );
+}

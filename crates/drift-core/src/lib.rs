@@ -10,8 +10,8 @@
 //! The behaviour is the contract `MODEL.md` v1.1; the module tree follows it:
 //! [`vocab`] (§1), [`harness`] (§2 token accounting and rounds), [`round`]
 //! (§3 what a round does to a fact), [`policy`] (§4, §9 presets as data),
-//! [`grade`] (§5) and [`explain`] (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
-//! result), [`builtin`] (the scenarios behind the §8 findings).
+//! [`grade`] (§5) and [`explain`](mod@explain) (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
+//! result), [`builtin`](mod@builtin) (the scenarios behind the §8 findings).
 //!
 //! For real sessions, around the simulation: [`guard`] (the four guards as
 //! a library a harness calls: binding ledger, constraint store, boundary
