@@ -111,6 +111,19 @@ fn test() -> Result {
     step("native tests, doc tests included", || {
         run(cargo(&["test", "--workspace", "--locked"]))
     })?;
+    step("API documentation builds without warnings", || {
+        let mut cmd = cargo(&[
+            "doc",
+            "--no-deps",
+            "--locked",
+            "--package",
+            "drift-core",
+            "--package",
+            "drift-web",
+        ]);
+        cmd.env("RUSTDOCFLAGS", "-D warnings");
+        run(cmd)
+    })?;
     step(
         "drift-core builds without std (thumbv7em-none-eabihf)",
         || {
