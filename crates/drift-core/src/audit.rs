@@ -541,7 +541,9 @@ struct Before {
     bytes: usize,
 }
 
-fn reads_rules(role: MessageRole) -> bool {
+/// Whose sentences can state a rule: everyone's but the model's own (its
+/// output and its reasoning).
+pub(crate) fn reads_rules(role: MessageRole) -> bool {
     !matches!(role, MessageRole::Assistant | MessageRole::Reasoning)
 }
 
@@ -550,7 +552,7 @@ fn reads_reasons(role: MessageRole) -> bool {
 }
 
 /// Lowercase, whitespace collapsed: two statements of one rule.
-fn normal(text: &str) -> String {
+pub(crate) fn normal(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for word in text.split_whitespace() {
         if !out.is_empty() {
@@ -561,6 +563,70 @@ fn normal(text: &str) -> String {
     out
 }
 
+/// One sentence of a transcript, tokenised: what the audit (and the import
+/// of a session as a scenario) reads rules from.
+pub(crate) struct MessageSentence<'t> {
+    /// Where it is.
+    pub(crate) place: Place,
+    /// Who said it.
+    pub(crate) role: MessageRole,
+    /// The sentence.
+    pub(crate) text: &'t str,
+    /// Its words and entities, spans relative to the field's text.
+    pub(crate) tokens: Vec<Token<'t>>,
+    /// Prose that can state a rule or a reason: message text, not code,
+    /// not longer than [`MAX_SENTENCE_BYTES`].
+    pub(crate) prose: bool,
+}
+
+impl MessageSentence<'_> {
+    /// The cue (and its token) when this sentence states a rule that counts:
+    /// prose, from anyone but the model itself, with a strict rule cue.
+    pub(crate) fn rule_cue(&self) -> Option<(RuleCue, usize)> {
+        if self.prose && reads_rules(self.role) {
+            rule_cue(&self.tokens)
+        } else {
+            None
+        }
+    }
+}
+
+/// Calls `visit` on every sentence of the fields `read` selects, in
+/// transcript order (a message's text before its tool arguments).
+pub(crate) fn each_sentence<'t>(
+    transcript: &'t Transcript,
+    read: impl Fn(MessageRole, Field) -> bool,
+    mut visit: impl FnMut(&MessageSentence<'t>),
+) {
+    for (m, message) in transcript.messages.iter().enumerate() {
+        let fields = [
+            (Field::Text, Some(message.text.as_str())),
+            (Field::Arguments, message.tool_arguments.as_deref()),
+        ];
+        for (field, text) in fields {
+            let Some(text) = text else { continue };
+            if !read(message.role, field) {
+                continue;
+            }
+            for sentence in scan::sentences(text) {
+                visit(&MessageSentence {
+                    place: Place {
+                        message: m,
+                        field,
+                        span: sentence.span,
+                    },
+                    role: message.role,
+                    text: sentence.span.of(text),
+                    tokens: scan::tokens(text, sentence.span),
+                    prose: field == Field::Text
+                        && !sentence.code
+                        && sentence.span.len() <= MAX_SENTENCE_BYTES,
+                });
+            }
+        }
+    }
+}
+
 impl Before {
     fn read(before: &Transcript) -> Before {
         let mut support = SupportBuilder::default();
@@ -569,84 +635,72 @@ impl Before {
         let mut reasons: Vec<Reason> = Vec::new();
         let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
         let mut ids: BTreeMap<u64, IdMentions> = BTreeMap::new();
-        let mut bytes = 0;
-        for (m, message) in before.messages.iter().enumerate() {
-            let fields = [
-                (Field::Text, Some(message.text.as_str())),
-                (Field::Arguments, message.tool_arguments.as_deref()),
-            ];
-            for (field, text) in fields {
-                let Some(text) = text else { continue };
-                bytes += text.len();
-                for sentence in scan::sentences(text) {
-                    let tokens = scan::tokens(text, sentence.span);
-                    let place = Place {
-                        message: m,
-                        field,
-                        span: sentence.span,
-                    };
-                    for t in &tokens {
-                        support.add_token(t);
-                        note_id(&mut ids, t, m, field, place);
-                    }
-                    let prose = field == Field::Text
-                        && !sentence.code
-                        && sentence.span.len() <= MAX_SENTENCE_BYTES;
-                    if !prose {
-                        continue;
-                    }
-                    let sentence_text = sentence.span.of(text);
-                    if reads_rules(message.role)
-                        && let Some((cue, _)) = rule_cue(&tokens)
-                    {
-                        let key = normal(sentence_text);
-                        if let Some(&i) = rule_index.get(&key) {
-                            if let Some(r) = rules.get_mut(i) {
-                                r.occurrences += 1;
-                            }
-                        } else {
-                            rule_index.insert(key, rules.len());
-                            rules.push(Rule {
-                                place,
-                                text: sentence_text.to_string(),
-                                role: message.role,
-                                cue,
-                                occurrences: 1,
-                                terms: Terms::of(&tokens, 0, tokens.len()),
-                                prohibitions: prohibitions(&tokens),
-                            });
+        let bytes = before
+            .messages
+            .iter()
+            .map(|m| m.text.len() + m.tool_arguments.as_ref().map_or(0, String::len))
+            .sum();
+        each_sentence(
+            before,
+            |_, _| true,
+            |sentence| {
+                let place = sentence.place;
+                let tokens = &sentence.tokens;
+                for t in tokens {
+                    support.add_token(t);
+                    note_id(&mut ids, t, place.message, place.field, place);
+                }
+                if !sentence.prose {
+                    return;
+                }
+                if let Some((cue, _)) = sentence.rule_cue() {
+                    let key = normal(sentence.text);
+                    if let Some(&i) = rule_index.get(&key) {
+                        if let Some(r) = rules.get_mut(i) {
+                            r.occurrences += 1;
                         }
-                    }
-                    if reads_reasons(message.role) {
-                        for r in reasoning(&tokens) {
-                            let key = (r.kind, normal(sentence_text));
-                            if let Some(&i) = reason_index.get(&key) {
-                                if let Some(x) = reasons.get_mut(i) {
-                                    x.occurrences += 1;
-                                }
-                                continue;
-                            }
-                            let mut terms = r.terms(&tokens);
-                            if terms.stems.len() + terms.entities.len() < 2
-                                && r.kind == ReasoningKind::Rationale
-                            {
-                                // "… because of that": the whole sentence is the reason.
-                                terms = Terms::of(&tokens, 0, tokens.len());
-                            }
-                            reason_index.insert(key, reasons.len());
-                            reasons.push(Reason {
-                                kind: r.kind,
-                                place,
-                                text: sentence_text.to_string(),
-                                role: message.role,
-                                occurrences: 1,
-                                terms,
-                            });
-                        }
+                    } else {
+                        rule_index.insert(key, rules.len());
+                        rules.push(Rule {
+                            place,
+                            text: sentence.text.to_string(),
+                            role: sentence.role,
+                            cue,
+                            occurrences: 1,
+                            terms: Terms::of(tokens, 0, tokens.len()),
+                            prohibitions: prohibitions(tokens),
+                        });
                     }
                 }
-            }
-        }
+                if reads_reasons(sentence.role) {
+                    for r in reasoning(tokens) {
+                        let key = (r.kind, normal(sentence.text));
+                        if let Some(&i) = reason_index.get(&key) {
+                            if let Some(x) = reasons.get_mut(i) {
+                                x.occurrences += 1;
+                            }
+                            continue;
+                        }
+                        let mut terms = r.terms(tokens);
+                        if terms.stems.len() + terms.entities.len() < 2
+                            && r.kind == ReasoningKind::Rationale
+                        {
+                            // "… because of that": the whole sentence is the reason.
+                            terms = Terms::of(tokens, 0, tokens.len());
+                        }
+                        reason_index.insert(key, reasons.len());
+                        reasons.push(Reason {
+                            kind: r.kind,
+                            place,
+                            text: sentence.text.to_string(),
+                            role: sentence.role,
+                            occurrences: 1,
+                            terms,
+                        });
+                    }
+                }
+            },
+        );
         Before {
             support: support.finish(),
             rules,
