@@ -18,8 +18,8 @@
 //! gate, commitment ledger), [`entail`] (does a source support a claim: the
 //! [`entail::Entailment`] trait and a lexical checker that needs no model),
 //! [`transcript`] (OpenAI Responses items, Codex CLI and Claude Code session
-//! logs into messages) and [`audit`] (a real compaction checked against what
-//! it replaced).
+//! logs into messages), [`audit`] (a real compaction checked against what
+//! it replaced) and [`import`](mod@import) (a real session as a scenario).
 //!
 //! ```
 //! use drift_core::{builtin, simulate, Outcome, PolicyChoice, Preset};
@@ -84,6 +84,7 @@ pub mod explain;
 pub mod grade;
 pub mod guard;
 pub mod harness;
+pub mod import;
 pub mod policy;
 pub mod round;
 pub mod run;
@@ -97,6 +98,7 @@ pub use error::{Collection, ScenarioError};
 pub use explain::{Cause, Explanation, explain};
 pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessOverrides};
+pub use import::{ImportOptions, Imported, import, import_text};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};

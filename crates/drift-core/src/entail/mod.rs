@@ -83,7 +83,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 pub(crate) use rules::{
-    Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark, rule_cue,
+    ONLY_LEADS, Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark,
+    rule_cue,
 };
 pub use rules::{ReasoningKind, RuleCue, lookalike};
 use scan::{EntityKind, Span, Token};

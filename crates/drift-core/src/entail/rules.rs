@@ -96,7 +96,7 @@ fn stem_of(t: Option<&Token<'_>>) -> Option<String> {
 const DESCRIPTIVE_SUBJECTS: &[&str] = &["i", "it", "that", "there", "this", "what", "which"];
 
 /// Words before "only" that make it an instruction.
-const ONLY_LEADS: &[&str] = &[
+pub(crate) const ONLY_LEADS: &[&str] = &[
     "can", "may", "must", "please", "should", "to", "we", "will", "you",
 ];
 

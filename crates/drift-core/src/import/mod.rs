@@ -1,0 +1,1116 @@
+//! A real session as a scenario: a [`Transcript`] in, a [`Scenario`] out
+//! that simulates what compaction would do to that session's rules, with
+//! every guess the import made marked as one.
+//!
+//! [`import`] reads the transcript once and returns an [`Imported`]: the
+//! scenario (which always passes [`Scenario::validate`] and reads back
+//! through [`crate::scenario_to_json`] and [`crate::parse_scenario`]
+//! unchanged), and beside it, in the same order as the scenario's facts and
+//! actions, a [`FactGuess`] or [`ActionGuess`] saying where each came from
+//! (message, record, byte span) and why (the cue, the pattern, what it
+//! shares with its governing facts). A front end shows these so a person
+//! can correct a kind, a governing fact, or drop a fact or action before
+//! simulating; the edited scenario is an ordinary `scenario@1` file.
+//!
+//! ```
+//! use drift_core::import::{ImportOptions, Governance, import_text};
+//! use drift_core::{Kind, Role, simulate};
+//!
+//! let log = r#"{"type":"message","role":"developer","content":"Never restart payments-api without an approver."}
+//! {"type":"message","role":"user","content":"Find out why payments-api is slow."}
+//! {"type":"function_call","name":"shell","arguments":"{\"command\":\"kubectl rollout restart deploy/payments-api\"}","call_id":"c1"}"#;
+//! let imported = import_text(log, &ImportOptions::default()).unwrap();
+//! let scenario = &imported.scenario;
+//! assert_eq!(scenario.harness.turns, 2);
+//! assert_eq!(scenario.facts[0].role, Role::System);
+//! assert_eq!(scenario.facts[0].kind, Kind::StandingRule);
+//! assert_eq!(imported.facts[0].kind_cue.cue, "never");
+//! assert_eq!(scenario.actions[0].id, "restart");
+//! assert_eq!(scenario.actions[0].governed_by, [scenario.facts[0].id.clone()]);
+//! assert_eq!(
+//!     imported.actions[0].governance,
+//!     Governance::SharedResources(vec!["deploy/payments-api".into()])
+//! );
+//! assert!(simulate(scenario).is_ok());
+//! ```
+//!
+//! ## Turns and tokens
+//!
+//! Turn 0 is the system prompt: every system and developer message, wherever
+//! it stands, adds to `system_tokens`, and its facts are system facts at
+//! turn 0. Every other message is one turn, in order (a Claude Code line
+//! with text and a tool call is two messages, so two turns). A message's
+//! size is an **estimate**: its text and tool arguments in characters,
+//! divided by [`TokenEstimate::chars_per_token`] (4 by default) and rounded
+//! up, at least 1. `tokens_per_turn` is the median turn (the lower one for an
+//! even count), and every turn of another size is listed in `turn_tokens`.
+//! A session longer than [`MAX_TURNS`] messages folds the rest into its last
+//! turn; one with no message after the system prompt gets one empty turn of
+//! 1 token. Both say so in [`Imported::notices`].
+//!
+//! The harness is [`ImportOptions`]'s window (200,000 tokens), tail (8
+//! turns) and summary (8,000 tokens), trigger 100%. A system prompt that
+//! fills the window raises the window to twice the system prompt, rounded up
+//! to a thousand tokens ([`Notice::WindowRaised`]). The policy is the preset
+//! that approximates the harness that wrote the log, unless the options name
+//! one:
+//!
+//! | transcript | policy |
+//! | --- | --- |
+//! | Claude Code session | `claude_code` |
+//! | Codex CLI session | `codex_cli` |
+//! | OpenAI Responses items | `openai_compact` |
+//! | plain text | `pinned_prefix` |
+//!
+//! Roles: user → `user`; assistant, reasoning and harness summaries →
+//! `assistant`; tool output → `tool`; system and developer → `system`; plain
+//! text, which has no roles, → `user` (someone pasted what they were told).
+//!
+//! ## Facts
+//!
+//! A fact is a sentence that states a constraint. Sentences are read as
+//! [`crate::audit`] reads them (the same code): prose of a message's text,
+//! not code and at most [`crate::audit::MAX_SENTENCE_BYTES`] long, from
+//! anyone but the model itself (its output and its reasoning state no
+//! rules). A sentence is a fact when the audit's rule detector finds a cue
+//! in it (never, do not, must, only, without a safeguard, freeze, always,
+//! forbidden, except), or when it is the operator's (a system, developer or
+//! user message, or plain text) and has one of the cues below. Its kind is
+//! the first row whose cue it has:
+//!
+//! | kind | cues | from |
+//! | --- | --- | --- |
+//! | `correction` | "correction"; "actually" opening a clause; "I meant"; "not X but Y" | the operator only |
+//! | `carve_out` | "except", "exempt"; "unless"; "only if", "only when", "only during"; "may … during"; "you (we, agents) may"; "is (are) allowed", "permitted" | anyone |
+//! | `scope` | "only" as an instruction (opening a clause, after "you", "must", "to", … or a verb like "touch", "edit", "deploy"), not "only if"; "limited (restricted, scoped, confined) to"; "stay within" | anyone |
+//! | `standing_rule` | the detector's cue: never, do not, must, always, freeze, forbidden, not allowed, without a safeguard | anyone |
+//!
+//! A rule with an exception in it ("never restart X except during the
+//! window") is a carve-out: its exception is the detail a summary loses
+//! first. A sentence stated again (same words, case and spacing aside) is
+//! one fact, at its first statement, with [`FactGuess::occurrences`]. Ids
+//! are the first content words of the sentence, lowercase and joined by
+//! dashes (`never-restart-payments-api`), with `-2`, `-3` … when taken.
+//!
+//! ## Actions
+//!
+//! A tool call is an action when its command (see [`patterns`]: the string
+//! values of its JSON arguments, file contents left out) or its tool name
+//! matches one of these patterns, case-insensitively; the first row that
+//! matches names it:
+//!
+//! | pattern | matches | irreversible |
+//! | --- | --- | --- |
+//! | `rm-rf` | `rm -rf` (`-fr`, `-Rf`, `-r -f`, `--recursive --force`) | yes |
+//! | `drop` | `drop table` (database, schema, index, view, collection, keyspace), `dropdb` | yes |
+//! | `truncate` | `truncate` | yes |
+//! | `delete` | `delete` (`DELETE FROM`, `kubectl delete`, `curl -X DELETE`, a `delete_*` tool) | yes |
+//! | `destroy` | `destroy` (`terraform destroy`), `helm uninstall` | yes |
+//! | `force-push` | `git push -f` (`--force`, `--force-with-lease`), `force-push` | yes |
+//! | `reset-hard` | `git reset --hard` | yes |
+//! | `publish` | `publish` (`cargo publish`, `npm publish`) | yes |
+//! | `payment` | a word starting with payment, charge, refund or payout, with post, put, create, capture, confirm, send, issue, pay, execute or submit | yes |
+//! | `push-main` | `git push … main` (or `master`) | no |
+//! | `migrate` | `migrate` (`db:migrate`, `manage.py migrate`, `prisma migrate`) | no |
+//! | `restart` | `restart` (`kubectl rollout restart`, `systemctl restart`), `reboot` | no |
+//! | `rollback` | `rollback` (`helm rollback`), `roll back`, `kubectl rollout undo` | no |
+//! | `deploy` | `deploy`, `kubectl apply`, `terraform apply`, `helm upgrade` (`install`), `pulumi up` | no |
+//!
+//! Irreversible are the calls that destroy data or history, or move money;
+//! a deploy, a restart or a rollback can be undone by another.
+//!
+//! An action is **governed by** the facts before it (in message order) that
+//! mention one of the resources its command names: an identifier, ticket or
+//! path found by [`crate::entail::scan`], compared lowercase, where
+//! `payments-api` also covers `payments-api-7d9f8` and
+//! `deployment/payments-api`, and `config/pool.toml` also covers
+//! `/srv/app/config/pool.toml`. Failing that, it is governed by
+//! every standing rule, carve-out and correction before it. A consequential
+//! call with no fact before it is not an action: it is listed in
+//! [`Imported::skipped`]. Actions are never delegated and have no `target`;
+//! their `consequence` is the pattern's.
+//!
+//! ## Cost
+//!
+//! One pass over the transcript's readable text (the same sentence scan as
+//! the audit, which skips the model's own messages), and per tool call a
+//! scan of its command. A 10 MB session imports in well under a second (see
+//! `BENCHMARKS.md`).
+
+mod kinds;
+pub mod patterns;
+
+use alloc::collections::BTreeMap;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+use core::fmt;
+
+pub use kinds::KindCue;
+pub use patterns::{PATTERNS, Pattern};
+
+use crate::audit::{Field, MessageSentence, Place, each_sentence, normal, reads_rules};
+use crate::entail::RuleCue;
+use crate::entail::scan::{self, EntityKind, Span};
+use crate::harness::Harness;
+use crate::policy::{PolicyChoice, Preset};
+use crate::scenario::{Action, Fact, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Scenario};
+use crate::transcript::{
+    MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+};
+use crate::vocab::{Retention, Role};
+
+/// How many tokens a text is taken to be.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TokenEstimate {
+    /// Characters per token (0 counts as 1).
+    pub chars_per_token: u32,
+}
+
+impl TokenEstimate {
+    /// Four characters per token.
+    pub const DEFAULT: TokenEstimate = TokenEstimate { chars_per_token: 4 };
+
+    /// The estimate for `chars` characters: `ceil(chars / chars_per_token)`,
+    /// at least 1.
+    ///
+    /// ```
+    /// use drift_core::import::TokenEstimate;
+    /// assert_eq!(TokenEstimate::DEFAULT.tokens(9), 3);
+    /// assert_eq!(TokenEstimate::DEFAULT.tokens(0), 1);
+    /// ```
+    pub fn tokens(self, chars: usize) -> u64 {
+        let per = u64::from(self.chars_per_token.max(1));
+        (chars as u64).div_ceil(per).max(1)
+    }
+}
+
+impl Default for TokenEstimate {
+    fn default() -> Self {
+        TokenEstimate::DEFAULT
+    }
+}
+
+/// What the import needs besides the transcript.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// The scenario's id.
+    pub id: String,
+    /// The context window (default 200,000 tokens).
+    pub window_tokens: u64,
+    /// The policy; `None` picks the preset for the transcript's format (see
+    /// [`default_policy`]).
+    pub policy: Option<Preset>,
+    /// How text becomes tokens.
+    pub estimate: TokenEstimate,
+    /// Newest turns a round keeps verbatim (default 8).
+    pub tail_turns: u32,
+    /// The size of a summary (default 8,000 tokens).
+    pub summary_tokens: u64,
+}
+
+impl ImportOptions {
+    /// The default window.
+    pub const DEFAULT_WINDOW_TOKENS: u64 = 200_000;
+    /// The default tail.
+    pub const DEFAULT_TAIL_TURNS: u32 = 8;
+    /// The default summary size.
+    pub const DEFAULT_SUMMARY_TOKENS: u64 = 8_000;
+    /// The default scenario id.
+    pub const DEFAULT_ID: &'static str = "imported-session";
+}
+
+impl Default for ImportOptions {
+    fn default() -> Self {
+        ImportOptions {
+            id: ImportOptions::DEFAULT_ID.to_string(),
+            window_tokens: ImportOptions::DEFAULT_WINDOW_TOKENS,
+            policy: None,
+            estimate: TokenEstimate::DEFAULT,
+            tail_turns: ImportOptions::DEFAULT_TAIL_TURNS,
+            summary_tokens: ImportOptions::DEFAULT_SUMMARY_TOKENS,
+        }
+    }
+}
+
+/// The preset that approximates the harness that writes `format`.
+pub const fn default_policy(format: TranscriptFormat) -> Preset {
+    match format {
+        TranscriptFormat::ClaudeCodeSession => Preset::ClaudeCode,
+        TranscriptFormat::CodexSession => Preset::CodexCli,
+        TranscriptFormat::ResponsesItems => Preset::OpenaiCompact,
+        TranscriptFormat::PlainText => Preset::PinnedPrefix,
+    }
+}
+
+/// Where a guess came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// The message (0-based), the field and the byte span: the sentence of a
+    /// fact; the whole arguments of an action (empty when the call has
+    /// none).
+    pub place: Place,
+    /// The message's record: the 1-based line of a JSON-lines file, the
+    /// 1-based item of a JSON array.
+    pub record: usize,
+    /// Who said it.
+    pub role: MessageRole,
+    /// The scenario turn (0 for the system prompt).
+    pub turn: u32,
+}
+
+/// How a fact was found and why it has its kind.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FactGuess {
+    /// The fact's id in the scenario.
+    pub id: String,
+    /// Its first statement.
+    pub origin: Origin,
+    /// The rule detector's cue, or `None` when only an import cue made it a
+    /// fact ("Correction: …", "limited to …").
+    pub rule_cue: Option<RuleCue>,
+    /// The kind guessed and the words that decided it.
+    pub kind_cue: KindCue,
+    /// How many times the session states it.
+    pub occurrences: usize,
+}
+
+/// Why an action is governed by the facts it is governed by.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Governance {
+    /// The facts mention these resources of the command (as the command
+    /// writes them).
+    SharedResources(Vec<String>),
+    /// No fact before it mentions what it acts on: every standing rule,
+    /// carve-out and correction before it governs it.
+    EveryConstraintBefore,
+}
+
+/// How an action was found and why it is governed as it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionGuess {
+    /// The action's id in the scenario.
+    pub id: String,
+    /// The tool call.
+    pub origin: Origin,
+    /// The tool called.
+    pub tool: String,
+    /// The command read from its arguments.
+    pub command: String,
+    /// The pattern that matched.
+    pub pattern: &'static Pattern,
+    /// The words that matched, as written.
+    pub matched: String,
+    /// The tool's name matched, not its command.
+    pub in_tool_name: bool,
+    /// Where `governed_by` came from.
+    pub governance: Governance,
+}
+
+/// A consequential tool call that is not an action: nothing before it
+/// could govern it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SkippedAction {
+    /// The tool call.
+    pub origin: Origin,
+    /// The tool called.
+    pub tool: String,
+    /// The command read from its arguments.
+    pub command: String,
+    /// The pattern that matched.
+    pub pattern: &'static Pattern,
+}
+
+/// A message's place in the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MessageTurn {
+    /// Its turn (0: the system prompt).
+    pub turn: u32,
+    /// Its estimated size.
+    pub tokens: u64,
+}
+
+/// Something the import changed or assumed that a person should know.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// The system prompt alone filled the requested window.
+    WindowRaised {
+        /// The window asked for.
+        requested: u64,
+        /// The window used.
+        window_tokens: u64,
+        /// The system prompt's estimate.
+        system_tokens: u64,
+    },
+    /// No message after the system prompt: one empty turn stands in.
+    NoTurns,
+    /// More messages than the engine has turns: the rest share the last.
+    TurnsFolded {
+        /// Messages after the system prompt.
+        messages: usize,
+        /// Turns used.
+        turns: u32,
+    },
+    /// An option was out of the engine's range.
+    Clamped {
+        /// Which option (`window_tokens`, `tail_turns`, `summary_tokens`).
+        field: &'static str,
+        /// The value asked for.
+        requested: u64,
+        /// The value used.
+        used: u64,
+    },
+}
+
+impl fmt::Display for Notice {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Notice::WindowRaised {
+                requested,
+                window_tokens,
+                system_tokens,
+            } => write!(
+                f,
+                "the system prompt (about {system_tokens} tokens) fills the {requested}-token window: the window is raised to {window_tokens} tokens"
+            ),
+            Notice::NoTurns => f.write_str(
+                "no message after the system prompt: one empty turn of 1 token stands in",
+            ),
+            Notice::TurnsFolded { messages, turns } => write!(
+                f,
+                "{messages} messages after the system prompt, more than the {turns} turns a scenario can have: the last turn holds the rest"
+            ),
+            Notice::Clamped {
+                field,
+                requested,
+                used,
+            } => write!(f, "{field} {requested} is out of range: {used} is used"),
+        }
+    }
+}
+
+/// A transcript imported as a scenario, with every guess explained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    /// The scenario (valid; see the module docs for how it is built).
+    pub scenario: Scenario,
+    /// What the transcript was read as.
+    pub format: TranscriptFormat,
+    /// One per scenario fact, in the same order.
+    pub facts: Vec<FactGuess>,
+    /// One per scenario action, in the same order.
+    pub actions: Vec<ActionGuess>,
+    /// Consequential calls with nothing before them to govern them.
+    pub skipped: Vec<SkippedAction>,
+    /// One per transcript message: its turn and size.
+    pub message_turns: Vec<MessageTurn>,
+    /// Records the transcript reader skipped (bookkeeping lines, encrypted
+    /// reasoning, subagent lines).
+    pub records_skipped: usize,
+    /// What the import changed or assumed.
+    pub notices: Vec<Notice>,
+}
+
+/// Reads `text` as a transcript (see [`read_transcript`]) and imports it.
+///
+/// # Errors
+///
+/// The [`TranscriptError`] of a file that starts as JSON and then has a line
+/// that is not (naming the line), or JSON that is no transcript.
+pub fn import_text(text: &str, options: &ImportOptions) -> Result<Imported, TranscriptError> {
+    read_transcript(text).map(|t| import(&t, options))
+}
+
+/// Imports a transcript as a scenario (see the module docs). Never fails:
+/// any transcript gives a valid scenario.
+pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
+    let mut notices = Vec::new();
+    let plan = plan_turns(transcript, options.estimate, MAX_TURNS, &mut notices);
+    let facts = read_facts(transcript, &plan.message_turns);
+    let (actions, skipped) = read_actions(transcript, &plan.message_turns, &facts);
+    let harness = harness(&plan, options, &mut notices);
+    let policy = options
+        .policy
+        .unwrap_or_else(|| default_policy(transcript.format));
+
+    let label = transcript.format.label();
+    let description = alloc::format!(
+        "Imported from a transcript ({label}, {} messages). Token sizes are estimates (characters / {}). Every fact's kind, every action and what governs it are guesses from the session's words: review them before trusting the simulation.",
+        transcript.messages.len(),
+        options.estimate.chars_per_token.max(1)
+    );
+    let scenario = Scenario {
+        id: options.id.clone(),
+        title: alloc::format!("Imported session ({label})"),
+        description,
+        harness,
+        turn_tokens: plan.turn_tokens(harness.tokens_per_turn),
+        policy: PolicyChoice::Preset(policy),
+        retention: Retention::default(),
+        guards: Guards::default(),
+        model: ModelParams::default(),
+        resources: Vec::new(),
+        facts: facts.iter().map(|f| f.fact.clone()).collect(),
+        actions: actions.iter().map(|a| a.action.clone()).collect(),
+    };
+    Imported {
+        scenario,
+        format: transcript.format,
+        facts: facts.into_iter().map(|f| f.guess).collect(),
+        actions: actions.into_iter().map(|a| a.guess).collect(),
+        skipped,
+        message_turns: plan.message_turns,
+        records_skipped: transcript.skipped,
+        notices,
+    }
+}
+
+// ------------------------------------------------------------------ turns
+
+/// Where every message goes and how big each turn is.
+struct TurnPlan {
+    message_turns: Vec<MessageTurn>,
+    system_tokens: u64,
+    /// Tokens of turns `1..=len`.
+    sizes: Vec<u64>,
+}
+
+impl TurnPlan {
+    /// The turns whose size is not `per_turn`.
+    fn turn_tokens(&self, per_turn: u64) -> Vec<crate::scenario::TurnTokens> {
+        (1u32..)
+            .zip(&self.sizes)
+            .filter(|(_, tokens)| **tokens != per_turn)
+            .map(|(turn, &tokens)| crate::scenario::TurnTokens { turn, tokens })
+            .collect()
+    }
+}
+
+fn is_system(role: MessageRole) -> bool {
+    role.fact_role() == Some(Role::System)
+}
+
+/// Assigns messages to turns (the system prompt, then one turn each, at
+/// most `max_turns`) and sums their estimates.
+fn plan_turns(
+    transcript: &Transcript,
+    estimate: TokenEstimate,
+    max_turns: u32,
+    notices: &mut Vec<Notice>,
+) -> TurnPlan {
+    let mut message_turns = Vec::with_capacity(transcript.messages.len());
+    let mut system_tokens = 0u64;
+    let mut sizes: Vec<u64> = Vec::new();
+    let mut others = 0usize;
+    for message in &transcript.messages {
+        let chars = message.text.chars().count()
+            + message
+                .tool_arguments
+                .as_deref()
+                .map_or(0, |a| a.chars().count());
+        let tokens = estimate.tokens(chars);
+        let turn = if is_system(message.role) {
+            system_tokens = system_tokens.saturating_add(tokens);
+            0
+        } else {
+            others += 1;
+            let full = sizes.len() >= max_turns as usize;
+            match sizes.last_mut() {
+                Some(last) if full => *last = last.saturating_add(tokens).min(MAX_TOKENS),
+                _ => sizes.push(tokens.min(MAX_TOKENS)),
+            }
+            u32::try_from(sizes.len()).unwrap_or(max_turns)
+        };
+        message_turns.push(MessageTurn { turn, tokens });
+    }
+    if sizes.is_empty() {
+        sizes.push(1);
+        notices.push(Notice::NoTurns);
+    } else if others > sizes.len() {
+        notices.push(Notice::TurnsFolded {
+            messages: others,
+            turns: u32::try_from(sizes.len()).unwrap_or(max_turns),
+        });
+    }
+    TurnPlan {
+        message_turns,
+        system_tokens: system_tokens.min(MAX_TOKENS - 1),
+        sizes,
+    }
+}
+
+/// The harness: the options, clamped to the engine's ranges, around the
+/// plan's sizes.
+fn harness(plan: &TurnPlan, options: &ImportOptions, notices: &mut Vec<Notice>) -> Harness {
+    let mut clamp = |field: &'static str, requested: u64, min: u64, max: u64| {
+        let used = requested.clamp(min, max);
+        if used != requested {
+            notices.push(Notice::Clamped {
+                field,
+                requested,
+                used,
+            });
+        }
+        used
+    };
+    let requested_window = clamp("window_tokens", options.window_tokens, 1, MAX_TOKENS);
+    let tail_turns = clamp(
+        "tail_turns",
+        u64::from(options.tail_turns),
+        1,
+        u64::from(MAX_TURNS),
+    );
+    let summary_tokens = clamp("summary_tokens", options.summary_tokens, 1, MAX_TOKENS);
+    let system_tokens = plan.system_tokens;
+    let mut window_tokens = requested_window;
+    if window_tokens <= system_tokens {
+        window_tokens = system_tokens
+            .saturating_mul(2)
+            .max(system_tokens + 1)
+            .div_ceil(1000)
+            .saturating_mul(1000)
+            .min(MAX_TOKENS);
+        notices.push(Notice::WindowRaised {
+            requested: requested_window,
+            window_tokens,
+            system_tokens,
+        });
+    }
+    let mut sorted = plan.sizes.clone();
+    sorted.sort_unstable();
+    let median = sorted
+        .get(sorted.len().saturating_sub(1) / 2)
+        .copied()
+        .unwrap_or(1);
+    Harness {
+        window_tokens,
+        trigger_percent: Harness::DEFAULT_TRIGGER_PERCENT,
+        system_tokens,
+        tokens_per_turn: median,
+        tail_turns: u32::try_from(tail_turns).unwrap_or(MAX_TURNS),
+        summary_tokens,
+        turns: u32::try_from(plan.sizes.len()).unwrap_or(MAX_TURNS),
+        reserve_tokens: 0,
+        user_message_tokens: Harness::DEFAULT_USER_MESSAGE_TOKENS,
+    }
+}
+
+// ------------------------------------------------------------------ facts
+
+/// A fact found, with what governance needs to know about it.
+struct FoundFact {
+    fact: Fact,
+    guess: FactGuess,
+    /// Its message.
+    message: usize,
+    /// The resources it mentions, canonical.
+    resources: Vec<String>,
+}
+
+/// Messages whose sentences the operator wrote.
+fn is_operator(role: MessageRole) -> bool {
+    matches!(
+        role,
+        MessageRole::System | MessageRole::Developer | MessageRole::User | MessageRole::Unknown
+    )
+}
+
+/// Entity kinds that name a resource an action can act on.
+fn names_resource(kind: EntityKind) -> bool {
+    matches!(
+        kind,
+        EntityKind::Identifier | EntityKind::Ticket | EntityKind::Path
+    )
+}
+
+/// Resources shorter than this are not compared.
+const MIN_RESOURCE: usize = 3;
+
+fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> {
+    let mut facts: Vec<FoundFact> = Vec::new();
+    let mut statements: BTreeMap<String, usize> = BTreeMap::new();
+    let mut ids = Ids::default();
+    each_sentence(
+        transcript,
+        |role, field| field == Field::Text && reads_rules(role),
+        |sentence: &MessageSentence<'_>| {
+            if !sentence.prose {
+                return;
+            }
+            let rule = sentence.rule_cue();
+            let operator = is_operator(sentence.role);
+            if rule.is_none() && !operator {
+                return;
+            }
+            let Some(kind_cue) = kinds::guess(&sentence.tokens, rule, operator) else {
+                return;
+            };
+            let key = normal(sentence.text);
+            if let Some(&i) = statements.get(&key) {
+                if let Some(f) = facts.get_mut(i) {
+                    f.guess.occurrences += 1;
+                }
+                return;
+            }
+            statements.insert(key, facts.len());
+            let message = sentence.place.message;
+            let role = sentence.role.fact_role().unwrap_or(Role::User);
+            let turn = if role == Role::System {
+                0
+            } else {
+                turns.get(message).map_or(1, |t| t.turn.max(1))
+            };
+            let id = ids.unique(&slug(sentence));
+            let mut resources: Vec<String> = sentence
+                .tokens
+                .iter()
+                .filter(|t| t.entity.is_some_and(names_resource))
+                .filter_map(|t| {
+                    let c = scan::canonical(t.entity?, t.text);
+                    (c.len() >= MIN_RESOURCE).then_some(c)
+                })
+                .collect();
+            resources.sort_unstable();
+            resources.dedup();
+            facts.push(FoundFact {
+                fact: Fact {
+                    id: id.clone(),
+                    text: sentence.text.to_string(),
+                    role,
+                    kind: kind_cue.kind,
+                    turn,
+                    externalised: false,
+                    forwarded: true,
+                    binds: None,
+                },
+                guess: FactGuess {
+                    id,
+                    origin: Origin {
+                        place: sentence.place,
+                        record: transcript.messages.get(message).map_or(0, |m| m.record),
+                        role: sentence.role,
+                        turn,
+                    },
+                    rule_cue: rule.map(|(cue, _)| cue),
+                    kind_cue,
+                    occurrences: 1,
+                },
+                message,
+                resources,
+            });
+        },
+    );
+    facts
+}
+
+/// Words left out of ids.
+const FILLER: &[&str] = &[
+    "a", "an", "and", "are", "be", "for", "i", "in", "is", "it", "of", "on", "or", "please", "the",
+    "this", "to", "we", "you",
+];
+
+/// The first content words of a sentence as an id (`never-restart-payments-api`).
+fn slug(sentence: &MessageSentence<'_>) -> String {
+    const WORDS: usize = 4;
+    const BYTES: usize = 40;
+    let mut out = String::new();
+    let mut words = 0;
+    for t in &sentence.tokens {
+        if words == WORDS {
+            break;
+        }
+        let lower = t.text.to_ascii_lowercase();
+        if t.entity.is_none() && FILLER.contains(&lower.as_str()) {
+            continue;
+        }
+        let part: String = lower
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join("-");
+        if part.is_empty() {
+            continue;
+        }
+        if !out.is_empty() && out.len() + 1 + part.len() > BYTES {
+            break;
+        }
+        if !out.is_empty() {
+            out.push('-');
+        }
+        out.push_str(part.get(..BYTES).unwrap_or(&part));
+        words += 1;
+    }
+    if out.is_empty() {
+        out.push_str("fact");
+    }
+    out
+}
+
+/// Hands out ids, each once: `base`, then `base-2`, `base-3` …
+#[derive(Default)]
+struct Ids {
+    taken: BTreeMap<String, ()>,
+}
+
+impl Ids {
+    fn unique(&mut self, base: &str) -> String {
+        let mut id = base.to_string();
+        let mut n = 2u64;
+        while self.taken.contains_key(&id) {
+            id = alloc::format!("{base}-{n}");
+            n += 1;
+        }
+        self.taken.insert(id.clone(), ());
+        id
+    }
+}
+
+// ---------------------------------------------------------------- actions
+
+struct FoundAction {
+    action: Action,
+    guess: ActionGuess,
+}
+
+/// Action text longer than this is cut.
+const MAX_ACTION_TEXT: usize = 200;
+
+fn read_actions(
+    transcript: &Transcript,
+    turns: &[MessageTurn],
+    facts: &[FoundFact],
+) -> (Vec<FoundAction>, Vec<SkippedAction>) {
+    let index = ResourceIndex::new(facts);
+    let mut ids = Ids::default();
+    let mut actions = Vec::new();
+    let mut skipped = Vec::new();
+    for (m, message) in transcript.messages.iter().enumerate() {
+        let Some(tool) = message.tool_name.as_deref() else {
+            continue;
+        };
+        if message.role != MessageRole::Assistant {
+            continue;
+        }
+        let arguments = message.tool_arguments.as_deref().unwrap_or("");
+        let command = patterns::command_text(arguments);
+        let (pattern, matched, in_tool_name) = match patterns::find(&command) {
+            Some((p, matched)) => (p, matched.to_string(), false),
+            None => match patterns::find(tool) {
+                Some((p, matched)) => (p, matched.to_string(), true),
+                None => continue,
+            },
+        };
+        let turn = turns.get(m).map_or(1, |t| t.turn.max(1));
+        let origin = Origin {
+            place: Place {
+                message: m,
+                field: Field::Arguments,
+                span: Span::new(0, arguments.len()),
+            },
+            record: message.record,
+            role: message.role,
+            turn,
+        };
+        // Facts stated before this message.
+        let before = facts.partition_point(|f| f.message < m);
+        let (governed_by, governance) = match index.shared(&command, before) {
+            Some((found, names)) => (found, Governance::SharedResources(names)),
+            None => (
+                facts
+                    .get(..before)
+                    .unwrap_or_default()
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, f)| f.fact.kind.is_constraint())
+                    .map(|(i, _)| i)
+                    .collect(),
+                Governance::EveryConstraintBefore,
+            ),
+        };
+        if governed_by.is_empty() {
+            skipped.push(SkippedAction {
+                origin,
+                tool: tool.to_string(),
+                command,
+                pattern,
+            });
+            continue;
+        }
+        let id = ids.unique(pattern.id);
+        let action = Action {
+            id: id.clone(),
+            text: action_text(tool, &command),
+            turn,
+            governed_by: governed_by
+                .iter()
+                .filter_map(|&i| facts.get(i).map(|f| f.fact.id.clone()))
+                .collect(),
+            delegated: false,
+            irreversible: pattern.irreversible,
+            target: None,
+            consequence: pattern.consequence.to_string(),
+        };
+        actions.push(FoundAction {
+            action,
+            guess: ActionGuess {
+                id,
+                origin,
+                tool: tool.to_string(),
+                command,
+                pattern,
+                matched,
+                in_tool_name,
+                governance,
+            },
+        });
+    }
+    (actions, skipped)
+}
+
+/// "Bash: kubectl rollout restart deploy/payments-api", whitespace
+/// collapsed, cut at [`MAX_ACTION_TEXT`] characters.
+fn action_text(tool: &str, command: &str) -> String {
+    let mut out = String::from(tool);
+    out.push_str(": ");
+    let mut chars = 0;
+    for (i, word) in command.split_whitespace().enumerate() {
+        let space = (i > 0).then_some(' ');
+        for c in space.into_iter().chain(word.chars()) {
+            if chars == MAX_ACTION_TEXT {
+                out.push('…');
+                return out;
+            }
+            out.push(c);
+            chars += 1;
+        }
+    }
+    out
+}
+
+/// Separators inside a resource name after which a longer name is one of
+/// its family (`payments-api` → `payments-api-7d9f8`).
+fn is_name_separator(b: u8) -> bool {
+    matches!(b, b'-' | b'_' | b'.' | b':' | b'/')
+}
+
+/// Facts by the resources they mention.
+struct ResourceIndex {
+    /// Canonical name → facts (ascending).
+    names: BTreeMap<String, Vec<usize>>,
+    /// For paths: every proper `/`-suffix → facts.
+    path_suffixes: BTreeMap<String, Vec<usize>>,
+}
+
+impl ResourceIndex {
+    fn new(facts: &[FoundFact]) -> ResourceIndex {
+        let mut names: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        let mut path_suffixes: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+        for (i, f) in facts.iter().enumerate() {
+            for r in &f.resources {
+                names.entry(r.clone()).or_default().push(i);
+                for (p, _) in r.match_indices('/') {
+                    if let Some(suffix) = r.get(p + 1..).filter(|s| s.len() >= MIN_RESOURCE) {
+                        path_suffixes.entry(suffix.to_string()).or_default().push(i);
+                    }
+                }
+            }
+        }
+        ResourceIndex {
+            names,
+            path_suffixes,
+        }
+    }
+
+    /// The facts among the first `before` that mention a resource of
+    /// `command`, in fact order, and the names (as the command writes them)
+    /// that they share; `None` when there are none.
+    fn shared(&self, command: &str, before: usize) -> Option<(Vec<usize>, Vec<String>)> {
+        let mut found: Vec<usize> = Vec::new();
+        let mut names: Vec<String> = Vec::new();
+        for entity in scan::entities(command) {
+            if !names_resource(entity.kind) {
+                continue;
+            }
+            let name = entity.canonical();
+            if name.len() < MIN_RESOURCE {
+                continue;
+            }
+            let mut hits: Vec<usize> = Vec::new();
+            let mut take = |facts: Option<&Vec<usize>>| {
+                hits.extend(facts.into_iter().flatten().filter(|&&i| i < before));
+            };
+            take(self.names.get(&name));
+            take(self.path_suffixes.get(&name));
+            // A fact's name that this one extends, or a `/`-suffix of it.
+            for (p, b) in name.bytes().enumerate() {
+                if p >= MIN_RESOURCE && is_name_separator(b) {
+                    take(name.get(..p).and_then(|head| self.names.get(head)));
+                }
+                if b == b'/' {
+                    take(name.get(p + 1..).and_then(|tail| self.names.get(tail)));
+                }
+            }
+            // A directory or file of this path named like a fact's resource.
+            if name.contains('/') {
+                for part in name.split('/').filter(|p| p.len() >= MIN_RESOURCE) {
+                    take(self.names.get(part));
+                }
+            }
+            // A fact's name that extends this one.
+            for (key, facts) in self.names.range(name.clone()..) {
+                let Some(rest) = key.strip_prefix(name.as_str()) else {
+                    break;
+                };
+                if rest.bytes().next().is_some_and(is_name_separator) {
+                    take(Some(facts));
+                }
+            }
+            if !hits.is_empty() {
+                found.extend(hits);
+                if !names.iter().any(|n| n == entity.text) {
+                    names.push(entity.text.to_string());
+                }
+            }
+        }
+        found.sort_unstable();
+        found.dedup();
+        (!found.is_empty()).then_some((found, names))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::transcript::Message;
+
+    fn transcript(messages: Vec<Message>) -> Transcript {
+        Transcript {
+            format: TranscriptFormat::ResponsesItems,
+            messages,
+            skipped: 0,
+        }
+    }
+
+    fn call(command: &str, record: usize) -> Message {
+        let mut m = Message::new(MessageRole::Assistant, "", record);
+        m.tool_name = Some("shell".into());
+        m.tool_arguments = Some(alloc::format!("{{\"command\":\"{command}\"}}"));
+        m
+    }
+
+    #[test]
+    fn folded_turns_share_the_last() {
+        let t = transcript(
+            (1..=5)
+                .map(|i| Message::new(MessageRole::User, "abcd", i))
+                .collect(),
+        );
+        let mut notices = Vec::new();
+        let plan = plan_turns(&t, TokenEstimate::DEFAULT, 3, &mut notices);
+        assert_eq!(plan.sizes, [1, 1, 3]);
+        let turns: Vec<u32> = plan.message_turns.iter().map(|m| m.turn).collect();
+        assert_eq!(turns, [1, 2, 3, 3, 3]);
+        assert_eq!(
+            notices,
+            [Notice::TurnsFolded {
+                messages: 5,
+                turns: 3
+            }]
+        );
+    }
+
+    #[test]
+    fn a_huge_system_prompt_raises_the_window() {
+        let t = transcript(alloc::vec![
+            Message::new(MessageRole::System, "x".repeat(4_000), 1),
+            Message::new(MessageRole::User, "hi", 2),
+        ]);
+        let options = ImportOptions {
+            window_tokens: 900,
+            ..ImportOptions::default()
+        };
+        let imported = import(&t, &options);
+        assert_eq!(imported.scenario.harness.system_tokens, 1_000);
+        assert_eq!(imported.scenario.harness.window_tokens, 2_000);
+        assert_eq!(
+            imported.notices,
+            [Notice::WindowRaised {
+                requested: 900,
+                window_tokens: 2_000,
+                system_tokens: 1_000
+            }]
+        );
+        assert_eq!(imported.scenario.validate(), Ok(()));
+    }
+
+    #[test]
+    fn resources_are_shared_by_family_and_path_suffix() {
+        let t = transcript(alloc::vec![
+            Message::new(
+                MessageRole::User,
+                "Never restart payments-api without an approver. Do not edit config/pool.toml. Never touch db-prod-01.",
+                1
+            ),
+            call("kubectl delete pod payments-api-7d9f8", 2),
+            call("rm -rf /srv/app/config/pool.toml", 3),
+            call("git push --force origin feat/x", 4),
+        ]);
+        let imported = import(&t, &ImportOptions::default());
+        let governance: Vec<&Governance> = imported.actions.iter().map(|a| &a.governance).collect();
+        assert_eq!(
+            governance,
+            [
+                &Governance::SharedResources(alloc::vec!["payments-api-7d9f8".into()]),
+                &Governance::SharedResources(alloc::vec!["/srv/app/config/pool.toml".into()]),
+                &Governance::EveryConstraintBefore,
+            ]
+        );
+        let governed: Vec<usize> = imported
+            .scenario
+            .actions
+            .iter()
+            .map(|a| a.governed_by.len())
+            .collect();
+        assert_eq!(governed, [1, 1, 3]);
+    }
+
+    #[test]
+    fn a_call_with_nothing_before_it_is_skipped() {
+        let t = transcript(alloc::vec![
+            call("./deploy.sh", 1),
+            Message::new(MessageRole::User, "Never deploy on Fridays.", 2),
+            call("./deploy.sh", 3),
+        ]);
+        let imported = import(&t, &ImportOptions::default());
+        assert_eq!(imported.skipped.len(), 1);
+        assert_eq!(imported.skipped[0].origin.record, 1);
+        assert_eq!(imported.scenario.actions.len(), 1);
+        assert_eq!(imported.scenario.actions[0].turn, 3);
+    }
+
+    #[test]
+    fn ids_are_slugs_made_unique() {
+        let t = transcript(alloc::vec![Message::new(
+            MessageRole::User,
+            "Do not restart payments-api now. Do not restart payments-api, not today. do not   restart PAYMENTS-API now.",
+            1
+        )]);
+        let imported = import(&t, &ImportOptions::default());
+        let ids: Vec<&str> = imported.facts.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "do-not-restart-payments-api",
+                "do-not-restart-payments-api-2"
+            ]
+        );
+        assert_eq!(imported.facts[0].occurrences, 2);
+    }
+
+    #[test]
+    fn action_text_is_cut() {
+        let long = "x ".repeat(300);
+        let text = action_text("Bash", &long);
+        assert!(text.starts_with("Bash: x x"));
+        assert_eq!(text.chars().count(), "Bash: ".len() + MAX_ACTION_TEXT + 1);
+    }
+}

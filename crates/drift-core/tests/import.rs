@@ -1,0 +1,685 @@
+//! Importing sessions as scenarios: the sample sessions of every format
+//! against reviewed snapshots, a generated session of more than a thousand
+//! messages, malformed files, and properties over generated transcripts
+//! (the import never panics and its scenario always validates and reads
+//! back unchanged).
+
+use std::fmt::Write as _;
+
+use drift_core::audit::Field;
+use drift_core::import::{Governance, ImportOptions, Imported, Notice, import, import_text};
+use drift_core::transcript::{
+    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+};
+use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate};
+use proptest::prelude::*;
+
+fn sample_text(name: &str) -> String {
+    let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn sample(name: &str) -> (Transcript, Imported) {
+    let transcript = read_transcript(&sample_text(name)).expect("the sample reads");
+    let options = ImportOptions {
+        id: name.split('.').next().unwrap_or(name).to_string(),
+        ..ImportOptions::default()
+    };
+    let imported = import(&transcript, &options);
+    check(&transcript, &imported).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (transcript, imported)
+}
+
+/// Everything that must hold of any import: the scenario validates, runs,
+/// reads back unchanged; the guesses line up with it and point into the
+/// transcript; governing facts come before their actions.
+fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
+    let s = &imported.scenario;
+    s.validate().map_err(|e| format!("invalid: {e}"))?;
+    simulate(s).map_err(|e| format!("does not run: {e}"))?;
+    let json = scenario_to_json(s);
+    let back = parse_scenario(&json).map_err(|e| format!("does not read back: {e}"))?;
+    if &back != s {
+        return Err("reads back different".into());
+    }
+    if imported.facts.len() != s.facts.len() || imported.actions.len() != s.actions.len() {
+        return Err("guesses and scenario differ in length".into());
+    }
+    if imported.message_turns.len() != t.messages.len() {
+        return Err("message_turns is not one per message".into());
+    }
+    for (g, f) in imported.facts.iter().zip(&s.facts) {
+        let m = t
+            .messages
+            .get(g.origin.place.message)
+            .ok_or("fact outside")?;
+        if g.id != f.id || g.kind_cue.kind != f.kind || g.origin.turn != f.turn {
+            return Err(format!("fact guess {} does not match its fact", g.id));
+        }
+        if g.origin.place.field != Field::Text
+            || m.text
+                .get(g.origin.place.span.start..g.origin.place.span.end)
+                != Some(f.text.as_str())
+        {
+            return Err(format!("fact {}: span is not its text", f.id));
+        }
+        let cue = g.kind_cue.span;
+        if !(g.origin.place.span.start <= cue.start && cue.end <= g.origin.place.span.end) {
+            return Err(format!("fact {}: cue outside the sentence", f.id));
+        }
+        if g.origin.record != m.record || g.origin.role != m.role {
+            return Err(format!("fact {}: origin is not its message", f.id));
+        }
+    }
+    for (g, a) in imported.actions.iter().zip(&s.actions) {
+        let m = t
+            .messages
+            .get(g.origin.place.message)
+            .ok_or("action outside")?;
+        if g.id != a.id || a.irreversible != g.pattern.irreversible || a.target.is_some() {
+            return Err(format!("action guess {} does not match its action", g.id));
+        }
+        if g.origin.place.span.end != m.tool_arguments.as_deref().map_or(0, str::len) {
+            return Err(format!("action {}: span is not its arguments", a.id));
+        }
+        if a.governed_by.is_empty() {
+            return Err(format!("action {} is governed by nothing", a.id));
+        }
+        for id in &a.governed_by {
+            let i = s.fact_index(id).ok_or("unknown governing fact")?;
+            if imported.facts[i].origin.place.message >= g.origin.place.message {
+                return Err(format!("action {}: {id} is not before it", a.id));
+            }
+            if matches!(g.governance, Governance::EveryConstraintBefore)
+                && !s.facts[i].kind.is_constraint()
+            {
+                return Err(format!("action {}: {id} is no constraint", a.id));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A person's view of an import: every guess with where it came from and
+/// why, then the scenario file.
+fn render(t: &Transcript, imported: &Imported) -> String {
+    let s = &imported.scenario;
+    let h = &s.harness;
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} · {} messages · {} records skipped · policy {}",
+        imported.format.label(),
+        t.messages.len(),
+        imported.records_skipped,
+        s.policy.id()
+    );
+    let _ = writeln!(
+        out,
+        "turns {} · system {} · per turn {} · {} turns of another size · window {}",
+        h.turns,
+        h.system_tokens,
+        h.tokens_per_turn,
+        s.turn_tokens.len(),
+        h.window_tokens
+    );
+    for n in &imported.notices {
+        let _ = writeln!(out, "notice: {n}");
+    }
+    let _ = writeln!(out, "facts:");
+    for (g, f) in imported.facts.iter().zip(&s.facts) {
+        let m = &t.messages[g.origin.place.message];
+        let _ = writeln!(
+            out,
+            "  {} · {} · {} (from {}) · turn {} · message {} record {} · cue \"{}\" = {:?}{}{}",
+            f.id,
+            f.kind.id(),
+            f.role.id(),
+            g.origin.role.id(),
+            f.turn,
+            g.origin.place.message,
+            g.origin.record,
+            g.kind_cue.cue,
+            g.kind_cue.span.of(&m.text),
+            g.rule_cue
+                .map_or(String::new(), |c| format!(" · detector {}", c.label())),
+            if g.occurrences > 1 {
+                format!(" · stated {} times", g.occurrences)
+            } else {
+                String::new()
+            }
+        );
+    }
+    let _ = writeln!(out, "actions:");
+    for (g, a) in imported.actions.iter().zip(&s.actions) {
+        let why = match &g.governance {
+            Governance::SharedResources(names) => format!("shares {}", names.join(", ")),
+            Governance::EveryConstraintBefore => "every constraint before it".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  {} · turn {} · message {} record {} · {} \"{}\"{}{} · governed by {} ({why})",
+            a.id,
+            a.turn,
+            g.origin.place.message,
+            g.origin.record,
+            g.pattern.id,
+            g.matched,
+            if g.in_tool_name {
+                " in the tool name"
+            } else {
+                ""
+            },
+            if a.irreversible {
+                " · irreversible"
+            } else {
+                ""
+            },
+            a.governed_by.join(", ")
+        );
+    }
+    let _ = writeln!(out, "skipped:");
+    for k in &imported.skipped {
+        let _ = writeln!(
+            out,
+            "  message {} record {} · {} · {:?}: nothing before it to govern it",
+            k.origin.place.message, k.origin.record, k.pattern.id, k.command
+        );
+    }
+    out.push_str("---\n");
+    out.push_str(&scenario_to_json(s));
+    out
+}
+
+fn snapshot(name: &str) -> (Transcript, Imported) {
+    let (t, imported) = sample(name);
+    insta::assert_snapshot!(name, render(&t, &imported));
+    (t, imported)
+}
+
+fn kinds(imported: &Imported) -> Vec<(&str, Kind, Role)> {
+    imported
+        .scenario
+        .facts
+        .iter()
+        .map(|f| (f.id.as_str(), f.kind, f.role))
+        .collect()
+}
+
+// ---------------------------------------------------------- the samples
+
+#[test]
+fn claude_code_sample() {
+    let (_, imported) = snapshot("claude-code.jsonl");
+    assert_eq!(imported.format, TranscriptFormat::ClaudeCodeSession);
+    assert_eq!(
+        imported.scenario.policy,
+        drift_core::PolicyChoice::Preset(Preset::ClaudeCode)
+    );
+    assert_eq!(imported.scenario.harness.turns, 12);
+    assert_eq!(imported.scenario.harness.system_tokens, 0);
+}
+
+#[test]
+fn codex_sample() {
+    let (_, imported) = snapshot("codex-rollout.jsonl");
+    // The session instructions are the system prompt.
+    assert_eq!(imported.scenario.harness.turns, 12);
+    assert_eq!(imported.message_turns[0].turn, 0);
+    assert_eq!(
+        kinds(&imported)[0],
+        ("do-not-change-public", Kind::StandingRule, Role::System)
+    );
+}
+
+#[test]
+fn responses_sample() {
+    let (_, imported) = snapshot("responses.json");
+    assert_eq!(
+        kinds(&imported),
+        [("only-propose-changes-under", Kind::Scope, Role::System)]
+    );
+    assert!(imported.scenario.actions.is_empty());
+}
+
+#[test]
+fn ops_claude_code() {
+    let (t, imported) = snapshot("ops-claude-code.jsonl");
+    use Kind::*;
+    assert_eq!(
+        kinds(&imported),
+        [
+            ("never-restart-db-prod-01-without", StandingRule, Role::User),
+            ("touch-only-payments-namespace", Scope, Role::User),
+            (
+                "payments-api-change-freeze-effect",
+                StandingRule,
+                Role::Tool
+            ),
+            ("except-config-only-changes", CarveOut, Role::Tool),
+            ("correction-call-approver-today", Correction, Role::User),
+        ]
+    );
+    // The rule restated at line 9 is one fact; the model's thinking and the
+    // subagent's brief make none.
+    assert_eq!(imported.facts[0].occurrences, 2);
+    let ids: Vec<&str> = imported
+        .scenario
+        .actions
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    assert_eq!(ids, ["deploy", "restart", "drop", "force-push"]);
+    let restart = &imported.scenario.actions[1];
+    assert_eq!(
+        restart.governed_by,
+        [
+            "payments-api-change-freeze-effect",
+            "except-config-only-changes"
+        ]
+    );
+    let drop = &imported.actions[2];
+    assert_eq!(
+        drop.governance,
+        Governance::SharedResources(vec!["db-prod-01".into()])
+    );
+    assert!(imported.scenario.actions[2].irreversible);
+    // With no resource in common, the force-push answers to every rule,
+    // carve-out and correction before it, not to the scope.
+    assert_eq!(
+        imported.scenario.actions[3].governed_by,
+        [
+            "never-restart-db-prod-01-without",
+            "payments-api-change-freeze-effect",
+            "except-config-only-changes",
+            "correction-call-approver-today"
+        ]
+    );
+    assert_eq!(imported.records_skipped, 2, "the subagent and title lines");
+    assert_eq!(t.messages.len(), imported.scenario.harness.turns as usize);
+}
+
+#[test]
+fn ops_codex() {
+    let (_, imported) = snapshot("ops-codex-rollout.jsonl");
+    use Kind::*;
+    let found = kinds(&imported);
+    assert_eq!(
+        found[0],
+        ("never-push-main-every", StandingRule, Role::System)
+    );
+    assert!(found.contains(&("only-edit-files-under", Scope, Role::User)));
+    assert!(found.contains(&("do-not-run-slow", CarveOut, Role::User)));
+    assert!(found.iter().any(|f| f.1 == Correction));
+    // The harness's own summary restates the rule: a fact of the assistant's.
+    assert!(found.contains(&("never-push-main", StandingRule, Role::Assistant)));
+    let actions: Vec<(&str, bool)> = imported
+        .scenario
+        .actions
+        .iter()
+        .map(|a| (a.id.as_str(), a.irreversible))
+        .collect();
+    assert_eq!(
+        actions,
+        [("rm-rf", true), ("push-main", false), ("publish", true)]
+    );
+    assert_eq!(
+        imported.scenario.policy,
+        drift_core::PolicyChoice::Preset(Preset::CodexCli)
+    );
+}
+
+#[test]
+fn ops_responses() {
+    let (_, imported) = snapshot("ops-responses.json");
+    use Kind::*;
+    assert_eq!(
+        kinds(&imported),
+        [
+            ("refunds-above-500-eur", StandingRule, Role::System),
+            ("may-issue-test-refunds", CarveOut, Role::System),
+            ("meant-eu-sandbox-not", Correction, Role::User),
+        ]
+    );
+    // The deploy came before any rule: not an action.
+    assert_eq!(imported.skipped.len(), 1);
+    assert_eq!(imported.skipped[0].pattern.id, "deploy");
+    let refund = &imported.actions[0];
+    assert!(refund.in_tool_name);
+    assert_eq!(
+        refund.governance,
+        Governance::SharedResources(vec!["acct_test_42".into()])
+    );
+    assert_eq!(imported.scenario.actions[1].id, "truncate");
+}
+
+#[test]
+fn plain_text_notes() {
+    let (_, imported) = snapshot("ops-notes.txt");
+    assert_eq!(imported.scenario.harness.turns, 1);
+    assert!(
+        imported
+            .scenario
+            .facts
+            .iter()
+            .all(|f| f.role == Role::User && f.turn == 1)
+    );
+    assert_eq!(imported.scenario.facts.len(), 4);
+}
+
+// ------------------------------------------------- a long generated session
+
+/// A Claude Code session of `exchanges` rounds of user message, assistant
+/// text and tool call, and tool result; every seventh user message states
+/// one of a few rules, every fifth call is consequential.
+fn long_session(exchanges: usize) -> String {
+    const RULES: [&str; 4] = [
+        "Never restart payments-api without an approver.",
+        "Do not delete anything under data/legacy-import.",
+        "Only edit files under crates/ledger.",
+        "You may deploy ledger-svc during the Sunday window.",
+    ];
+    const CALLS: [&str; 5] = [
+        "kubectl -n payments rollout restart deployment/payments-api",
+        "rm -rf data/legacy-import/2025",
+        "cargo test -p ledger",
+        "./deploy.sh ledger-svc",
+        "git status",
+    ];
+    let mut out = String::new();
+    let mut push = |kind: &str, message: String| {
+        let _ = writeln!(
+            out,
+            r#"{{"type":"{kind}","message":{message},"uuid":"u","sessionId":"s"}}"#
+        );
+    };
+    for i in 0..exchanges {
+        let rule = if i % 7 == 0 {
+            RULES[(i / 7) % RULES.len()]
+        } else {
+            ""
+        };
+        push(
+            "user",
+            format!(r#"{{"role":"user","content":"Step {i}: look at the importer next. {rule}"}}"#),
+        );
+        let command = if i % 5 == 0 {
+            CALLS[(i / 5) % CALLS.len()]
+        } else {
+            "cargo check"
+        };
+        push(
+            "assistant",
+            format!(
+                r#"{{"role":"assistant","content":[{{"type":"text","text":"Checking step {i}."}},{{"type":"tool_use","id":"t{i}","name":"Bash","input":{{"command":"{command}"}}}}]}}"#
+            ),
+        );
+        push(
+            "user",
+            format!(
+                r#"{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t{i}","content":"ok {i}"}}]}}"#
+            ),
+        );
+    }
+    out
+}
+
+#[test]
+fn a_session_of_more_than_a_thousand_messages() {
+    let text = long_session(400);
+    let t = read_transcript(&text).unwrap();
+    assert_eq!(t.messages.len(), 1_600);
+    let imported = import(&t, &ImportOptions::default());
+    check(&t, &imported).unwrap();
+    let s = &imported.scenario;
+    assert_eq!(s.harness.turns, 1_600);
+    // Four distinct rules, each restated: one fact apiece.
+    assert_eq!(
+        kinds(&imported),
+        [
+            (
+                "never-restart-payments-api-without",
+                Kind::StandingRule,
+                Role::User
+            ),
+            ("do-not-delete-anything", Kind::StandingRule, Role::User),
+            ("only-edit-files-under", Kind::Scope, Role::User),
+            ("may-deploy-ledger-svc-during", Kind::CarveOut, Role::User),
+        ]
+    );
+    let stated: usize = imported.facts.iter().map(|f| f.occurrences).sum();
+    assert_eq!(stated, 400usize.div_ceil(7));
+    // Every fifth call: restart, rm -rf, (cargo test), deploy, (git status).
+    assert_eq!(s.actions.len(), 3 * 400 / 25);
+    let first: Vec<&str> = s.actions.iter().take(3).map(|a| a.id.as_str()).collect();
+    assert_eq!(first, ["restart", "rm-rf", "deploy"]);
+    assert_eq!(
+        s.actions[0].governed_by,
+        ["never-restart-payments-api-without"]
+    );
+    assert_eq!(
+        s.actions[1].governed_by,
+        ["never-restart-payments-api-without"],
+        "before the data rule"
+    );
+    let later_rm = s
+        .actions
+        .iter()
+        .filter(|a| a.id.starts_with("rm-rf"))
+        .nth(1)
+        .unwrap();
+    assert_eq!(later_rm.governed_by, ["do-not-delete-anything"]);
+    // The first deploy names ledger-svc before any fact does: every rule
+    // before it governs it (the scope is no rule).
+    assert_eq!(
+        s.actions[2].governed_by,
+        [
+            "never-restart-payments-api-without",
+            "do-not-delete-anything"
+        ]
+    );
+    let later_deploy = s
+        .actions
+        .iter()
+        .filter(|a| a.id.starts_with("deploy"))
+        .nth(2)
+        .unwrap();
+    assert_eq!(later_deploy.governed_by, ["may-deploy-ledger-svc-during"]);
+    // Same input, same file.
+    assert_eq!(
+        scenario_to_json(s),
+        scenario_to_json(&import(&t, &ImportOptions::default()).scenario)
+    );
+}
+
+// ------------------------------------------------------- malformed files
+
+#[test]
+fn a_broken_line_is_named() {
+    let mut text = sample_text("ops-codex-rollout.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    let broken = format!(
+        "{}\n{}\n{{\"type\": response_item\n{}\n",
+        lines[0], lines[1], lines[2]
+    );
+    let err = import_text(&broken, &ImportOptions::default()).unwrap_err();
+    assert!(
+        matches!(err, TranscriptError::Json { line: 3, .. }),
+        "{err:?}"
+    );
+    assert!(err.to_string().starts_with("line 3, column "), "{err}");
+
+    text.push_str("[1, 2]\n");
+    let err = import_text(&text, &ImportOptions::default()).unwrap_err();
+    assert_eq!(err, TranscriptError::NotAnObject { line: 16 });
+    assert!(err.to_string().contains("line 16"));
+}
+
+#[test]
+fn foreign_json_is_refused() {
+    let err = import_text(
+        "{\"name\": \"x\"}\n{\"name\": \"y\"}\n",
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(err, TranscriptError::NotATranscript);
+    let scenario = r#"{"format": "compaction-drift/scenario@1", "id": "x"}"#;
+    assert_eq!(
+        import_text(scenario, &ImportOptions::default()).unwrap_err(),
+        TranscriptError::NotATranscript
+    );
+}
+
+#[test]
+fn empty_and_system_only_transcripts_still_validate() {
+    let imported = import_text("", &ImportOptions::default()).unwrap();
+    assert_eq!(imported.notices, [Notice::NoTurns]);
+    assert_eq!(imported.scenario.harness.turns, 1);
+    assert_eq!(imported.scenario.validate(), Ok(()));
+    let system = r#"{"type":"session_meta","payload":{"instructions":"Never push to main."}}"#;
+    let imported = import_text(system, &ImportOptions::default()).unwrap();
+    assert_eq!(imported.notices, [Notice::NoTurns]);
+    assert_eq!(imported.scenario.facts[0].turn, 0);
+    assert_eq!(imported.scenario.validate(), Ok(()));
+}
+
+#[test]
+fn options_out_of_range_are_clamped_and_said() {
+    let options = ImportOptions {
+        id: "x".into(),
+        window_tokens: 0,
+        policy: Some(Preset::None),
+        estimate: drift_core::import::TokenEstimate { chars_per_token: 0 },
+        tail_turns: 0,
+        summary_tokens: 0,
+    };
+    let (t, _) = sample("ops-notes.txt");
+    let imported = import(&t, &options);
+    check(&t, &imported).unwrap();
+    let fields: Vec<&str> = imported
+        .notices
+        .iter()
+        .filter_map(|n| match n {
+            Notice::Clamped { field, .. } => Some(*field),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(fields, ["window_tokens", "tail_turns", "summary_tokens"]);
+    // One character per token when asked for none.
+    assert_eq!(
+        imported.scenario.harness.tokens_per_turn,
+        t.messages[0].text.chars().count() as u64
+    );
+}
+
+// ------------------------------------------------------------ properties
+
+/// Text made of rule words, cues, resources, commands and noise.
+fn texty() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("Never restart payments-api. ".to_string()),
+        Just("do not ".to_string()),
+        Just("except ".to_string()),
+        Just("Only touch src/. ".to_string()),
+        Just("Correction: ".to_string()),
+        Just("I meant ".to_string()),
+        Just("not db-prod-01 but db-prod-02. ".to_string()),
+        Just("may deploy during ".to_string()),
+        Just("rm -rf /tmp/x ".to_string()),
+        Just("git push --force ".to_string()),
+        Just("DROP TABLE t; ".to_string()),
+        Just("payments-api ".to_string()),
+        Just("\n```\n".to_string()),
+        Just(". ".to_string()),
+        Just("\n".to_string()),
+        Just("ünï ".to_string()),
+        "[a-z]{1,8} ",
+        "\\PC{1,6}",
+    ];
+    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+}
+
+fn role() -> impl Strategy<Value = MessageRole> {
+    prop_oneof![
+        Just(MessageRole::System),
+        Just(MessageRole::Developer),
+        Just(MessageRole::User),
+        Just(MessageRole::Assistant),
+        Just(MessageRole::Reasoning),
+        Just(MessageRole::Tool),
+        Just(MessageRole::Summary),
+        Just(MessageRole::Unknown),
+    ]
+}
+
+fn message() -> impl Strategy<Value = Message> {
+    (
+        role(),
+        texty(),
+        prop::option::of(prop_oneof![
+            Just("Bash"),
+            Just("shell"),
+            Just("delete_file"),
+            Just("create_refund")
+        ]),
+        prop::option::of(texty()),
+        any::<bool>(),
+        1usize..1_000,
+    )
+        .prop_map(|(role, text, tool, args, json, record)| {
+            let mut m = Message::new(role, text, record);
+            m.tool_name = tool.map(str::to_string);
+            m.tool_arguments = args.map(|a| {
+                if json {
+                    serde_json::json!({ "command": a, "content": "DELETE FROM x" }).to_string()
+                } else {
+                    a
+                }
+            });
+            m
+        })
+}
+
+fn transcript() -> impl Strategy<Value = Transcript> {
+    (prop::collection::vec(message(), 0..40), 0usize..4).prop_map(|(messages, format)| Transcript {
+        format: [
+            TranscriptFormat::PlainText,
+            TranscriptFormat::ResponsesItems,
+            TranscriptFormat::CodexSession,
+            TranscriptFormat::ClaudeCodeSession,
+        ][format],
+        messages,
+        skipped: 0,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn imports_always_validate(t in transcript(), window in 0u64..5_000, per in 0u32..8) {
+        let options = ImportOptions {
+            window_tokens: window,
+            estimate: drift_core::import::TokenEstimate { chars_per_token: per },
+            ..ImportOptions::default()
+        };
+        let imported = import(&t, &options);
+        if let Err(e) = check(&t, &imported) {
+            return Err(TestCaseError::fail(e));
+        }
+        // Deterministic.
+        prop_assert_eq!(&imported, &import(&t, &options));
+    }
+
+    #[test]
+    fn importing_text_never_panics(text in "\\PC{0,300}", json_ish in "[\\[\\]{}\":,a-z0-9 \n]{0,200}") {
+        for input in [text.clone(), json_ish.clone(), format!("{{\"type\":\"message\",\"role\":\"user\",\"content\":\"x\"}}\n{json_ish}")] {
+            if let Ok(imported) = import_text(&input, &ImportOptions::default()) {
+                let t = read_transcript(&input).unwrap();
+                if let Err(e) = check(&t, &imported) {
+                    return Err(TestCaseError::fail(e));
+                }
+            }
+        }
+    }
+}
