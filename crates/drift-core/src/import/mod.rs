@@ -440,7 +440,7 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
     );
     let scenario = Scenario {
         id: options.id.clone(),
-        title: alloc::format!("Imported session ({label})"),
+        title: alloc::format!("Imported {label}"),
         description,
         harness,
         turn_tokens: plan.turn_tokens(harness.tokens_per_turn),
