@@ -15,7 +15,7 @@ use drift_core::entail::scan::Span;
 use drift_core::transcript::{Transcript, TranscriptFormat, read_transcript};
 
 /// Reads a file (or stdin for `-`) as UTF-8 text; the error names the file.
-fn read_text(path: &str, which: &str) -> Result<String, String> {
+pub(crate) fn read_text(path: &str, which: &str) -> Result<String, String> {
     let bytes = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
@@ -61,13 +61,13 @@ pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(Strin
 }
 
 /// 1-based line of a byte offset.
-fn line_of(text: &str, offset: usize) -> usize {
+pub(crate) fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset)
         .map_or(1, |head| head.matches('\n').count() + 1)
 }
 
 /// One line of quoted text, at most `width` characters.
-fn quote(text: &str, width: usize) -> String {
+pub(crate) fn quote(text: &str, width: usize) -> String {
     let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if flat.chars().count() <= width {
         format!("\"{flat}\"")
@@ -77,7 +77,7 @@ fn quote(text: &str, width: usize) -> String {
     }
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -1,11 +1,14 @@
 //! `drift`: Compaction Drift in the terminal and in CI.
 //!
-//! Every command prints to stdout and exits 0 on success; `check` exits 1
+//! Every command prints to stdout and exits 0 on success (`import` without
+//! `-o` prints the scenario there and its summary on stderr); `check` exits 1
 //! when an action fails, `audit` when the summary lost a rule or asserts an
 //! unsupported detail; any unreadable input exits 2 with one line on stderr
-//! naming the file and the field. Nothing here panics on user input.
+//! naming the file and the field (for a transcript, the line). Nothing here
+//! panics on user input.
 
 mod audit;
+mod import;
 mod report;
 
 use std::fmt::Write as _;
@@ -23,6 +26,7 @@ USAGE:
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
     drift audit --before BEFORE --after AFTER [--format text|json]
+    drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
 
 COMMANDS:
     run      simulate one scenario and print the report (json: result@1)
@@ -32,12 +36,17 @@ COMMANDS:
     audit    check a real summary (AFTER) against what it replaced (BEFORE):
              lost rules, unsupported details, changed ids, vanished reasons;
              exit 1 when a rule was lost or a detail is unsupported
+    import   a real session as a scenario file: its rules as facts, its
+             consequential tool calls as actions, every one a guess to check;
+             the scenario to FILE (or stdout), what was guessed to stdout
+             (or stderr); --window defaults to 200000, --policy to the
+             preset for the transcript's harness
 
 A scenario is a compaction-drift/scenario@1 file or a built-in id.
 --policy replaces the scenario's policy with a preset (see `drift list`).
-BEFORE is plain text, OpenAI Responses items (JSON or JSON lines), or a
-Codex CLI or Claude Code session log; AFTER is text. Either may be `-`
-for stdin.
+BEFORE and TRANSCRIPT are plain text, OpenAI Responses items (JSON or
+JSON lines), or a Codex CLI or Claude Code session log; AFTER is text.
+Any of them may be `-` for stdin.
 ";
 
 /// A failure to report: the message and the exit code.
@@ -84,6 +93,9 @@ struct Args {
     format: Format,
     before: Option<String>,
     after: Option<String>,
+    output: Option<String>,
+    window: Option<u64>,
+    id: Option<String>,
 }
 
 fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args, Failure> {
@@ -95,6 +107,9 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
     let mut format = Format::Text;
     let mut before = None;
     let mut after = None;
+    let mut output = None;
+    let mut window = None;
+    let mut id = None;
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => command = Some("help".to_string()),
@@ -122,6 +137,14 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
             }
             Long("before") => before = Some(parser.value()?.string()?),
             Long("after") => after = Some(parser.value()?.string()?),
+            Short('o') | Long("output") => output = Some(parser.value()?.string()?),
+            Long("window") => {
+                let value = parser.value()?.string()?;
+                window = Some(value.parse().map_err(|_| {
+                    Failure::usage(format!("--window: \"{value}\" is not a number of tokens"))
+                })?);
+            }
+            Long("id") => id = Some(parser.value()?.string()?),
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => inputs.push(value.string()?),
             _ => return Err(arg.unexpected().into()),
@@ -134,6 +157,9 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
         format,
         before,
         after,
+        output,
+        window,
+        id,
     })
 }
 
@@ -186,6 +212,14 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
             args.command
         )));
     }
+    if args.command != "import"
+        && (args.output.is_some() || args.window.is_some() || args.id.is_some())
+    {
+        return Err(Failure::usage(format!(
+            "-o, --window and --id belong to drift import, not drift {}",
+            args.command
+        )));
+    }
     match args.command.as_str() {
         "help" => Ok((USAGE.to_string(), 0)),
         "version" => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),
@@ -223,6 +257,21 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
             let (out, drifted) = audit::command(before, after, args.format == Format::Json)
                 .map_err(Failure::input)?;
             Ok((out, u8::from(drifted)))
+        }
+        "import" => {
+            let [transcript] = args.inputs.as_slice() else {
+                return Err(Failure::usage(
+                    "import takes one transcript file (or - for stdin)",
+                ));
+            };
+            let request = import::Request {
+                transcript,
+                output: args.output.as_deref(),
+                window: args.window,
+                policy: args.policy,
+                id: args.id.as_deref(),
+            };
+            Ok((import::command(&request).map_err(Failure::input)?, 0))
         }
         "matrix" => {
             let scenarios = if args.inputs.is_empty() {

@@ -1,0 +1,275 @@
+//! `drift import TRANSCRIPT [-o FILE]`: a real session as a scenario file.
+//!
+//! TRANSCRIPT is plain text, OpenAI Responses items, or a Codex CLI or
+//! Claude Code session log (`-` for stdin). The scenario (`scenario@1`)
+//! goes to FILE, or to stdout without `-o`; the summary of what was guessed
+//! (every fact with its kind and cue, every action with its pattern and
+//! governing facts, every call skipped, with the line each came from) goes
+//! to stdout with `-o`, to stderr without, so that the JSON can be piped.
+
+use std::fmt::Write as _;
+use std::io::Write as _;
+
+use drift_core::Preset;
+use drift_core::import::{Governance, ImportOptions, Imported, Origin, import};
+use drift_core::scenario_to_json;
+use drift_core::transcript::{MessageRole, Transcript, TranscriptFormat, read_transcript};
+
+use crate::audit::{line_of, plural, quote, read_text};
+
+/// What `drift import` was asked for.
+#[derive(Debug)]
+pub struct Request<'a> {
+    /// The transcript's path, or `-`.
+    pub transcript: &'a str,
+    /// Where to write the scenario (stdout when `None`).
+    pub output: Option<&'a str>,
+    /// The context window.
+    pub window: Option<u64>,
+    /// The policy (by default the preset for the transcript's format).
+    pub policy: Option<Preset>,
+    /// The scenario id (by default made from the file name).
+    pub id: Option<&'a str>,
+}
+
+/// Runs the import; returns what to print on stdout, or a message for exit
+/// code 2 naming the file (and the line, for a broken line).
+pub fn command(request: &Request<'_>) -> Result<String, String> {
+    let path = request.transcript;
+    let text = read_text(path, "TRANSCRIPT")?;
+    let transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
+    let options = ImportOptions {
+        id: request
+            .id
+            .map_or_else(|| id_from_path(path), ToString::to_string),
+        window_tokens: request
+            .window
+            .unwrap_or(ImportOptions::DEFAULT_WINDOW_TOKENS),
+        policy: request.policy,
+        ..ImportOptions::default()
+    };
+    let imported = import(&transcript, &options);
+    let mut json = scenario_to_json(&imported.scenario);
+    json.push('\n');
+    let summary = Summary {
+        transcript: &transcript,
+        array: text.trim_start().starts_with('['),
+    }
+    .render(&imported, path, request.output);
+    match request.output {
+        Some(out) => {
+            std::fs::write(out, json).map_err(|e| format!("{out}: cannot write: {e}"))?;
+            Ok(summary)
+        }
+        None => {
+            // A closed stderr is no reason to withhold the scenario.
+            let _ = std::io::stderr().write_all(summary.as_bytes());
+            Ok(json)
+        }
+    }
+}
+
+/// An id from a file name: its stem, lowercase, runs of anything but ASCII
+/// letters and digits as one dash.
+fn id_from_path(path: &str) -> String {
+    let stem = std::path::Path::new(path)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .filter(|_| path != "-")
+        .unwrap_or("");
+    let mut id = String::new();
+    for c in stem.chars() {
+        if c.is_ascii_alphanumeric() {
+            id.push(c.to_ascii_lowercase());
+        } else if !id.is_empty() && !id.ends_with('-') {
+            id.push('-');
+        }
+    }
+    let id = id.trim_end_matches('-');
+    if id.is_empty() {
+        ImportOptions::DEFAULT_ID.to_string()
+    } else {
+        id.to_string()
+    }
+}
+
+/// 12,345.
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+struct Summary<'a> {
+    transcript: &'a Transcript,
+    /// A JSON array: records are items, not lines.
+    array: bool,
+}
+
+impl Summary<'_> {
+    /// "line 12" (or "item 4" in a JSON array; for plain text, the line of
+    /// the span).
+    fn place(&self, origin: &Origin) -> String {
+        if self.transcript.format == TranscriptFormat::PlainText {
+            // The one message is the whole file.
+            let text = self
+                .transcript
+                .messages
+                .get(origin.place.message)
+                .map_or("", |m| m.text.as_str());
+            return format!("line {}", line_of(text, origin.place.span.start));
+        }
+        let record = if self.array { "item" } else { "line" };
+        format!("{record} {}", origin.record)
+    }
+
+    fn render(&self, imported: &Imported, path: &str, output: Option<&str>) -> String {
+        let s = &imported.scenario;
+        let h = &s.harness;
+        let mut out = String::new();
+        let skipped = if imported.records_skipped > 0 {
+            format!(
+                "; {} skipped",
+                plural(imported.records_skipped, "record", "records")
+            )
+        } else {
+            String::new()
+        };
+        let _ = writeln!(
+            out,
+            "drift import: {path} ({}, {}{skipped})",
+            imported.format.label(),
+            plural(self.transcript.messages.len(), "message", "messages"),
+        );
+        let _ = writeln!(
+            out,
+            "Scenario \"{}\": {}, system prompt ~{} tokens, ~{} tokens a turn (estimates: characters / 4), window {}, policy {}",
+            s.id,
+            plural(h.turns as usize, "turn", "turns"),
+            thousands(h.system_tokens),
+            thousands(h.tokens_per_turn),
+            thousands(h.window_tokens),
+            s.policy.id()
+        );
+        for notice in &imported.notices {
+            let _ = writeln!(out, "  note: {notice}");
+        }
+
+        let _ = writeln!(out, "\nFacts (guessed): {}", s.facts.len());
+        for (g, f) in imported.facts.iter().zip(&s.facts) {
+            let times = if g.occurrences > 1 {
+                format!(", stated {} times", g.occurrences)
+            } else {
+                String::new()
+            };
+            let who = match g.origin.role {
+                MessageRole::Unknown => format!("{}, plain text", f.role.id()),
+                role if role.id() != f.role.id() => {
+                    format!("{}, from a {} message", f.role.id(), role.id())
+                }
+                _ => f.role.id().to_string(),
+            };
+            let _ = writeln!(
+                out,
+                "  turn {:<5} {:<10} {}  {} ({who}; \"{}\"{times})",
+                f.turn,
+                self.place(&g.origin),
+                f.id,
+                f.kind.label(),
+                g.kind_cue.cue,
+            );
+            let _ = writeln!(out, "      {}", quote(&f.text, 110));
+        }
+
+        let _ = writeln!(out, "\nActions (guessed): {}", s.actions.len());
+        for (g, a) in imported.actions.iter().zip(&s.actions) {
+            let irreversible = if a.irreversible { ", irreversible" } else { "" };
+            let source = if g.in_tool_name {
+                " in the tool name"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  turn {:<5} {:<10} {}  {} (\"{}\"{source}{irreversible})",
+                a.turn,
+                self.place(&g.origin),
+                a.id,
+                g.pattern.label,
+                g.matched,
+            );
+            let _ = writeln!(out, "      {}", quote(&a.text, 110));
+            let why = match &g.governance {
+                Governance::SharedResources(names) => format!("sharing {}", names.join(", ")),
+                Governance::EveryConstraintBefore => {
+                    "no fact names what it acts on: every rule, carve-out and correction before it"
+                        .to_string()
+                }
+            };
+            let _ = writeln!(
+                out,
+                "      governed by {} ({why})",
+                a.governed_by.join(", ")
+            );
+        }
+
+        if !imported.skipped.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nSkipped: {} with nothing before it to govern it",
+                plural(
+                    imported.skipped.len(),
+                    "consequential call",
+                    "consequential calls"
+                )
+            );
+            for k in &imported.skipped {
+                let _ = writeln!(
+                    out,
+                    "  turn {:<5} {:<10} {}  {}",
+                    k.origin.turn,
+                    self.place(&k.origin),
+                    k.pattern.id,
+                    quote(&format!("{}: {}", k.tool, k.command), 90)
+                );
+            }
+        }
+
+        out.push_str(
+            "\nEvery kind, action and governing fact above is a guess from the session's words: \
+             check them (in the page, or in the file) before trusting a simulation.\n",
+        );
+        if let Some(file) = output {
+            let _ = writeln!(out, "Wrote {file}");
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_from_paths() {
+        assert_eq!(
+            id_from_path("sessions/Rollout 2026-01-03.jsonl"),
+            "rollout-2026-01-03"
+        );
+        assert_eq!(id_from_path("-"), "imported-session");
+        assert_eq!(id_from_path("~/.claude/x/__.jsonl"), "imported-session");
+    }
+
+    #[test]
+    fn thousands_are_grouped() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(200_000), "200,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
+}

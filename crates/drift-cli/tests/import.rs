@@ -1,0 +1,285 @@
+//! `drift import` as a user sees it: a session log in; a scenario file and a
+//! summary of what was guessed out; exit 2 naming the file (and the line)
+//! for what cannot be read.
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use drift_core::import::{ImportOptions, import_text};
+use drift_core::{parse_scenario, scenario_to_json};
+
+/// What one invocation produced.
+#[derive(Debug)]
+struct Output {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// The sample sessions of drift-core, from this crate's directory.
+const OPS_CLAUDE: &str = "../drift-core/tests/transcripts/ops-claude-code.jsonl";
+const OPS_CODEX: &str = "../drift-core/tests/transcripts/ops-codex-rollout.jsonl";
+const OPS_RESPONSES: &str = "../drift-core/tests/transcripts/ops-responses.json";
+const NOTES: &str = "../drift-core/tests/transcripts/ops-notes.txt";
+
+fn read(path: &str) -> String {
+    std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
+        .unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// Runs `drift args…` from this crate's directory, feeding `stdin`.
+fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the drift binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin).expect("stdin takes the input");
+    }
+    let out = child.wait_with_output().expect("drift finishes");
+    let output = Output {
+        code: out.status.code().expect("drift exits with a code"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
+        "drift {args:?} panicked:\n{}",
+        output.stderr
+    );
+    output
+}
+
+fn drift(args: &[&str]) -> Output {
+    drift_with(args, b"")
+}
+
+/// Expects exit code 2, nothing on stdout, and one line on stderr starting
+/// with `drift: ` that contains every string of `names`.
+fn fails_with_code_2(args: &[&str], stdin: &[u8], names: &[&str]) {
+    let out = drift_with(args, stdin);
+    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
+    assert_eq!(out.stdout, "", "drift {args:?}");
+    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap_or_default();
+    for name in names {
+        assert!(first.contains(name), "{name:?} not in: {first}");
+    }
+}
+
+/// A fresh scratch directory under the target directory.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+#[test]
+fn without_o_the_scenario_goes_to_stdout_and_the_summary_to_stderr() {
+    let out = drift(&["import", OPS_CLAUDE]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    // The same file the library writes, with the id from the file name.
+    let options = ImportOptions {
+        id: "ops-claude-code".into(),
+        ..ImportOptions::default()
+    };
+    let expected = import_text(&read(OPS_CLAUDE), &options).unwrap();
+    assert_eq!(out.stdout, scenario_to_json(&expected.scenario) + "\n");
+    assert_eq!(parse_scenario(&out.stdout).unwrap(), expected.scenario);
+    insta::assert_snapshot!("import_ops_claude_code_summary", out.stderr);
+}
+
+#[test]
+fn with_o_the_file_is_written_and_the_summary_printed() {
+    let dir = scratch("import-o");
+    let file = dir.join("scenario.json");
+    let file = file.to_str().unwrap();
+    let out = drift(&[
+        "import",
+        OPS_CODEX,
+        "-o",
+        file,
+        "--window",
+        "128000",
+        "--policy",
+        "pinned_prefix",
+        "--id",
+        "ledger-refactor",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    assert!(out.stdout.starts_with("drift import: ../drift-core/tests/transcripts/ops-codex-rollout.jsonl (Codex CLI session, 13 messages; 2 records skipped)\n"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("Scenario \"ledger-refactor\": 12 turns"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.contains("window 128,000, policy pinned_prefix"),
+        "{}",
+        out.stdout
+    );
+    assert!(
+        out.stdout.ends_with(&format!("Wrote {file}\n")),
+        "{}",
+        out.stdout
+    );
+    let scenario = parse_scenario(&std::fs::read_to_string(file).unwrap()).unwrap();
+    assert_eq!(scenario.id, "ledger-refactor");
+    assert_eq!(scenario.harness.window_tokens, 128_000);
+    assert_eq!(scenario.policy.id(), "pinned_prefix");
+    // The written file runs.
+    let run = drift(&["run", file]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
+
+#[test]
+fn the_summary_names_lines_items_and_skipped_calls() {
+    let dir = scratch("import-summary");
+    let file = dir.join("s.json");
+    let out = drift(&["import", OPS_RESPONSES, "-o", file.to_str().unwrap()]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let s = &out.stdout;
+    // A JSON array's records are items.
+    assert!(
+        s.contains("  turn 0     item 4     refunds-above-500-eur  standing rule (system, from a developer message; \"must\")"),
+        "{s}"
+    );
+    assert!(
+        s.contains(
+            "payment  payment, charge or refund (\"create_refund\" in the tool name, irreversible)"
+        ),
+        "{s}"
+    );
+    assert!(
+        s.contains("governed by may-issue-test-refunds (sharing acct_test_42)"),
+        "{s}"
+    );
+    assert!(
+        s.contains("Skipped: 1 consequential call with nothing before it to govern it\n  turn 2     item 2     deploy  \"shell: ./scripts/deploy.sh staging\""),
+        "{s}"
+    );
+    // Plain text: the line of each sentence.
+    let out = drift(&["import", NOTES, "-o", file.to_str().unwrap()]);
+    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"may … during\")"), "{}", out.stdout);
+}
+
+#[test]
+fn a_transcript_can_come_from_stdin() {
+    let log = read(OPS_CLAUDE);
+    let out = drift_with(&["import", "-", "--id", "from-stdin"], log.as_bytes());
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stderr
+            .starts_with("drift import: - (Claude Code session"),
+        "{}",
+        out.stderr
+    );
+    assert_eq!(parse_scenario(&out.stdout).unwrap().id, "from-stdin");
+    let out = drift_with(&["import", "-"], log.as_bytes());
+    assert_eq!(parse_scenario(&out.stdout).unwrap().id, "imported-session");
+}
+
+#[test]
+fn a_small_window_is_raised_and_said() {
+    let dir = scratch("import-window");
+    let file = dir.join("s.json");
+    let out = drift(&[
+        "import",
+        OPS_CODEX,
+        "-o",
+        file.to_str().unwrap(),
+        "--window",
+        "10",
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout.contains("  note: the system prompt (about 24 tokens) fills the 10-token window: the window is raised to 1000 tokens"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn unreadable_input_exits_2_naming_the_file_and_line() {
+    let broken = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Never deploy.\"}\n{\"type\":\"message\",\n";
+    fails_with_code_2(&["import", "-"], broken.as_bytes(), &["-: line 2, column"]);
+    let dir = scratch("import-broken");
+    let path = dir.join("broken.jsonl");
+    std::fs::write(&path, broken).unwrap();
+    let path = path.to_str().unwrap();
+    fails_with_code_2(&["import", path], b"", &[path, "line 2", "not valid JSON"]);
+    let array = dir.join("array.jsonl");
+    std::fs::write(
+        &array,
+        "{\"type\":\"message\",\"role\":\"user\",\"content\":\"x\"}\n[1]\n",
+    )
+    .unwrap();
+    fails_with_code_2(
+        &["import", array.to_str().unwrap()],
+        b"",
+        &["line 2", "must be a JSON object"],
+    );
+    // A scenario file is JSON, but no transcript.
+    fails_with_code_2(
+        &["import", "tests/fixtures/passing.json"],
+        b"",
+        &["tests/fixtures/passing.json", "not a transcript"],
+    );
+    fails_with_code_2(
+        &["import", "no-such-file.jsonl"],
+        b"",
+        &["no-such-file.jsonl", "cannot read"],
+    );
+    let binary = dir.join("binary.jsonl");
+    std::fs::write(&binary, [b'{', 0xff, 0xfe, b'}']).unwrap();
+    fails_with_code_2(&["import", binary.to_str().unwrap()], b"", &["not UTF-8"]);
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    fails_with_code_2(&["import"], b"", &["import takes one transcript file"]);
+    fails_with_code_2(
+        &["import", OPS_CLAUDE, NOTES],
+        b"",
+        &["import takes one transcript file"],
+    );
+    fails_with_code_2(
+        &["import", OPS_CLAUDE, "--window", "lots"],
+        b"",
+        &["--window", "lots"],
+    );
+    fails_with_code_2(
+        &["import", OPS_CLAUDE, "--policy", "nope"],
+        b"",
+        &["unknown policy \"nope\""],
+    );
+    fails_with_code_2(
+        &["run", "payments-incident", "-o", "x.json"],
+        b"",
+        &["belong to drift import"],
+    );
+    let dir = scratch("import-unwritable");
+    let target = dir.join("missing-dir").join("s.json");
+    fails_with_code_2(
+        &["import", OPS_CLAUDE, "-o", target.to_str().unwrap()],
+        b"",
+        &["s.json", "cannot write"],
+    );
+}
+
+#[test]
+fn help_lists_import() {
+    let out = drift(&["--help"]);
+    assert!(
+        out.stdout
+            .contains("drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]")
+    );
+}
