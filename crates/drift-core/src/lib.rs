@@ -13,6 +13,10 @@
 //! [`grade`] (§5) and [`explain`](mod@explain) (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
 //! result), [`builtin`](mod@builtin) (the scenarios behind the §8 findings).
 //!
+//! Read from a run: [`losses`] (round by round, which facts each round took
+//! below the line, dropped, spilled or left unverified, and which later
+//! actions that reaches).
+//!
 //! For real sessions, around the simulation: [`guard`] (the four guards as
 //! a library a harness calls: binding ledger, constraint store, boundary
 //! gate, commitment ledger), [`entail`] (does a source support a claim: the
@@ -85,6 +89,7 @@ pub mod grade;
 pub mod guard;
 pub mod harness;
 pub mod import;
+pub mod losses;
 pub mod policy;
 pub mod round;
 pub mod run;
@@ -99,6 +104,7 @@ pub use explain::{Cause, Explanation, explain};
 pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessOverrides};
 pub use import::{ImportOptions, Imported, import, import_text};
+pub use losses::{RoundLoss, round_losses};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
