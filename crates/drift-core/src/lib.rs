@@ -15,7 +15,8 @@
 //!
 //! Read from a run: [`losses`] (round by round, which facts each round took
 //! below the line, dropped, spilled or left unverified, and which later
-//! actions that reaches).
+//! actions that reaches) and [`tipping`] (per action, the smallest change of
+//! one retention, the window or one fact that flips its outcome).
 //!
 //! For real sessions, around the simulation: [`guard`] (the four guards as
 //! a library a harness calls: binding ledger, constraint store, boundary
@@ -94,6 +95,7 @@ pub mod policy;
 pub mod round;
 pub mod run;
 pub mod scenario;
+pub mod tipping;
 pub mod transcript;
 pub mod vocab;
 pub mod wire;
@@ -111,5 +113,6 @@ pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
 pub use scenario::{
     Action, Binds, Fact, Guard, Guards, ModelParams, Resource, Scenario, TurnTokens,
 };
+pub use tipping::{ActionTipping, tipping_points};
 pub use vocab::{Kind, Retention, Role, RoleSet};
 pub use wire::{parse_scenario, result_to_json, scenario_to_json};

@@ -196,7 +196,7 @@ impl Decay {
     }
 
     /// Fidelity of a `kind` fact summarised at every round `c..=j`.
-    fn summarised_fidelity(&self, kind: Kind, c: u32, j: u32) -> f64 {
+    pub(crate) fn summarised_fidelity(&self, kind: Kind, c: u32, j: u32) -> f64 {
         let n = (j - c + 1) as usize;
         let power = self.powers[kind.index()][n];
         if self.log_pressure.is_empty() {
