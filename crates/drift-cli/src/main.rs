@@ -10,6 +10,7 @@
 mod audit;
 mod import;
 mod report;
+mod tipping;
 
 use std::fmt::Write as _;
 use std::io::Write as _;
@@ -23,6 +24,7 @@ drift: what automatic context compaction does to an agent's rules
 USAGE:
     drift run <FILE|ID> [--policy ID] [--format text|json]
     drift check <FILE|ID> [--policy ID]
+    drift tipping <FILE|ID> [--policy ID] [--format text|json]
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
     drift audit --before BEFORE --after AFTER [--format text|json]
@@ -31,6 +33,8 @@ USAGE:
 COMMANDS:
     run      simulate one scenario and print the report (json: result@1)
     check    exit 1 when any action is ungoverned, misbound or not reached
+    tipping  per action, the smallest change that flips its outcome: each
+             kind's retention, the window, forwarding or externalising one fact
     matrix   outcome counts for every scenario under every policy preset
     list     the built-in scenarios and policy presets
     audit    check a real summary (AFTER) against what it replaced (BEFORE):
@@ -242,6 +246,12 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
             let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
             let (text, failed) = report::check(&scenario, &run);
             Ok((text, u8::from(failed)))
+        }
+        "tipping" => {
+            let scenario = one_input(args)?;
+            let out =
+                tipping::command(&scenario, args.format == Format::Json).map_err(Failure::input)?;
+            Ok((out, 0))
         }
         "audit" => {
             let (Some(before), Some(after)) = (&args.before, &args.after) else {

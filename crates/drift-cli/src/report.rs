@@ -2,13 +2,14 @@
 
 use std::fmt::Write as _;
 
+use drift_core::losses::{Change, FactChange, round_losses};
 use drift_core::{
     Outcome, OutcomeCounts, PolicyChoice, Preset, Run, Scenario, builtin, builtin_ids, explain,
     simulate,
 };
 
 /// 12345 → "12,345".
-fn thousands(n: u64) -> String {
+pub(crate) fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
@@ -31,7 +32,7 @@ fn clip(text: &str, width: usize) -> String {
     }
 }
 
-fn policy_name(choice: &PolicyChoice) -> String {
+pub(crate) fn policy_name(choice: &PolicyChoice) -> String {
     match choice {
         PolicyChoice::Preset(p) => p.info().name.to_string(),
         PolicyChoice::Custom(_) => "custom policy".to_string(),
@@ -121,6 +122,7 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
     }
 
     fidelity_table(&mut out, scenario, run);
+    round_by_round(&mut out, scenario, run);
 
     let _ = writeln!(out, "\nActions");
     for (i, (action, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
@@ -200,6 +202,99 @@ fn fidelity_table(out: &mut String, scenario: &Scenario, run: &Run) {
             }
         }
         out.push('\n');
+    }
+}
+
+/// Per round, the facts that crossed the actionable line, were dropped,
+/// spilled or marked unverified, and the later actions each change reaches.
+/// Consecutive rounds that changed nothing share a line.
+fn round_by_round(out: &mut String, scenario: &Scenario, run: &Run) {
+    if run.rounds().is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        out,
+        "\nRound by round (actionable at {:.2})",
+        scenario.model.actionable_threshold
+    );
+    let losses = round_losses(scenario, run);
+    let width = losses
+        .iter()
+        .flat_map(|r| &r.changes)
+        .map(|c| change_label(c).chars().count())
+        .max()
+        .unwrap_or(0);
+    let mut quiet: Option<(usize, usize)> = None;
+    let flush = |out: &mut String, quiet: &mut Option<(usize, usize)>| {
+        let Some((first, last)) = quiet.take() else {
+            return;
+        };
+        let rounds = run.rounds();
+        let (a, b) = (&rounds[first], &rounds[last]);
+        if first == last {
+            let _ = writeln!(
+                out,
+                "  round {} (turn {}): no fact changed standing",
+                a.index, a.turn
+            );
+        } else {
+            let _ = writeln!(
+                out,
+                "  rounds {}–{} (turns {}–{}): no fact changed standing",
+                a.index, b.index, a.turn, b.turn
+            );
+        }
+    };
+    for round in &losses {
+        if round.changes.is_empty() {
+            let first = quiet.map_or(round.round, |(first, _)| first);
+            quiet = Some((first, round.round));
+            continue;
+        }
+        flush(out, &mut quiet);
+        let index = run.rounds().get(round.round).map_or(0, |r| r.index);
+        let _ = writeln!(out, "  round {index} (turn {})", round.turn);
+        for change in &round.changes {
+            let id = scenario
+                .facts
+                .get(change.fact)
+                .map_or("", |f| f.id.as_str());
+            let _ = writeln!(
+                out,
+                "    {:<22} {:<width$}  {:.2} → {:.2}  {}",
+                clip(id, 22),
+                change_label(change),
+                change.before.fidelity,
+                change.after.fidelity,
+                reach(scenario, change)
+            );
+        }
+    }
+    flush(out, &mut quiet);
+}
+
+fn change_label(change: &FactChange) -> String {
+    let newly_unverified = change.after.unverified && !change.before.unverified;
+    match change.what {
+        Change::CrossedBelow if newly_unverified => "below the line, unverified".to_string(),
+        Change::Spilled => "spilled (kept verbatim)".to_string(),
+        what => what.label().to_string(),
+    }
+}
+
+/// "affects a (turn 54), b (turn 63)", or what a recovery keeps in force.
+fn reach(scenario: &Scenario, change: &FactChange) -> String {
+    let actions: Vec<String> = change
+        .affects
+        .iter()
+        .filter_map(|&a| scenario.actions.get(a))
+        .map(|a| format!("{} (turn {})", a.id, a.turn))
+        .collect();
+    match (change.what.is_loss(), actions.is_empty()) {
+        (true, true) => "affects no later action".to_string(),
+        (true, false) => format!("affects {}", actions.join(", ")),
+        (false, true) => "no later action relies on it".to_string(),
+        (false, false) => format!("keeps in force for {}", actions.join(", ")),
     }
 }
 
@@ -350,7 +445,7 @@ impl Matrix {
 }
 
 /// A JSON string literal.
-fn json_string(s: &str) -> String {
+pub(crate) fn json_string(s: &str) -> String {
     let mut out = String::with_capacity(s.len() + 2);
     out.push('"');
     for c in s.chars() {

@@ -138,6 +138,20 @@ fn run_text_reports_rounds_fidelity_and_why() {
             fact.id
         );
     }
+    // Round by round: the freeze falls below the line at round 3.
+    assert!(
+        out.contains("\nRound by round (actionable at 0.50)\n"),
+        "{out}"
+    );
+    let round3 = out.find("  round 3 (turn 44)\n").expect("round 3");
+    let freeze = out[round3..].lines().nth(1).unwrap();
+    assert!(
+        freeze.contains("payments-freeze") && freeze.contains("below the line"),
+        "{freeze}"
+    );
+    assert!(
+        freeze.contains("affects restart-ledger-replica (turn 54), rollback-payments (turn 63)")
+    );
     // The actions, with the why and the consequence of the one that matters.
     assert!(out.contains("UNGOVERNED"));
     assert!(out.contains("why: "));
@@ -146,10 +160,11 @@ fn run_text_reports_rounds_fidelity_and_why() {
         .iter()
         .find(|a| a.id == "rollback-payments")
         .unwrap();
-    let at = out
+    let actions = out.find("\nActions\n").expect("the actions");
+    let at = out[actions..]
         .find("rollback-payments")
         .expect("rollback-payments row");
-    let block = &out[at..];
+    let block = &out[actions + at..];
     assert!(
         block.lines().next().unwrap().contains("UNGOVERNED"),
         "{block}"

@@ -1,0 +1,218 @@
+//! `drift tipping` as a user sees it: the text report, the JSON document
+//! and its agreement with the engine, options and bad input.
+
+use std::process::Command;
+
+use drift_core::tipping::{Method, WindowTip, tipping_points};
+use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
+use serde_json::Value;
+
+/// `drift args…` from this crate's directory: (exit code, stdout, stderr).
+fn drift(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_drift"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("the drift binary runs");
+    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
+    assert!(
+        !stderr.contains("panicked"),
+        "drift {args:?} panicked:\n{stderr}"
+    );
+    (
+        out.status.code().expect("drift exits with a code"),
+        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr,
+    )
+}
+
+fn succeeds(args: &[&str]) -> String {
+    let (code, stdout, stderr) = drift(args);
+    assert_eq!(code, 0, "drift {args:?}: {stderr}");
+    assert_eq!(stderr, "");
+    stdout
+}
+
+fn fails_with_code_2(args: &[&str], names: &[&str]) {
+    let (code, stdout, stderr) = drift(args);
+    assert_eq!(code, 2, "drift {args:?}: {stderr}");
+    assert_eq!(stdout, "");
+    assert!(stderr.starts_with("drift: "), "{stderr}");
+    for name in names {
+        assert!(stderr.contains(name), "{name:?} not in {stderr}");
+    }
+}
+
+#[test]
+fn text_snapshot() {
+    insta::assert_snapshot!(
+        "tipping_payments_incident",
+        succeeds(&["tipping", "payments-incident"])
+    );
+}
+
+#[test]
+fn text_names_every_action_and_the_levers() {
+    let out = succeeds(&["tipping", "coding-day"]);
+    let scenario = builtin("coding-day").unwrap();
+    for action in &scenario.actions {
+        assert!(
+            out.contains(&format!("\n{}  turn {}", action.id, action.turn)),
+            "{}",
+            action.id
+        );
+    }
+    // Claude Code re-reads memory files: externalising is a lever there.
+    assert!(
+        out.contains("externalise \"keep-legacy-import\": governed"),
+        "{out}"
+    );
+    // Under pinned_prefix it is not.
+    let out = succeeds(&["tipping", "coding-day", "--policy", "pinned_prefix"]);
+    assert!(!out.contains("externalise"), "{out}");
+    assert!(
+        out.contains("policy: pinned prefix (pinned_prefix)"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_is_the_engines_answer() {
+    for id in builtin_ids() {
+        for preset in [
+            None,
+            Some(Preset::ExternalisedState),
+            Some(Preset::SlidingWindow),
+        ] {
+            let mut args = vec!["tipping", id, "--format", "json"];
+            let mut scenario = builtin(id).unwrap();
+            if let Some(p) = preset {
+                args.extend(["--policy", p.id()]);
+                scenario.policy = PolicyChoice::Preset(p);
+            }
+            let doc: Value = serde_json::from_str(&succeeds(&args)).expect("JSON");
+            assert_eq!(doc["format"], "compaction-drift/tipping@1");
+            assert_eq!(doc["scenario"], id);
+            assert_eq!(doc["policy"], scenario.policy.id());
+            assert_eq!(doc["retention_tolerance"], 1e-6);
+            let tips = tipping_points(&scenario).unwrap();
+            let actions = doc["actions"].as_array().unwrap();
+            assert_eq!(actions.len(), tips.len());
+            for (json, tip) in actions.iter().zip(&tips) {
+                let here = format!("{id} {preset:?} {}", json["id"]);
+                assert_eq!(json["id"], scenario.actions[tip.action].id.as_str());
+                assert_eq!(json["outcome"], tip.outcome.id(), "{here}");
+                let kinds = json["retention"].as_array().unwrap();
+                assert_eq!(kinds.len(), tip.retention.len(), "{here}");
+                for (k, t) in kinds.iter().zip(&tip.retention) {
+                    assert_eq!(k["kind"], t.kind.id());
+                    assert_eq!(k["current"].as_f64(), Some(t.current));
+                    for (side, flip) in [("raise", t.raise), ("lower", t.lower)] {
+                        match flip {
+                            None => assert!(k[side].is_null(), "{here}"),
+                            Some(f) => {
+                                // Exact to the bit.
+                                assert_eq!(k[side]["at"].as_f64(), Some(f.at), "{here}");
+                                assert_eq!(k[side]["outcome"], f.outcome.id());
+                                assert_eq!(
+                                    k[side]["method"],
+                                    if f.method == Method::Exact {
+                                        "exact"
+                                    } else {
+                                        "bisection"
+                                    }
+                                );
+                            }
+                        }
+                    }
+                }
+                let w = &json["window"];
+                match tip.window {
+                    WindowTip::Holds => assert_eq!(w["status"], "holds"),
+                    WindowTip::SetByPolicy => assert_eq!(w["status"], "set_by_policy"),
+                    WindowTip::At {
+                        window,
+                        outcome,
+                        exact,
+                    } => {
+                        assert_eq!(w["status"], "at");
+                        assert_eq!(w["window"].as_u64(), Some(window));
+                        assert_eq!(w["outcome"], outcome.id());
+                        assert_eq!(w["exact"], exact);
+                    }
+                    WindowTip::Never {
+                        searched_to,
+                        complete,
+                    } => {
+                        assert_eq!(w["status"], "never");
+                        assert_eq!(w["searched_to"].as_u64(), Some(searched_to));
+                        assert_eq!(w["complete"], complete);
+                    }
+                }
+                let facts = json["facts"].as_array().unwrap();
+                assert_eq!(facts.len(), tip.facts.len(), "{here}");
+                for (f, fix) in facts.iter().zip(&tip.facts) {
+                    assert_eq!(f["fact"], scenario.facts[fix.fact].id.as_str());
+                    assert_eq!(f["lever"], fix.lever.id());
+                    assert_eq!(f["outcome"], fix.outcome.id());
+                    assert_eq!(f["fixes"], fix.fixes());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn printed_retention_values_flip_the_outcome() {
+    // "weakly governed at 0.8409": 0.8409 itself works, 0.8408 does not.
+    let out = succeeds(&["tipping", "payments-incident"]);
+    let rollback = out.split("\nrollback-payments").nth(1).unwrap();
+    assert!(
+        rollback.contains("standing rule 0.75: weakly governed at 0.8409"),
+        "{rollback}"
+    );
+    let mut s = builtin("payments-incident").unwrap();
+    let a = s
+        .actions
+        .iter()
+        .position(|x| x.id == "rollback-payments")
+        .unwrap();
+    for (r, outcome) in [(0.8409, "weakly_governed"), (0.8408, "ungoverned")] {
+        s.retention.set(drift_core::Kind::StandingRule, r);
+        let run = drift_core::simulate(&s).unwrap();
+        assert_eq!(run.actions()[a].outcome.id(), outcome, "{r}");
+    }
+}
+
+#[test]
+fn a_file_and_bad_input() {
+    let out = succeeds(&["tipping", "tests/fixtures/passing.json"]);
+    assert!(out.contains("(short-session)"), "{out}");
+    fails_with_code_2(&["tipping"], &["tipping: which scenario?"]);
+    fails_with_code_2(&["tipping", "a", "b"], &["tipping takes one scenario"]);
+    fails_with_code_2(
+        &["tipping", "tests/fixtures/invalid-kind.json"],
+        &["tests/fixtures/invalid-kind.json"],
+    );
+    fails_with_code_2(
+        &["tipping", "nope"],
+        &["nope: no such file or built-in scenario"],
+    );
+    fails_with_code_2(
+        &["tipping", "payments-incident", "--format", "yaml"],
+        &["unknown format"],
+    );
+    fails_with_code_2(
+        &["tipping", "payments-incident", "--policy", "nope"],
+        &["unknown policy"],
+    );
+}
+
+#[test]
+fn usage_lists_the_command() {
+    let out = succeeds(&["--help"]);
+    assert!(
+        out.contains("drift tipping <FILE|ID> [--policy ID] [--format text|json]"),
+        "{out}"
+    );
+}
