@@ -592,10 +592,13 @@ impl MessageSentence<'_> {
 }
 
 /// Calls `visit` on every sentence of the fields `read` selects, in
-/// transcript order (a message's text before its tool arguments).
+/// transcript order (a message's text before its tool arguments); with
+/// `prose_only`, on the prose sentences only (the others are not even
+/// tokenised).
 pub(crate) fn each_sentence<'t>(
     transcript: &'t Transcript,
     read: impl Fn(MessageRole, Field) -> bool,
+    prose_only: bool,
     mut visit: impl FnMut(&MessageSentence<'t>),
 ) {
     for (m, message) in transcript.messages.iter().enumerate() {
@@ -609,6 +612,12 @@ pub(crate) fn each_sentence<'t>(
                 continue;
             }
             for sentence in scan::sentences(text) {
+                let prose = field == Field::Text
+                    && !sentence.code
+                    && sentence.span.len() <= MAX_SENTENCE_BYTES;
+                if prose_only && !prose {
+                    continue;
+                }
                 visit(&MessageSentence {
                     place: Place {
                         message: m,
@@ -618,9 +627,7 @@ pub(crate) fn each_sentence<'t>(
                     role: message.role,
                     text: sentence.span.of(text),
                     tokens: scan::tokens(text, sentence.span),
-                    prose: field == Field::Text
-                        && !sentence.code
-                        && sentence.span.len() <= MAX_SENTENCE_BYTES,
+                    prose,
                 });
             }
         }
@@ -643,6 +650,7 @@ impl Before {
         each_sentence(
             before,
             |_, _| true,
+            false,
             |sentence| {
                 let place = sentence.place;
                 let tokens = &sentence.tokens;

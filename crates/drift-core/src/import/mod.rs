@@ -432,6 +432,10 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         .policy
         .unwrap_or_else(|| default_policy(transcript.format));
 
+    let (facts, fact_guesses): (Vec<Fact>, Vec<FactGuess>) =
+        facts.into_iter().map(|f| (f.fact, f.guess)).unzip();
+    let (actions, action_guesses): (Vec<Action>, Vec<ActionGuess>) =
+        actions.into_iter().map(|a| (a.action, a.guess)).unzip();
     let label = transcript.format.label();
     let description = alloc::format!(
         "Imported from a transcript ({label}, {} messages). Token sizes are estimates (characters / {}). Every fact's kind, every action and what governs it are guesses from the session's words: review them before trusting the simulation.",
@@ -449,14 +453,14 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         guards: Guards::default(),
         model: ModelParams::default(),
         resources: Vec::new(),
-        facts: facts.iter().map(|f| f.fact.clone()).collect(),
-        actions: actions.iter().map(|a| a.action.clone()).collect(),
+        facts,
+        actions,
     };
     Imported {
         scenario,
         format: transcript.format,
-        facts: facts.into_iter().map(|f| f.guess).collect(),
-        actions: actions.into_iter().map(|a| a.guess).collect(),
+        facts: fact_guesses,
+        actions: action_guesses,
         skipped,
         message_turns: plan.message_turns,
         records_skipped: transcript.skipped,
@@ -632,10 +636,8 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
     each_sentence(
         transcript,
         |role, field| field == Field::Text && reads_rules(role),
+        true,
         |sentence: &MessageSentence<'_>| {
-            if !sentence.prose {
-                return;
-            }
             let rule = sentence.rule_cue();
             let operator = is_operator(sentence.role);
             if rule.is_none() && !operator {
