@@ -607,6 +607,199 @@ pub fn state_label(state: RoundState) -> &'static str {
     }
 }
 
+/// The context's size over the session: what the context-fill chart draws.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fill {
+    /// `(turn, tokens in context)`: after each turn, and after each round
+    /// (a second point at the round's turn), so the line is a sawtooth.
+    pub points: Vec<(u32, u64)>,
+    /// Each turn's own size (index 0 is turn 1).
+    pub turn_tokens: Vec<u64>,
+    /// The usual size of a turn.
+    pub tokens_per_turn: u64,
+    /// The window.
+    pub window: u64,
+    /// Where a round is due: the trigger, or the reserve if it comes first.
+    pub due_at: u64,
+    /// `(turn, tokens before, tokens after)` of each round.
+    pub rounds: Vec<(u32, u64, u64)>,
+    /// The last turn reached.
+    pub end: u32,
+    /// Whether the session overflowed at `end`.
+    pub overflowed: bool,
+}
+
+impl Fill {
+    /// Replays the harness's token accounting for `run` (a run of
+    /// `scenario`): each turn adds its tokens, each round drops the context
+    /// to its size after the round.
+    pub fn new(scenario: &Scenario, run: &Run) -> Fill {
+        let h = run.harness();
+        let mut sizes = vec![h.tokens_per_turn; h.turns as usize];
+        for e in &scenario.turn_tokens {
+            if let Some(slot) = (e.turn as usize)
+                .checked_sub(1)
+                .and_then(|i| sizes.get_mut(i))
+            {
+                *slot = e.tokens;
+            }
+        }
+        let end = run.overflow_turn().unwrap_or(h.turns);
+        let rounds: Vec<(u32, u64, u64)> = run
+            .rounds()
+            .iter()
+            .map(|r| (r.turn, r.tokens_before, r.tokens_after))
+            .collect();
+        let mut points = Vec::with_capacity(end as usize + rounds.len() + 1);
+        let mut size = h.system_tokens;
+        points.push((0, size));
+        let mut next_round = rounds.iter().peekable();
+        for t in 1..=end {
+            size = size.saturating_add(sizes.get(t as usize - 1).copied().unwrap_or(0));
+            points.push((t, size));
+            if let Some(&&(turn, _, after)) = next_round.peek()
+                && turn == t
+            {
+                size = after;
+                points.push((t, size));
+                next_round.next();
+            }
+        }
+        let trigger = h.window_tokens * u64::from(h.trigger_percent) / 100;
+        let due_at = if h.reserve_tokens > 0 {
+            trigger.min(h.window_tokens.saturating_sub(h.reserve_tokens))
+        } else {
+            trigger
+        };
+        Fill {
+            points,
+            turn_tokens: sizes,
+            tokens_per_turn: h.tokens_per_turn,
+            window: h.window_tokens,
+            due_at,
+            rounds,
+            end,
+            overflowed: run.overflow_turn().is_some(),
+        }
+    }
+
+    /// The round nearest turn `turn`, within `within` turns.
+    pub fn round_near(&self, turn: f64, within: f64) -> Option<(usize, (u32, u64, u64))> {
+        self.rounds
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|(_, r)| (f64::from(r.0) - turn).abs() <= within)
+            .min_by(|a, b| {
+                let d = |r: &(u32, u64, u64)| (f64::from(r.0) - turn).abs();
+                d(&a.1).total_cmp(&d(&b.1))
+            })
+    }
+}
+
+/// Draws the context-fill chart: tokens in context over turns, the window
+/// and the line where a round is due, numbered rounds, and each turn's own
+/// size as a strip along the bottom (large tool outputs stand out).
+pub fn draw_fill<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    fill: &Fill,
+    turns: u32,
+    palette: &Palette,
+    scale: f64,
+) -> Drawn<DB> {
+    let (w, h) = area.dim_in_pixel();
+    let frame = Frame::new(w, h, scale, turns);
+    let top = frame.px(14.0);
+    let strip = frame.px(14.0);
+    let bottom = h as i32 - strip - frame.px(4.0);
+    let ceiling = fill
+        .points
+        .iter()
+        .map(|p| p.1)
+        .max()
+        .unwrap_or(0)
+        .max(fill.window)
+        .max(1) as f64
+        * 1.04;
+    let y =
+        |tokens: u64| bottom - ((tokens as f64 / ceiling) * f64::from(bottom - top)).round() as i32;
+    let line = |c: RGBColor, width: f64| ShapeStyle {
+        color: c.to_rgba(),
+        filled: false,
+        stroke_width: frame.px(width).max(1) as u32,
+    };
+    let x_end = frame.x(f64::from(turns));
+    // The window, and where a round is due.
+    area.draw(&PathElement::new(
+        vec![(frame.x(0.0), y(fill.window)), (x_end, y(fill.window))],
+        line(palette.ink, 1.0),
+    ))?;
+    area.draw(&DashedPathElement::new(
+        vec![(frame.x(0.0), y(fill.due_at)), (x_end, y(fill.due_at))],
+        frame.px(4.0),
+        frame.px(4.0),
+        line(palette.threshold, 1.0),
+    ))?;
+    let font = |c: RGBColor| {
+        ("sans-serif", f64::from(frame.px(10.0)))
+            .into_font()
+            .color(&c)
+            .pos(Pos::new(HPos::Left, VPos::Bottom))
+    };
+    area.draw(&Text::new(
+        "window".to_string(),
+        (frame.x(0.0) + frame.px(2.0), y(fill.window) - frame.px(1.0)),
+        font(palette.ink),
+    ))?;
+    // Each turn's size: a strip of bars, tall for large turns.
+    let largest = fill.turn_tokens.iter().copied().max().unwrap_or(1).max(1) as f64;
+    for (i, &t) in fill.turn_tokens.iter().enumerate().take(fill.end as usize) {
+        let x0 = frame.x(i as f64);
+        let x1 = frame.x(i as f64 + 1.0).max(x0 + 1);
+        let bar = ((t as f64 / largest) * f64::from(strip)).round().max(1.0) as i32;
+        let color = if t > fill.tokens_per_turn.saturating_mul(2) {
+            palette.risk
+        } else {
+            palette.faint
+        };
+        area.draw(&Rectangle::new(
+            [(x0, h as i32 - bar), (x1, h as i32)],
+            color.filled(),
+        ))?;
+    }
+    // Rounds: a faint rule and a number.
+    for (i, &(turn, _, _)) in fill.rounds.iter().enumerate() {
+        let x = frame.x(f64::from(turn));
+        area.draw(&PathElement::new(
+            vec![(x, top), (x, bottom)],
+            line(palette.faint, 1.0),
+        ))?;
+        if i % (fill.rounds.len() / 24).max(1) == 0 {
+            area.draw(&Text::new(
+                format!("R{}", i + 1),
+                (x + frame.px(2.0), top),
+                font(palette.threshold),
+            ))?;
+        }
+    }
+    // The sawtooth.
+    let points: Vec<(i32, i32)> = fill
+        .points
+        .iter()
+        .map(|&(t, s)| (frame.x(f64::from(t)), y(s)))
+        .collect();
+    area.draw(&PathElement::new(points, line(palette.fidelity, 1.5)))?;
+    if fill.overflowed {
+        let x = frame.x(f64::from(fill.end));
+        area.draw(&Circle::new(
+            (x, y(fill.points.last().map_or(0, |p| p.1))),
+            frame.px(4.0),
+            palette.outcome(Outcome::NotReached).filled(),
+        ))?;
+    }
+    Ok(())
+}
+
 /// Every backend the drawing goes to, as one type: the drawing functions are
 /// compiled once, not once per backend (which matters for the page's size).
 #[allow(missing_debug_implementations)]

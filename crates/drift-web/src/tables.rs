@@ -4,9 +4,10 @@
 
 use std::fmt::Write as _;
 
-use drift_core::{Outcome, OutcomeCounts, Preset, Run};
+use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
 
-use crate::html::escape;
+use crate::html::{escape, outcome_class};
+use crate::story::Story;
 
 /// 12345 → "12,345".
 pub fn thousands(n: u64) -> String {
@@ -133,6 +134,92 @@ pub fn matrix_html(rows: &[MatrixRow], current: Option<(usize, Preset)>) -> Stri
     out
 }
 
+/// The actions of `run`: turn, id, tags and text, outcome (and the resource
+/// acted on), fidelity, risk, why and consequence. Rows whose outcome just
+/// changed carry `changed` (the page flashes them).
+pub fn actions_html(scenario: &Scenario, run: &Run, changed: &[bool]) -> String {
+    let mut out = String::from(
+        "<table><thead><tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
+         <th scope=\"col\">outcome</th><th scope=\"col\">fidelity</th><th scope=\"col\">risk</th>\
+         <th scope=\"col\">why</th></tr></thead><tbody>",
+    );
+    for (i, (a, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
+        let id = escape(&a.id);
+        let _ = write!(
+            out,
+            "<tr data-action=\"{id}\"{}><td class=\"num\">{}</td><th scope=\"row\"><span class=\"action-id\">{id}</span>",
+            if changed.get(i).copied().unwrap_or(false) {
+                " class=\"changed\""
+            } else {
+                ""
+            },
+            a.turn,
+        );
+        for (on, tag) in [(a.delegated, "subagent"), (a.irreversible, "irreversible")] {
+            if on {
+                let _ = write!(out, "<span class=\"badge tag\">{tag}</span>");
+            }
+        }
+        let _ = write!(
+            out,
+            "<span class=\"action-text\">{}</span></th><td><span class=\"{}\">{}</span>",
+            escape(&a.text),
+            outcome_class(graded.outcome),
+            graded.outcome.label()
+        );
+        if let Some(r) = graded
+            .resolved_resource
+            .and_then(|r| scenario.resources.get(r))
+        {
+            let _ = write!(out, "<span class=\"resource\"> → {}</span>", escape(&r.id));
+        }
+        let why = explain(scenario, run, i)
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        let _ = write!(
+            out,
+            "</td><td class=\"num\">{:.2}</td><td class=\"num\">{:.2}</td><td class=\"why-cell\">{}",
+            graded.fidelity,
+            graded.fabrication_risk,
+            escape(&why)
+        );
+        if graded.outcome != Outcome::Governed && !a.consequence.is_empty() {
+            let _ = write!(
+                out,
+                "<span class=\"consequence\"> {}</span>",
+                escape(&a.consequence)
+            );
+        }
+        out.push_str("</td></tr>");
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The headline: the sentence, then one line per action that went wrong.
+pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
+    let mut out = format!(
+        "<p class=\"summary\">{}</p><ul class=\"why\">",
+        escape(&story.summary)
+    );
+    for line in &story.lines {
+        let Some(a) = scenario.actions.get(line.action) else {
+            continue;
+        };
+        let _ = write!(
+            out,
+            "<li><span class=\"{}\">{}</span> <strong>{}</strong>: {}<span class=\"consequence\"> {}</span></li>",
+            outcome_class(line.outcome),
+            line.outcome.label(),
+            escape(&a.id),
+            escape(&line.why),
+            escape(&a.consequence)
+        );
+    }
+    out.push_str("</ul>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -156,6 +243,25 @@ mod tests {
         s.policy = PolicyChoice::Preset(Preset::None);
         let html = rounds_html(&simulate(&s).unwrap());
         assert!(html.contains("overflows at turn 20") && html.contains("No compaction round"));
+    }
+
+    #[test]
+    fn the_actions_table_and_the_headline_say_what_went_wrong() {
+        let mut s = builtin("staging-migration").unwrap();
+        let run = simulate(&s).unwrap();
+        let changed: Vec<bool> = (0..s.actions.len()).map(|i| i == 1).collect();
+        let html = actions_html(&s, &run, &changed);
+        assert_eq!(html.matches("<tr data-action=").count(), s.actions.len());
+        assert!(html.contains("<tr data-action=\"refund-test\" class=\"changed\">"));
+        assert!(html.contains("<span class=\"outcome misbound\">misbound</span><span class=\"resource\"> → db-prod-01</span>"));
+        let story = crate::story::tell(&s, &run);
+        let head = headline_html(&s, &story);
+        assert!(head.starts_with("<p class=\"summary\">Under pinned prefix"));
+        assert_eq!(head.matches("<li>").count(), story.lines.len());
+        // Texts from a file are escaped.
+        s.actions[0].text = "<script>x</script>".to_string();
+        let html = actions_html(&s, &run, &[]);
+        assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
     }
 
     #[test]

@@ -103,3 +103,59 @@ fn hovering_finds_the_step_in_force() {
         None
     );
 }
+
+#[test]
+fn the_context_fill_replays_the_harness() {
+    use drift_web::chart::Fill;
+    for id in drift_core::builtin_ids() {
+        for preset in drift_core::Preset::ALL {
+            let mut s = builtin(id).unwrap();
+            s.policy = drift_core::PolicyChoice::Preset(preset);
+            let run = simulate(&s).unwrap();
+            let fill = Fill::new(&s, &run);
+            // At every round the replayed size is the engine's size before it,
+            // and the next point is its size after.
+            for (turn, before, after) in &fill.rounds {
+                let i = fill
+                    .points
+                    .iter()
+                    .position(|p| p.0 == *turn)
+                    .unwrap_or_else(|| panic!("{id}/{preset:?}: no point at round turn {turn}"));
+                assert_eq!(fill.points[i].1, *before, "{id}/{preset:?} turn {turn}");
+                assert_eq!(fill.points[i + 1], (*turn, *after), "{id}/{preset:?}");
+            }
+            assert_eq!(fill.points.last().map(|p| p.0), Some(fill.end));
+            assert_eq!(fill.overflowed, run.overflow_turn().is_some());
+        }
+    }
+    let s = builtin("payments-incident").unwrap();
+    let fill = Fill::new(&s, &simulate(&s).unwrap());
+    assert_eq!(
+        fill.round_near(45.0, 3.0).map(|(i, r)| (i, r.0)),
+        Some((2, 44))
+    );
+    assert_eq!(fill.round_near(38.0, 3.0), None);
+    let svg = {
+        let mut svg = String::new();
+        {
+            use plotters::prelude::*;
+            let area =
+                drift_web::chart::Surface::Svg(SVGBackend::with_string(&mut svg, (800, 140)))
+                    .into_drawing_area();
+            drift_web::chart::draw_fill(
+                &area,
+                &fill,
+                s.harness.turns,
+                &drift_web::chart::Palette::LIGHT,
+                1.0,
+            )
+            .unwrap();
+            area.present().unwrap();
+        }
+        svg
+    };
+    for r in 1..=5 {
+        assert!(svg.contains(&format!("\nR{r}\n</text>")), "R{r}");
+    }
+    assert!(svg.contains("\nwindow\n</text>"));
+}

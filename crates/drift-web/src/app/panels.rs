@@ -1,65 +1,26 @@
 //! The headline, the actions, the rounds and the scenario × preset matrix.
 
-use drift_core::{Outcome, PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate};
+use drift_core::{PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
-use super::state::{AppState, Sim};
-use crate::html::outcome_class;
+use super::state::AppState;
 use crate::share::{Source, Tab};
-use crate::tables::{MatrixRow, matrix_html, rounds_html};
+use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
 use wasm_bindgen::JsCast;
 
 /// The sentence at the top and one why line per failing action.
 #[component]
 pub fn Headline() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // The sentence and its lines, re-rendered only when they change.
-    let told = Memo::new(move |_| {
-        state.with_sim(|sim| {
-            let lines: Vec<(String, Outcome, String, String)> = sim
-                .story
-                .lines
-                .iter()
-                .map(|line| {
-                    let action = sim.scenario.actions.get(line.action);
-                    (
-                        action.map(|a| a.id.clone()).unwrap_or_default(),
-                        line.outcome,
-                        line.why.clone(),
-                        action.map(|a| a.consequence.clone()).unwrap_or_default(),
-                    )
-                })
-                .collect();
-            (sim.story.summary.clone(), lines)
-        })
+    let html = Memo::new(move |_| {
+        state
+            .with_sim(|sim| headline_html(&sim.scenario, &sim.story))
+            .unwrap_or_default()
     });
-    let summary = move || told.with(|t| t.as_ref().map(|t| t.0.clone()).unwrap_or_default());
-    let lines = move || {
-        told.with(|t| {
-            t.as_ref().map(|(_, lines)| {
-                lines
-                    .iter()
-                    .map(|(id, outcome, why, consequence)| {
-                        view! {
-                            <li>
-                                <span class=outcome_class(*outcome)>{outcome.label()}</span>
-                                " "
-                                <strong>{id.clone()}</strong>
-                                ": "
-                                {why.clone()}
-                                <span class="consequence">" " {consequence.clone()}</span>
-                            </li>
-                        }
-                    })
-                    .collect_view()
-            })
-        })
-    };
     let error = move || state.sim.with(|r| r.as_ref().err().map(|e| e.to_string()));
     view! {
         <section class="headline" aria-live="polite">
-            <p class="summary">{summary}</p>
-            <ul class="why">{lines}</ul>
+            <div inner_html=move || html.get()></div>
             <p class="control-error" role="alert" hidden=move || error().is_none()>
                 {move || error().map(|e| format!("These settings cannot run: {e}"))}
             </p>
@@ -67,113 +28,21 @@ pub fn Headline() -> impl IntoView {
     }
 }
 
-/// One action as its row shows it.
-#[derive(Clone, Debug, PartialEq)]
-struct ActionView {
-    id: String,
-    text: String,
-    turn: u32,
-    tags: Vec<&'static str>,
-    outcome: Outcome,
-    resource: Option<String>,
-    fidelity: f64,
-    risk: f64,
-    why: String,
-    consequence: Option<String>,
-    changed: bool,
-}
-
-fn action_view(sim: &Sim, i: usize) -> Option<ActionView> {
-    let a = sim.scenario.actions.get(i)?;
-    let graded = sim.run.actions().get(i)?;
-    let mut tags = Vec::new();
-    if a.delegated {
-        tags.push("subagent");
-    }
-    if a.irreversible {
-        tags.push("irreversible");
-    }
-    Some(ActionView {
-        id: a.id.clone(),
-        text: a.text.clone(),
-        turn: a.turn,
-        tags,
-        outcome: graded.outcome,
-        resource: graded
-            .resolved_resource
-            .and_then(|r| sim.scenario.resources.get(r))
-            .map(|r| r.id.clone()),
-        fidelity: graded.fidelity,
-        risk: graded.fabrication_risk,
-        why: drift_core::explain(&sim.scenario, &sim.run, i)
-            .map(|e| e.to_string())
-            .unwrap_or_default(),
-        consequence: (graded.outcome != Outcome::Governed && !a.consequence.is_empty())
-            .then(|| a.consequence.clone()),
-        changed: sim.changed.get(i).copied().unwrap_or(false),
-    })
-}
-
-/// Each action with its outcome, reason, fidelity, risk and consequence.
+/// Each action with its outcome, reason, fidelity, risk and consequence;
+/// an action whose outcome just changed flashes.
 #[component]
 pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let count = Memo::new(move |_| state.with_sim(|s| s.scenario.actions.len()).unwrap_or(0));
+    let html = Memo::new(move |_| {
+        state
+            .with_sim(|sim| actions_html(&sim.scenario, &sim.run, &sim.changed))
+            .unwrap_or_default()
+    });
     view! {
         <section class="panel actions" aria-labelledby="actions-heading">
             <h2 id="actions-heading">"Actions"</h2>
-            <div class="table-wrap">
-                <table>
-                    <thead>
-                        <tr>
-                            <th scope="col">"turn"</th>
-                            <th scope="col">"action"</th>
-                            <th scope="col">"outcome"</th>
-                            <th scope="col">"fidelity"</th>
-                            <th scope="col">"risk"</th>
-                            <th scope="col">"why"</th>
-                        </tr>
-                    </thead>
-                    <tbody>
-                        <For each=move || 0..count.get() key=|i| *i let:i>
-                            <ActionRow index=i />
-                        </For>
-                    </tbody>
-                </table>
-            </div>
+            <div class="table-wrap" inner_html=move || html.get()></div>
         </section>
-    }
-}
-
-/// One action's row; it is rebuilt only when that action's view changes.
-#[component]
-fn ActionRow(index: usize) -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let data = Memo::new(move |_| state.with_sim(|sim| action_view(sim, index)).flatten());
-    move || {
-        data.get().map(|d| {
-            let key = d.id.clone();
-            view! {
-                <tr data-action=key class:changed=d.changed>
-                    <td class="num">{d.turn}</td>
-                    <th scope="row">
-                        <span class="action-id">{d.id}</span>
-                        {d.tags.into_iter().map(|t| view! { <span class="badge tag">{t}</span> }).collect_view()}
-                        <span class="action-text">{d.text}</span>
-                    </th>
-                    <td>
-                        <span class=outcome_class(d.outcome)>{d.outcome.label()}</span>
-                        {d.resource.map(|r| view! { <span class="resource">" → " {r}</span> })}
-                    </td>
-                    <td class="num">{format!("{:.2}", d.fidelity)}</td>
-                    <td class="num">{format!("{:.2}", d.risk)}</td>
-                    <td class="why-cell">
-                        {d.why}
-                        {d.consequence.map(|c| view! { <span class="consequence">" " {c}</span> })}
-                    </td>
-                </tr>
-            }
-        })
     }
 }
 

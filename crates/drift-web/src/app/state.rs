@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use drift_core::{Outcome, Run, Scenario, ScenarioError, simulate};
+use drift_core::{Run, Scenario, ScenarioError, simulate};
 use leptos::prelude::*;
 
 use super::storage::{self, Saved};
@@ -89,10 +89,6 @@ impl Sim {
         }
     }
 
-    /// The outcome of action `i`.
-    pub fn outcome(&self, i: usize) -> Option<Outcome> {
-        self.run.actions().get(i).map(|a| a.outcome)
-    }
 }
 
 /// The page's state, provided as context to every component.

@@ -10,7 +10,8 @@ use wasm_bindgen::JsCast;
 
 use super::dom::{device_pixel_ratio, observe_width};
 use super::state::AppState;
-use crate::chart::{self, Axis, Chart, Palette, Row, Surface, size};
+use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
+use crate::tables::thousands;
 
 /// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
 /// pixel ratio, and returns the ratio.
@@ -148,6 +149,7 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key depth">"depth (darker = summarised more)"</span>
                 <span class="key dashed">"dashed: unverified"</span>
             </div>
+            <FillRow width />
             <For each=move || 0..rows() key=|i| *i let:i>
                 <FactRow index=i axis width hover />
             </For>
@@ -161,6 +163,91 @@ pub fn Timelines() -> impl IntoView {
                         style:height=format!("{}px", size::AXIS)
                     ></canvas>
                 </div>
+            </div>
+        </div>
+    }
+}
+
+/// Height of the context-fill chart, in CSS pixels.
+const FILL_HEIGHT: f64 = 120.0;
+
+/// The context's size over the session, above the facts.
+#[component]
+fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
+    let state = expect_context::<AppState>();
+    let palette = expect_context::<ReadSignal<Palette>>();
+    let canvas = NodeRef::<Canvas>::new();
+    let fill = Memo::new(move |_| {
+        state.with_sim(|sim| (Fill::new(&sim.scenario, &sim.run), sim.chart.axis.turns))
+    });
+    let hover = RwSignal::new(None::<(f64, String)>);
+    Effect::new(move |_| {
+        let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
+            return;
+        };
+        fill.with(|f| {
+            if let Some((fill, turns)) = f {
+                draw_into(&c, w, FILL_HEIGHT, |area, dpr| {
+                    let _ = chart::draw_fill(area, fill, *turns, &p, dpr);
+                });
+            }
+        });
+    });
+    let label = move || {
+        fill.with(|f| {
+            f.as_ref().map(|(fill, _)| {
+                format!(
+                    "Tokens in context over {} turns: a window of {} tokens, rounds due above {}; {} rounds{}.",
+                    fill.end,
+                    thousands(fill.window),
+                    thousands(fill.due_at),
+                    fill.rounds.len(),
+                    if fill.overflowed { ", then the window overflows" } else { "" }
+                )
+            })
+        })
+    };
+    let on_move = move |ev: leptos::ev::MouseEvent| {
+        let Some(c) = canvas.get() else { return };
+        let rect = c.get_bounding_client_rect();
+        let x = f64::from(ev.client_x()) - rect.left();
+        let text = fill.with(|f| {
+            let (fill, turns) = f.as_ref()?;
+            let frame = chart::Frame::new(rect.width() as u32, FILL_HEIGHT as u32, 1.0, *turns);
+            let turn = frame.turn_at(x);
+            let within = (f64::from(*turns) / rect.width().max(1.0)) * 8.0;
+            let (i, (t, before, after)) = fill.round_near(turn, within.max(0.5))?;
+            Some(format!(
+                "round {} at turn {t}: {} → {} tokens",
+                i + 1,
+                thousands(before),
+                thousands(after)
+            ))
+        });
+        hover.set(text.map(|t| (x, t)));
+    };
+    view! {
+        <div class="row fill-row">
+            <div class="label">
+                <div class="fact-id">"Tokens in context"</div>
+                <p class="fact-text">
+                    "Each turn adds its tokens; each round drops the context back. Orange bars: turns more than twice the usual size."
+                </p>
+            </div>
+            <div class="plot">
+                <canvas
+                    node_ref=canvas
+                    role="img"
+                    aria-label=label
+                    style:height=format!("{FILL_HEIGHT}px")
+                    on:mousemove=on_move
+                    on:mouseleave=move |_| hover.set(None)
+                ></canvas>
+                {move || {
+                    hover.get().map(|(left, text)| {
+                        view! { <div class="tooltip" role="status" style:left=format!("{left}px")>{text}</div> }
+                    })
+                }}
             </div>
         </div>
     }
