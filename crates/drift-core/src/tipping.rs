@@ -1,9 +1,10 @@
 //! Tipping points: for each action, the smallest change that flips its
 //! outcome.
 //!
-//! [`tipping_points`] answers three questions per action, each by re-running
-//! [`simulate`] on edited copies of the scenario, so every answer is the
-//! engine's own verdict rather than a formula's:
+//! [`tipping_points`] (or [`action_tipping`] for one action) answers three
+//! questions per action, each by re-running [`simulate`] on edited copies of
+//! the scenario, so every answer is the engine's own verdict rather than a
+//! formula's:
 //!
 //! 1. **Retention** ([`RetentionTip`]): for each kind among the action's
 //!    governing facts and its target binding, the nearest retention value
@@ -273,16 +274,52 @@ pub struct ActionTipping {
 ///
 /// The scenario's first violation of MODEL.md §6, as [`simulate`] reports it.
 pub fn tipping_points(scenario: &Scenario) -> Result<Vec<ActionTipping>, ScenarioError> {
+    tipping_of(scenario, None)
+}
+
+/// Tipping points of action `action` (an index into `scenario.actions`)
+/// alone, or `None` for an index out of range. The answer is the one
+/// [`tipping_points`] gives for it (unless the window search reaches
+/// [`MAX_WINDOW_RUNS`], a budget one action spends more slowly); it is
+/// cheaper when only one action is wanted, as the window search stops once
+/// that action is answered.
+///
+/// # Errors
+///
+/// The scenario's first violation of MODEL.md §6, as [`simulate`] reports it.
+pub fn action_tipping(
+    scenario: &Scenario,
+    action: usize,
+) -> Result<Option<ActionTipping>, ScenarioError> {
+    Ok(tipping_of(scenario, Some(action))?.pop())
+}
+
+/// Every action's tipping points, or `only` one's.
+fn tipping_of(
+    scenario: &Scenario,
+    only: Option<usize>,
+) -> Result<Vec<ActionTipping>, ScenarioError> {
     let index = scenario.index()?;
     let base = simulate(scenario)?;
+    if only.is_some_and(|a| a >= scenario.actions.len()) {
+        return Ok(Vec::new());
+    }
+    let wanted = |a: usize| only.is_none_or(|o| o == a);
     let mut oracle = Oracle {
         scratch: scenario.clone(),
         cache: BTreeMap::new(),
     };
     let basis = Basis::new(scenario, &index);
-    let windows = window_tips(&mut oracle, scenario, &index, &base);
-    let mut out = Vec::with_capacity(scenario.actions.len());
+    let windows = window_tips(&mut oracle, scenario, &index, &base, &wanted);
+    let mut out = Vec::with_capacity(if only.is_some() {
+        1
+    } else {
+        scenario.actions.len()
+    });
     for (a, (graded, window)) in base.actions().iter().zip(windows).enumerate() {
+        if !wanted(a) {
+            continue;
+        }
         let outcome = graded.outcome;
         let mut tipping = ActionTipping {
             action: a,
@@ -715,16 +752,19 @@ fn same_schedule_until(run: &Run, harness: &Harness, policy: &Policy, sizes: &Tu
     u64::try_from(end).unwrap_or(u64::MAX)
 }
 
+/// The window tip of every action `wanted` accepts (the others get
+/// [`WindowTip::Holds`] and are not searched for).
 fn window_tips(
     oracle: &mut Oracle,
     scenario: &Scenario,
     index: &Index,
     base: &Run,
+    wanted: &dyn Fn(usize) -> bool,
 ) -> Vec<WindowTip> {
     let outcomes: Vec<Outcome> = base.actions().iter().map(|a| a.outcome).collect();
     let mut tips: Vec<WindowTip> = alloc::vec![WindowTip::Holds; outcomes.len()];
     let mut pending: Vec<usize> = (0..outcomes.len())
-        .filter(|&a| outcomes[a].is_failure())
+        .filter(|&a| wanted(a) && outcomes[a].is_failure())
         .collect();
     if pending.is_empty() {
         return tips;

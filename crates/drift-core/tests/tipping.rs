@@ -5,7 +5,7 @@
 mod support;
 
 use drift_core::tipping::{
-    ActionTipping, Lever, Method, RETENTION_TOLERANCE, WindowTip, tipping_points,
+    ActionTipping, Lever, Method, RETENTION_TOLERANCE, WindowTip, action_tipping, tipping_points,
 };
 use drift_core::{
     Guards, Kind, Outcome, PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate,
@@ -429,10 +429,30 @@ fn a_custom_policy_that_sets_the_window_is_left_alone() {
 }
 
 #[test]
+fn one_action_alone_gets_the_same_answer() {
+    for id in builtin_ids() {
+        for preset in PRESETS {
+            let mut s = builtin(id).unwrap();
+            s.policy = PolicyChoice::Preset(preset);
+            let all = tipping_points(&s).unwrap();
+            for (a, tip) in all.iter().enumerate() {
+                assert_eq!(
+                    action_tipping(&s, a).unwrap().as_ref(),
+                    Some(tip),
+                    "{id} {a}"
+                );
+            }
+            assert_eq!(action_tipping(&s, all.len()).unwrap(), None);
+        }
+    }
+}
+
+#[test]
 fn an_invalid_scenario_is_an_error() {
     let mut s = builtin("payments-incident").unwrap();
     s.retention.set(Kind::Scope, 1.5);
     assert!(tipping_points(&s).is_err());
+    assert!(action_tipping(&s, 0).is_err());
 }
 
 /// Sixty commitments over four hundred turns compacted almost every turn,
