@@ -291,8 +291,10 @@ test('the audit page reports a sample compaction and highlights each finding in 
   try {
     const page = await open(context);
     await page.click('a.tab-link');
+    await page.waitForSelector('#tab-audit');
+    assert.match(page.url(), /\/session\/$/);
+    await page.click('#tab-audit');
     await page.waitForSelector('#audit-sample');
-    assert.match(page.url(), /\/audit\/$/);
     await page.click('#audit-sample');
     await page.waitForSelector('.audit-verdict.problem');
     for (const section of ['dropped', 'unsupported', 'changed-id', 'reasoning']) {
@@ -317,6 +319,49 @@ test('the audit page reports a sample compaction and highlights each finding in 
     const error = page.locator('.audit-report .control-error');
     await error.waitFor();
     assert.match(await error.textContent(), /line 2/);
+  } finally {
+    await close();
+  }
+});
+
+test('a session log imports as guesses; an edited guess changes the outcome, and the simulator opens it', async () => {
+  // A Responses-items log: a typed rule, eighty large tool outputs, then a
+  // restart of the resource the rule names.
+  const log = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Never restart db-prod-01 without an approver on the call.' }] }];
+  for (let i = 0; i < 80; i++) {
+    log.push({ type: 'function_call', call_id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat logs/part-${i}.log` }) });
+    log.push({ type: 'function_call_output', call_id: `c${i}`, output: `line ${i}: request served in 12 ms\n`.repeat(250) });
+  }
+  log.push({ type: 'function_call', call_id: 'last', name: 'shell', arguments: JSON.stringify({ command: 'kubectl rollout restart statefulset/db-prod-01' }) });
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-text');
+    await page.fill('#import-window', '40000');
+    await page.locator('#import-window').dispatchEvent('change');
+    await page.selectOption('#import-policy', 'pinned_prefix');
+    await page.setInputFiles('#import-file', { name: 'session.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log)) });
+    await page.waitForSelector('table.guesses.facts tr[data-fact]');
+    assert.match(await page.locator('.import-summary').textContent(), /OpenAI Responses items/);
+    assert.equal(await page.locator('table.guesses .badge.guess').count(), 2);
+    const outcome = () => page.locator('.import-results tr[data-action] .outcome').first().textContent();
+    assert.equal(await outcome(), 'ungoverned');
+    // The rule, read as task state, keeps better: the restart is governed again (weakly).
+    await page.locator('table.guesses.facts select').first().selectOption('task_state');
+    await becomes(outcome, 'weakly governed', 'the restart');
+    // Dropping the rule leaves the restart governed by nothing: it is not simulated.
+    const keep = page.locator('table.guesses.facts input[type=checkbox]').first();
+    await keep.click();
+    await page.waitForSelector('table.guesses.facts tr.dropped');
+    await page.waitForSelector('.import-results .note:has-text("governed by nothing")');
+    await keep.click();
+    await becomes(outcome, 'weakly governed', 'the restart');
+    // The edited scenario opens in the simulator.
+    await page.click('#open-in-simulator');
+    await page.waitForSelector('.summary:not(:empty)');
+    assert.match(page.url(), /src=/);
+    assert.equal(await page.locator('tr[data-action] .outcome').first().textContent(), 'weakly governed');
   } finally {
     await close();
   }

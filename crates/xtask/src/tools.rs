@@ -178,9 +178,9 @@ pub fn browser_test_tools() -> Result {
     install_chromium()
 }
 
-/// Builds the simulator (`index.html` into `dist/`) and the audit page
-/// (`audit.html` into `dist/audit/`), each its own WebAssembly module, for
-/// serving under `public_url`.
+/// Builds the simulator (`index.html` into `dist/`) and "Your own session"
+/// (`session.html` into `dist/session/`), each its own WebAssembly module,
+/// for serving under `public_url`.
 pub fn build_pages(release: bool, public_url: &str) -> Result {
     let base = if public_url.ends_with('/') {
         public_url.to_string()
@@ -192,24 +192,24 @@ pub fn build_pages(release: bool, public_url: &str) -> Result {
     let mut main = trunk(&["build", "index.html", "--locked", "--public-url", &base]);
     main.args(mode);
     run(main)?;
-    let audit_url = format!("{base}audit/");
-    let mut audit = trunk(&[
+    let session_url = format!("{base}session/");
+    let mut session = trunk(&[
         "build",
-        "audit.html",
+        "session.html",
         "--locked",
         "--public-url",
-        &audit_url,
+        &session_url,
         "--dist",
-        "dist/audit",
+        "dist/session",
     ]);
-    audit.args(mode);
-    run(audit)
+    session.args(mode);
+    run(session)
 }
 
 /// Prints the size of each page's `.wasm`, raw and gzipped (`gzip -9`, what
 /// a browser downloads from a server that compresses).
 pub fn report_wasm_size() -> Result {
-    for dir in [root().join("dist"), root().join("dist/audit")] {
+    for dir in [root().join("dist"), root().join("dist/session")] {
         let wasm = std::fs::read_dir(&dir)
             .map_err(|e| Failed(format!("cannot read {}: {e}", dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))

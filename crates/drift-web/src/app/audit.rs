@@ -2,7 +2,7 @@
 //! that replaced it, and read what the summary lost or invented, each
 //! finding highlighted in both texts.
 //!
-//! The texts stay on this page: they are not put in links or storage (a
+//! The texts stay on the page: they are not put in links or storage (a
 //! transcript can be megabytes, and private).
 
 use std::time::Duration;
@@ -351,29 +351,5 @@ pub fn AuditView() -> impl IntoView {
             </button>
             <div class="audit-report" aria-live="polite">{body}</div>
         </div>
-    }
-}
-
-/// The audit page: its own header, the view, a way back.
-#[component]
-pub fn AuditPage() -> impl IntoView {
-    view! {
-        <header class="top">
-            <div class="brand">
-                <h1>"Compaction Drift · Audit a compaction"</h1>
-                <p class="tagline">
-                    "What a real summary lost or invented, checked against the transcript it replaced."
-                </p>
-            </div>
-            <a class="tab-link" href="../">"← The simulator"</a>
-        </header>
-        <main class="audit-page">
-            <AuditView />
-        </main>
-        <footer class="foot">
-            <p>
-                "The check is lexical: it sees rules, identifiers, versions, numbers, paths and tickets, not paraphrase. Runs entirely in your browser."
-            </p>
-        </footer>
     }
 }

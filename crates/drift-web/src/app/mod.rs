@@ -6,6 +6,7 @@ mod controls;
 mod dom;
 mod files;
 mod panels;
+mod session;
 mod state;
 mod storage;
 mod timelines;
@@ -21,12 +22,12 @@ pub fn start() {
     leptos::mount::mount_to_body(App);
 }
 
-/// Installs the panic banner and mounts the audit page on `<body>`. It is a
-/// page of its own, built as its own (separately loaded) module, so the
-/// simulator does not carry the audit's code.
-pub fn start_audit() {
+/// Installs the panic banner and mounts "Your own session" (import and
+/// audit) on `<body>`. It is a page of its own, built as its own module, so
+/// the simulator does not carry the transcript reader.
+pub fn start_session() {
     install_panic_banner();
-    leptos::mount::mount_to_body(audit::AuditPage);
+    leptos::mount::mount_to_body(session::SessionPage);
 }
 
 /// A panic shows a banner with a way out instead of a dead page.
@@ -125,7 +126,7 @@ pub fn App() -> impl IntoView {
             <main class="views">
                 <div class="tabs" role="tablist" aria-label="Views">
                     {Tab::ALL.into_iter().map(tab_button).collect_view()}
-                    <a class="tab-link" href="audit/">"Audit a real compaction →"</a>
+                    <a class="tab-link" href="session/">"Your own session: import or audit →"</a>
                 </div>
                 <div class="tab-panel" role="tabpanel">{view_for_tab}</div>
                 <panels::ActionsPanel />

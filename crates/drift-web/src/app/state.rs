@@ -88,7 +88,6 @@ impl Sim {
             changed,
         }
     }
-
 }
 
 /// The page's state, provided as context to every component.

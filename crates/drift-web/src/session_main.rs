@@ -1,4 +1,4 @@
-//! Trunk's entry point for the audit page (`audit.html`).
+//! Trunk's entry point for "Your own session" (`session.html`).
 
 // Smaller and faster than the default allocator in WebAssembly.
 #[cfg(target_arch = "wasm32")]
@@ -7,5 +7,5 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    drift_web::app::start_audit();
+    drift_web::app::start_session();
 }

@@ -1,0 +1,576 @@
+//! "Your own session": import a real transcript as a scenario, correct the
+//! guesses, see the outcomes, and open it in the simulator; or audit a real
+//! compaction. A page of its own (`session.html`), so the simulator does not
+//! carry the transcript reader.
+
+use std::time::Duration;
+
+use drift_core::import::{Governance, ImportOptions, Imported, import_text};
+use drift_core::{Kind, PolicyChoice, Preset, Scenario, scenario_to_json, simulate};
+use leptos::html::Textarea;
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::audit::AuditView;
+use super::dom::{download, file_name};
+use crate::html::escape;
+use crate::share::{self, PageState, Source, Tab};
+use crate::story;
+use crate::tables::{actions_html, headline_html, thousands};
+
+/// Which view the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum View {
+    Import,
+    Audit,
+}
+
+/// The kinds a guessed fact can be given (a binding needs a resource, which
+/// a transcript does not name).
+const KINDS: [Kind; 8] = [
+    Kind::StandingRule,
+    Kind::CarveOut,
+    Kind::Correction,
+    Kind::Scope,
+    Kind::TaskState,
+    Kind::Commitment,
+    Kind::Rationale,
+    Kind::RejectedOption,
+];
+
+/// What the person changed in the guesses.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Edits {
+    /// Per fact: kept, and its kind.
+    facts: Vec<(bool, Kind)>,
+    /// Per action: kept, and its governing fact ids.
+    actions: Vec<(bool, Vec<String>)>,
+}
+
+impl Edits {
+    fn of(imported: &Imported) -> Edits {
+        Edits {
+            facts: imported
+                .scenario
+                .facts
+                .iter()
+                .map(|f| (true, f.kind))
+                .collect(),
+            actions: imported
+                .scenario
+                .actions
+                .iter()
+                .map(|a| (true, a.governed_by.clone()))
+                .collect(),
+        }
+    }
+}
+
+/// The imported scenario with the edits applied. Actions left governed by
+/// nothing are dropped, and counted.
+fn apply(imported: &Imported, edits: &Edits) -> (Scenario, usize) {
+    let mut s = imported.scenario.clone();
+    let dropped: Vec<String> = s
+        .facts
+        .iter()
+        .zip(&edits.facts)
+        .filter(|(_, (keep, _))| !keep)
+        .map(|(f, _)| f.id.clone())
+        .collect();
+    let mut facts = Vec::with_capacity(s.facts.len());
+    for (mut f, (keep, kind)) in s.facts.drain(..).zip(&edits.facts) {
+        if *keep {
+            f.kind = *kind;
+            facts.push(f);
+        }
+    }
+    s.facts = facts;
+    let mut orphaned = 0;
+    let mut actions = Vec::with_capacity(s.actions.len());
+    for (mut a, (keep, governed_by)) in s.actions.drain(..).zip(&edits.actions) {
+        if !keep {
+            continue;
+        }
+        a.governed_by = governed_by
+            .iter()
+            .filter(|g| !dropped.contains(g))
+            .cloned()
+            .collect();
+        if a.governed_by.is_empty() {
+            orphaned += 1;
+        } else {
+            actions.push(a);
+        }
+    }
+    s.actions = actions;
+    (s, orphaned)
+}
+
+/// Reads `text` as a transcript with the options, after letting the page
+/// paint its progress line (a large log takes a moment to read).
+fn import_later(
+    text: String,
+    options: ImportOptions,
+    busy: WriteSignal<Option<String>>,
+    done: impl FnOnce(Result<Imported, String>) + 'static,
+) {
+    let size = text.len();
+    if size > 200_000 {
+        busy.set(Some(format!(
+            "Reading {:.1} MB of transcript…",
+            size as f64 / 1_000_000.0
+        )));
+    }
+    set_timeout(
+        move || {
+            let result = import_text(&text, &options)
+                .map_err(|e| format!("The transcript could not be read: {e}"));
+            busy.set(None);
+            done(result);
+        },
+        Duration::from_millis(30),
+    );
+}
+
+/// The import view.
+#[component]
+fn ImportView() -> impl IntoView {
+    let text_box = NodeRef::<Textarea>::new();
+    let (busy, set_busy) = signal(None::<String>);
+    let (error, set_error) = signal(None::<String>);
+    let imported = RwSignal::new(None::<Imported>);
+    let edits = RwSignal::new(Edits::default());
+    // The window and harness apply to the imported scenario as settings: changing
+    // them keeps every correction made to the guesses.
+    let (window_tokens, set_window) = signal(None::<u64>);
+    let (preset, set_preset) = signal(None::<Preset>);
+    let source = StoredValue::new(String::new());
+
+    let run_import = move || {
+        let text = source.get_value();
+        if text.trim().is_empty() {
+            return;
+        }
+        let options = ImportOptions::default();
+        import_later(text, options, set_busy, move |result| match result {
+            Ok(i) => {
+                edits.set(Edits::of(&i));
+                imported.set(Some(i));
+                set_error.set(None);
+            }
+            Err(e) => set_error.set(Some(e)),
+        });
+    };
+    let load_text = move |text: String| {
+        if let Some(el) = text_box.get() {
+            el.set_value(&text);
+        }
+        source.set_value(text);
+        run_import();
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        leptos::task::spawn_local(async move {
+            match JsFuture::from(file.text())
+                .await
+                .ok()
+                .and_then(|t| t.as_string())
+            {
+                Some(text) => load_text(text),
+                None => set_error.set(Some(format!("{}: the file could not be read", file.name()))),
+            }
+        });
+    };
+
+    // The edited scenario and its simulation, live.
+    let edited = Memo::new(move |_| {
+        imported.with(|i| {
+            i.as_ref().map(|i| {
+                let (mut s, orphaned) = edits.with(|e| apply(i, e));
+                if let Some(w) = window_tokens.get() {
+                    s.harness.window_tokens = w;
+                }
+                if let Some(p) = preset.get() {
+                    s.policy = PolicyChoice::Preset(p);
+                }
+                (s, orphaned)
+            })
+        })
+    });
+    let results = Memo::new(move |_| {
+        edited.with(|e| {
+            let (s, orphaned) = e.as_ref()?;
+            Some(match simulate(s) {
+                Ok(run) => {
+                    let story = story::tell(s, &run);
+                    Ok((
+                        headline_html(s, &story),
+                        actions_html(s, &run, &[]),
+                        *orphaned,
+                    ))
+                }
+                Err(e) => Err(e.to_string()),
+            })
+        })
+    });
+
+    let open_in_simulator = move |_| {
+        let Some((s, _)) = edited.get_untracked() else {
+            return;
+        };
+        let state = PageState {
+            source: Source::Imported(Box::new(s.clone())),
+            scenario: s,
+            tab: Tab::Timelines,
+            compare: share::DEFAULT_COMPARE,
+        };
+        let _ = window()
+            .location()
+            .set_href(&format!("../?{}", share::encode(&state)));
+    };
+    let export = move |_| {
+        if let Some((s, _)) = edited.get_untracked() {
+            let policy = s.policy.id();
+            let _ = download(
+                &file_name(&[&s.id, policy, "scenario"], "json"),
+                "application/json",
+                scenario_to_json(&s).as_bytes(),
+            );
+        }
+    };
+
+    let fact_rows = move || {
+        imported.with(|i| {
+            let Some(i) = i.as_ref() else {
+                return Vec::new();
+            };
+            i.scenario
+                .facts
+                .iter()
+                .zip(&i.facts)
+                .enumerate()
+                .map(|(n, (f, g))| {
+                    let keep = move || edits.with(|e| e.facts.get(n).is_some_and(|x| x.0));
+                    let kind = move || edits.with(|e| e.facts.get(n).map_or("", |x| x.1.id()));
+                    let why = format!(
+                        "{} · record {}{}; kind from “{}”",
+                        g.origin.role.id(),
+                        g.origin.record,
+                        if g.occurrences > 1 { format!(" · said {} times", g.occurrences) } else { String::new() },
+                        g.kind_cue.cue
+                    );
+                    view! {
+                        <tr class:dropped=move || !keep() data-fact=f.id.clone()>
+                            <td>
+                                <input
+                                    type="checkbox"
+                                    aria-label=format!("keep {}", f.id)
+                                    prop:checked=keep
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        edits.update(|e| if let Some(x) = e.facts.get_mut(n) { x.0 = on });
+                                    }
+                                />
+                            </td>
+                            <td class="num">{f.turn}</td>
+                            <th scope="row"><span class="badge guess">"guess"</span> " " {f.id.clone()}</th>
+                            <td>
+                                <select
+                                    aria-label=format!("kind of {}", f.id)
+                                    prop:value=kind
+                                    on:change=move |ev| {
+                                        if let Some(k) = Kind::from_id(&event_target_value(&ev)) {
+                                            edits.update(|e| if let Some(x) = e.facts.get_mut(n) { x.1 = k });
+                                        }
+                                    }
+                                >
+                                    {KINDS.iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
+                                </select>
+                            </td>
+                            <td class="fact-sentence">{f.text.clone()}<span class="consequence">" " {why}</span></td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let action_rows = move || {
+        imported.with(|i| {
+            let Some(i) = i.as_ref() else {
+                return Vec::new();
+            };
+            i.scenario
+                .actions
+                .iter()
+                .zip(&i.actions)
+                .enumerate()
+                .map(|(n, (a, g))| {
+                    let keep = move || edits.with(|e| e.actions.get(n).is_some_and(|x| x.0));
+                    let because = match &g.governance {
+                        Governance::SharedResources(names) => format!("governed by the facts that name {}", names.join(", ")),
+                        Governance::EveryConstraintBefore => "governed by every rule before it (no shared resource)".to_string(),
+                    };
+                    // The facts it may be governed by: those before it.
+                    let choices: Vec<(String, bool)> = i
+                        .scenario
+                        .facts
+                        .iter()
+                        .filter(|f| f.turn <= a.turn)
+                        .map(|f| (f.id.clone(), a.governed_by.contains(&f.id)))
+                        .collect();
+                    let size = choices.len().clamp(2, 6).to_string();
+                    view! {
+                        <tr class:dropped=move || !keep() data-action=a.id.clone()>
+                            <td>
+                                <input
+                                    type="checkbox"
+                                    aria-label=format!("keep {}", a.id)
+                                    prop:checked=keep
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        edits.update(|e| if let Some(x) = e.actions.get_mut(n) { x.0 = on });
+                                    }
+                                />
+                            </td>
+                            <td class="num">{a.turn}</td>
+                            <th scope="row">
+                                <span class="badge guess">"guess"</span> " " {a.id.clone()}
+                                <span class="action-text"><code>{format!("{}: {}", g.tool, g.command)}</code></span>
+                                <span class="consequence">{format!("matched “{}”{}; {because}", g.pattern.label, if a.irreversible { ", irreversible" } else { "" })}</span>
+                            </th>
+                            <td>
+                                <select
+                                    multiple
+                                    size=size
+                                    aria-label=format!("facts governing {}", a.id)
+                                    on:change=move |ev| {
+                                        let Some(select) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlSelectElement>().ok()) else { return };
+                                        let options = select.selected_options();
+                                        let chosen: Vec<String> = (0..options.length())
+                                            .filter_map(|k| options.item(k))
+                                            .filter_map(|o| o.get_attribute("value"))
+                                            .collect();
+                                        edits.update(|e| if let Some(x) = e.actions.get_mut(n) { x.1 = chosen });
+                                    }
+                                >
+                                    {choices
+                                        .into_iter()
+                                        .map(|(id, on)| { let value = id.clone(); view! { <option value=value selected=on>{id}</option> } })
+                                        .collect_view()}
+                                </select>
+                            </td>
+                        </tr>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let summary = move || {
+        let edited = edited.get();
+        imported.with(|i| {
+            i.as_ref().zip(edited.as_ref()).map(|(i, (s, _))| {
+                let h = &s.harness;
+                let policy = match s.policy {
+                    PolicyChoice::Preset(p) => p.info().name,
+                    PolicyChoice::Custom(_) => "a custom policy",
+                };
+                let mut text = format!(
+                    "Read as {}: {} turns, a system prompt of about {} tokens, a {}-token window, {}; {} facts and {} actions guessed{}. Token sizes are estimates (characters ÷ 4).",
+                    i.format.label(),
+                    h.turns,
+                    thousands(h.system_tokens),
+                    thousands(h.window_tokens),
+                    policy,
+                    i.facts.len(),
+                    i.actions.len(),
+                    if i.skipped.is_empty() { String::new() } else { format!(", {} risky calls skipped (no rule before them)", i.skipped.len()) }
+                );
+                for n in &i.notices {
+                    text.push_str(&format!(" Note: {n}."));
+                }
+                text
+            })
+        })
+    };
+
+    view! {
+        <div class="import">
+            <p class="note">
+                "Load or paste a session log (a Claude Code or Codex session, OpenAI Responses items, or plain text). The rules it states become facts, the risky tool calls become actions; every one is a guess you can correct before the simulation uses it. Nothing leaves this page."
+            </p>
+            <div class="import-options">
+                <label class="control number">
+                    <span>"window (tokens)"</span>
+                    <input
+                        type="number"
+                        id="import-window"
+                        min="1000"
+                        step="1000"
+                        prop:value=move || {
+                            window_tokens
+                                .get()
+                                .or_else(|| {
+                                    imported.with(|i| i.as_ref().map(|i| i.scenario.harness.window_tokens))
+                                })
+                                .unwrap_or(ImportOptions::default().window_tokens)
+                                .to_string()
+                        }
+                        on:change=move |ev| {
+                            match event_target_value(&ev).trim().parse::<u64>() {
+                                Ok(w) if window_tokens.get_untracked() != Some(w) => set_window.set(Some(w)),
+                                Ok(_) => {}
+                                Err(_) => set_error.set(Some("The window must be a whole number of tokens.".to_string())),
+                            }
+                        }
+                    />
+                </label>
+                <label class="picker">
+                    <span>"harness"</span>
+                    <select
+                        id="import-policy"
+                        on:change=move |ev| set_preset.set(Preset::from_id(&event_target_value(&ev)))
+                    >
+                        <option value="">"as the log's format suggests"</option>
+                        {Preset::ALL.iter().map(|p| view! { <option value=p.id()>{p.info().name}</option> }).collect_view()}
+                    </select>
+                </label>
+            </div>
+            <textarea
+                id="import-text"
+                node_ref=text_box
+                rows="8"
+                spellcheck="false"
+                aria-label="Session log"
+                on:change=move |ev| {
+                    source.set_value(event_target_value(&ev));
+                    run_import();
+                }
+            ></textarea>
+            <div class="import-buttons">
+                <label class="file-button">
+                    "Load a session log… "
+                    <input type="file" id="import-file" on:change=on_file />
+                </label>
+            </div>
+            <p class="note progress" role="status" hidden=move || busy.with(Option::is_none)>{move || busy.get()}</p>
+            <p class="control-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
+            <Show when=move || imported.with(Option::is_some)>
+                <p class="note import-summary">{summary}</p>
+                <div class="import-buttons">
+                    <button type="button" id="open-in-simulator" on:click=open_in_simulator>"Open in the simulator →"</button>
+                    <button type="button" id="export-imported" on:click=export>"Export the scenario file"</button>
+                </div>
+                <div class="import-results" aria-live="polite">
+                    {move || {
+                        results.with(|r| match r {
+                            Some(Ok((head, table, orphaned))) => {
+                                let note = (*orphaned > 0).then(|| format!(
+                                    "{orphaned} action(s) left governed by nothing are not simulated."
+                                ));
+                                view! {
+                                    <div class="headline" inner_html=head.clone()></div>
+                                    <p class="note">{note}</p>
+                                    <div class="table-wrap" inner_html=table.clone()></div>
+                                }
+                                .into_any()
+                            }
+                            Some(Err(e)) => view! { <p class="control-error" role="alert">{escape(e)}</p> }.into_any(),
+                            None => ().into_any(),
+                        })
+                    }}
+                </div>
+                <h3>"Facts (guessed: keep, drop or change the kind)"</h3>
+                <div class="table-wrap">
+                    <table class="guesses facts">
+                        <thead>
+                            <tr>
+                                <th scope="col">"keep"</th>
+                                <th scope="col">"turn"</th>
+                                <th scope="col">"fact"</th>
+                                <th scope="col">"kind"</th>
+                                <th scope="col">"sentence, and why it was read as a rule"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{fact_rows}</tbody>
+                    </table>
+                </div>
+                <h3>"Actions (guessed: keep, drop or choose what governs them)"</h3>
+                <div class="table-wrap">
+                    <table class="guesses actions">
+                        <thead>
+                            <tr>
+                                <th scope="col">"keep"</th>
+                                <th scope="col">"turn"</th>
+                                <th scope="col">"action"</th>
+                                <th scope="col">"governed by"</th>
+                            </tr>
+                        </thead>
+                        <tbody>{action_rows}</tbody>
+                    </table>
+                </div>
+            </Show>
+        </div>
+    }
+}
+
+/// The page: its header, the two views, a way back.
+#[component]
+pub fn SessionPage() -> impl IntoView {
+    let initial = if window()
+        .location()
+        .search()
+        .unwrap_or_default()
+        .contains("view=audit")
+    {
+        View::Audit
+    } else {
+        View::Import
+    };
+    let view = RwSignal::new(initial);
+    let tab = move |v: View, id: &'static str, label: &'static str| {
+        view! {
+            <button
+                type="button"
+                role="tab"
+                id=id
+                aria-selected=move || (view.get() == v).to_string()
+                class:active=move || view.get() == v
+                on:click=move |_| view.set(v)
+            >
+                {label}
+            </button>
+        }
+    };
+    view! {
+        <header class="top">
+            <div class="brand">
+                <h1>"Compaction Drift · Your own session"</h1>
+                <p class="tagline">"Import a real session as a scenario, or check a real compaction against what it replaced."</p>
+            </div>
+            <a class="tab-link" href="../">"← The simulator"</a>
+        </header>
+        <main class="session-page">
+            <div class="tabs" role="tablist" aria-label="Views">
+                {tab(View::Import, "tab-import", "Import a session")}
+                {tab(View::Audit, "tab-audit", "Audit a compaction")}
+            </div>
+            {move || match view.get() {
+                View::Import => view! { <ImportView /> }.into_any(),
+                View::Audit => view! { <AuditView /> }.into_any(),
+            }}
+        </main>
+        <footer class="foot">
+            <p>"Everything runs in your browser. The reading is lexical: it sees rules, identifiers, versions, numbers, paths and tickets, not paraphrase."</p>
+        </footer>
+    }
+}
