@@ -86,8 +86,11 @@
 //! no round is due at all (`(system + all turns) · 100 / trigger_percent`,
 //! and `system + all turns + reserve`), beyond which nothing changes: an
 //! action that fails there fails at every window ([`WindowTip::Never`] with
-//! `complete`). It is capped at [`scenario::MAX_TOKENS`](crate::scenario::MAX_TOKENS)
-//! and at [`MAX_WINDOW_RUNS`] runs.
+//! `complete`). With every guard off, one run at that window answers such
+//! actions at once: what fails with nothing compacted is a fact a subagent
+//! never sees, whatever the rounds. The search is capped at
+//! [`scenario::MAX_TOKENS`](crate::scenario::MAX_TOKENS) and at
+//! [`MAX_WINDOW_RUNS`] runs.
 //!
 //! With context pressure, fidelity also rises with the window inside one
 //! schedule; the search then runs both ends of each range and bisects over
@@ -95,7 +98,8 @@
 //! the outcome cannot get worse as fidelity rises, so this is exact; with a
 //! guard on and pressure, a range whose two ends both fail is taken to fail
 //! throughout, and the answer is marked not exact. Every reported window
-//! does not fail, and the window one token smaller fails.
+//! does not fail, and the window one token smaller fails (unless the run
+//! budget cut a bisection short, which is also marked not exact).
 //!
 //! A custom policy that sets `window_tokens` itself gets
 //! [`WindowTip::SetByPolicy`].
@@ -811,14 +815,14 @@ fn window_tips(
         }
         return tips;
     }
-    if !guarded {
+    if !guarded && limit == quiet {
         // With every guard off, an action that fails with nothing compacted
         // fails at every window: it governs by a fact (or targets a binding)
         // that a subagent never sees, and that does not depend on rounds.
         runs += 1;
-        if let Some(run) = oracle.with_window(limit) {
+        if let Some(run) = oracle.with_window(quiet) {
             for &a in &pending {
-                if run.actions().get(a).is_some_and(|x| x.outcome.is_failure()) && limit == quiet {
+                if run.actions().get(a).is_some_and(|x| x.outcome.is_failure()) {
                     tips[a] = never(quiet);
                 }
             }
