@@ -82,6 +82,15 @@ test('the late delegated rollback is ungoverned under the default policy', async
     assert.equal(await page.locator('.row[data-fact] canvas').count(), 6);
     const draws = await factRow(page, 'payments-freeze').locator('canvas').getAttribute('data-draws');
     assert.ok(Number(draws) >= 1, `the freeze row was drawn ${draws} times`);
+    // The analysis worker says what would flip the rollback, and what each round did.
+    const tips = page.locator('tr[data-action="rollback-payments"] td.tips');
+    await becomes(async () => /a window of [\d,]+ tokens: /.test(await tips.textContent()), true, 'the rollback\'s tipping points');
+    assert.match(await tips.textContent(), /standing rule retention 0\.84\d or more: weakly governed/);
+    const rounds = page.locator('.round-by-round');
+    await becomes(async () => (await rounds.textContent()).includes('Round 3 (turn 44)'), true, 'round by round');
+    assert.match(await rounds.textContent(), /payments-freeze \(tool, standing rule\) fell below the actionable line: 0\.56 → 0\.42; affects .*rollback-payments \(turn 63\)/);
+    // The context-fill chart is drawn.
+    assert.ok(Number(await page.locator('.fill-row canvas').getAttribute('data-draws')) >= 1);
   } finally {
     await close();
   }

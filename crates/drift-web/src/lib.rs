@@ -3,7 +3,8 @@
 //! The pure parts build and test natively: [`share`] (the page state as a
 //! link), [`chart`] (the timelines, drawn on any plotters backend), [`compare`]
 //! (two policies side by side), [`marks`] (audit findings in both texts), [`story`]
-//! (the headline and why lines) and [`csv`]. The Leptos application in `app`
+//! (the headline and why lines), [`tables`] (static report tables), [`worker`]
+//! (tipping points in a Web Worker) and [`csv`]. The Leptos application in `app`
 //! exists only on `wasm32`, where Trunk builds it from the root `index.html`.
 
 pub mod chart;
@@ -14,6 +15,7 @@ pub mod marks;
 pub mod share;
 pub mod story;
 pub mod tables;
+pub mod worker;
 
 #[cfg(target_arch = "wasm32")]
 pub mod app;

@@ -4,6 +4,8 @@
 
 use std::fmt::Write as _;
 
+use drift_core::losses::{Change, RoundLoss};
+use drift_core::tipping::{ActionTipping, Lever, WindowTip};
 use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
 
 use crate::html::{escape, outcome_class};
@@ -134,15 +136,132 @@ pub fn matrix_html(rows: &[MatrixRow], current: Option<(usize, Preset)>) -> Stri
     out
 }
 
+/// What would flip an action, in a few words per lever: the retention of a
+/// kind, the window, or one fact's flag.
+pub fn tipping_text(scenario: &Scenario, tip: &ActionTipping) -> Vec<String> {
+    let mut out = Vec::new();
+    for r in &tip.retention {
+        if let Some(f) = r.raise {
+            out.push(format!(
+                "{} retention {:.3} or more: {}",
+                r.kind.label(),
+                f.at,
+                f.outcome.label()
+            ));
+        }
+        if let Some(f) = r.lower {
+            out.push(format!(
+                "{} retention below {:.3}: {}",
+                r.kind.label(),
+                f.at,
+                f.outcome.label()
+            ));
+        }
+    }
+    match tip.window {
+        WindowTip::At {
+            window, outcome, ..
+        } => {
+            out.push(format!(
+                "a window of {} tokens: {}",
+                thousands(window),
+                outcome.label()
+            ));
+        }
+        WindowTip::Never { complete: true, .. } => out.push("no larger window helps".to_string()),
+        WindowTip::Never { .. } | WindowTip::Holds | WindowTip::SetByPolicy => {}
+    }
+    for fix in &tip.facts {
+        let Some(fact) = scenario.facts.get(fix.fact) else {
+            continue;
+        };
+        let lever = match fix.lever {
+            Lever::Forward => "forward",
+            Lever::Externalise => "externalise",
+        };
+        out.push(format!("{lever} {}: {}", fact.id, fix.outcome.label()));
+    }
+    out
+}
+
+/// The round-by-round losses of `run`: per round, which facts crossed
+/// below the line, were dropped, became unverified, were spilled or restored,
+/// and the later actions each change affects.
+pub fn losses_html(scenario: &Scenario, run: &Run, losses: &[RoundLoss]) -> String {
+    let mut out = String::from("<ol class=\"losses\">");
+    let mut any = false;
+    for loss in losses.iter().filter(|l| !l.changes.is_empty()) {
+        any = true;
+        let index = run.rounds().get(loss.round).map_or(0, |r| r.index);
+        let _ = write!(
+            out,
+            "<li><strong>Round {index}</strong> (turn {}):<ul>",
+            loss.turn
+        );
+        for c in &loss.changes {
+            let Some(fact) = scenario.facts.get(c.fact) else {
+                continue;
+            };
+            let what = match c.what {
+                Change::CrossedBelow => "fell below the actionable line",
+                Change::Dropped => "was dropped",
+                Change::Unverified => "became unverified",
+                Change::Spilled => "was spilled to a durable store",
+                Change::Restored => "was restored verbatim",
+            };
+            let _ = write!(
+                out,
+                "<li class=\"{}\"><strong>{}</strong> ({}, {}) {what}: {:.2} → {:.2}",
+                match c.what {
+                    Change::Spilled | Change::Restored => "gain",
+                    _ => "loss",
+                },
+                escape(&fact.id),
+                fact.role,
+                fact.kind.label(),
+                c.before.fidelity,
+                c.after.fidelity
+            );
+            if !c.affects.is_empty() {
+                let names: Vec<String> = c
+                    .affects
+                    .iter()
+                    .filter_map(|a| scenario.actions.get(*a))
+                    .map(|a| format!("{} (turn {})", escape(&a.id), a.turn))
+                    .collect();
+                let _ = write!(out, "; affects {}", names.join(", "));
+            }
+            out.push_str("</li>");
+        }
+        out.push_str("</ul></li>");
+    }
+    out.push_str("</ol>");
+    if !any {
+        return "<p class=\"note\">No round changes any fact's standing.</p>".to_string();
+    }
+    out
+}
+
 /// The actions of `run`: turn, id, tags and text, outcome (and the resource
-/// acted on), fidelity, risk, why and consequence. Rows whose outcome just
+/// acted on), fidelity, risk, why and consequence, and what would flip it
+/// (`tipping`, one list per action, may be empty). Rows whose outcome just
 /// changed carry `changed` (the page flashes them).
-pub fn actions_html(scenario: &Scenario, run: &Run, changed: &[bool]) -> String {
+pub fn actions_html(
+    scenario: &Scenario,
+    run: &Run,
+    changed: &[bool],
+    tipping: &[Vec<String>],
+) -> String {
+    let with_tips = !tipping.is_empty();
     let mut out = String::from(
         "<table><thead><tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
          <th scope=\"col\">outcome</th><th scope=\"col\">fidelity</th><th scope=\"col\">risk</th>\
-         <th scope=\"col\">why</th></tr></thead><tbody>",
+         <th scope=\"col\">why</th>",
     );
+    if with_tips {
+        out.push_str("<th scope=\"col\">what would flip it</th>");
+    }
+    out.push_str("</tr></thead><tbody>");
     for (i, (a, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
         let id = escape(&a.id);
         let _ = write!(
@@ -190,7 +309,15 @@ pub fn actions_html(scenario: &Scenario, run: &Run, changed: &[bool]) -> String 
                 escape(&a.consequence)
             );
         }
-        out.push_str("</td></tr>");
+        out.push_str("</td>");
+        if with_tips {
+            out.push_str("<td class=\"tips\"><ul>");
+            for tip in tipping.get(i).into_iter().flatten() {
+                let _ = write!(out, "<li>{}</li>", escape(tip));
+            }
+            out.push_str("</ul></td>");
+        }
+        out.push_str("</tr>");
     }
     out.push_str("</tbody></table>");
     out
@@ -250,7 +377,12 @@ mod tests {
         let mut s = builtin("staging-migration").unwrap();
         let run = simulate(&s).unwrap();
         let changed: Vec<bool> = (0..s.actions.len()).map(|i| i == 1).collect();
-        let html = actions_html(&s, &run, &changed);
+        let tips: Vec<Vec<String>> = drift_core::tipping::tipping_points(&s)
+            .unwrap()
+            .iter()
+            .map(|t| tipping_text(&s, t))
+            .collect();
+        let html = actions_html(&s, &run, &changed, &tips);
         assert_eq!(html.matches("<tr data-action=").count(), s.actions.len());
         assert!(html.contains("<tr data-action=\"refund-test\" class=\"changed\">"));
         assert!(html.contains("<span class=\"outcome misbound\">misbound</span><span class=\"resource\"> → db-prod-01</span>"));
@@ -260,8 +392,56 @@ mod tests {
         assert_eq!(head.matches("<li>").count(), story.lines.len());
         // Texts from a file are escaped.
         s.actions[0].text = "<script>x</script>".to_string();
-        let html = actions_html(&s, &run, &[]);
+        assert!(html.contains("<th scope=\"col\">what would flip it</th>"));
+        // verify_bindings off: the misbound migration is fixed by nothing but
+        // keeping the binding actionable.
+        assert!(html.contains("binding retention"), "{html}");
+        let html = actions_html(&s, &run, &[], &[]);
+        assert!(!html.contains("what would flip it"));
         assert!(html.contains("&lt;script&gt;") && !html.contains("<script>"));
+    }
+
+    #[test]
+    fn round_by_round_names_the_fact_the_round_and_the_actions() {
+        let s = builtin("payments-incident").unwrap();
+        let run = simulate(&s).unwrap();
+        let losses = drift_core::losses::round_losses(&s, &run);
+        let html = losses_html(&s, &run, &losses);
+        assert!(
+            html.contains("<li><strong>Round 3</strong> (turn 44):"),
+            "{html}"
+        );
+        assert!(html.contains("<strong>payments-freeze</strong> (tool, standing rule) fell below the actionable line: 0.56 → 0.42"), "{html}");
+        assert!(html.contains("rollback-payments (turn 63)"), "{html}");
+        let mut none = s.clone();
+        none.policy = PolicyChoice::Preset(Preset::None);
+        let run = simulate(&none).unwrap();
+        assert!(
+            losses_html(&none, &run, &drift_core::losses::round_losses(&none, &run))
+                .contains("No round")
+        );
+    }
+
+    #[test]
+    fn tipping_text_names_levers_and_outcomes() {
+        let s = builtin("payments-incident").unwrap();
+        let tips = drift_core::tipping::tipping_points(&s).unwrap();
+        let rollback = s
+            .actions
+            .iter()
+            .position(|a| a.id == "rollback-payments")
+            .unwrap();
+        let text = tipping_text(&s, &tips[rollback]);
+        assert!(
+            text.iter()
+                .any(|t| t.starts_with("standing rule retention ")
+                    && t.ends_with(": weakly governed")),
+            "{text:?}"
+        );
+        assert!(
+            text.iter().any(|t| t.starts_with("a window of ")),
+            "{text:?}"
+        );
     }
 
     #[test]

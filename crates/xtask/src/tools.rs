@@ -206,28 +206,34 @@ pub fn build_pages(release: bool, public_url: &str) -> Result {
     run(session)
 }
 
-/// Prints the size of each page's `.wasm`, raw and gzipped (`gzip -9`, what
-/// a browser downloads from a server that compresses).
+/// Prints the size of every `.wasm` of the pages, raw and gzipped (`gzip
+/// -9`, what a browser downloads from a server that compresses).
 pub fn report_wasm_size() -> Result {
     for dir in [root().join("dist"), root().join("dist/session")] {
-        let wasm = std::fs::read_dir(&dir)
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map_err(|e| Failed(format!("cannot read {}: {e}", dir.display())))?
             .filter_map(|e| e.ok().map(|e| e.path()))
-            .find(|p| p.extension().is_some_and(|x| x == "wasm"))
-            .ok_or_else(|| Failed(format!("{} has no .wasm", dir.display())))?;
-        let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
-        let out = Command::new("gzip")
-            .args(["-9", "-c"])
-            .arg(&wasm)
-            .output()
-            .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
-        eprintln!(
-            "  {}: {} bytes, {} bytes gzipped ({:.1} KiB)",
-            wasm.strip_prefix(root()).unwrap_or(&wasm).display(),
-            raw,
-            out.stdout.len(),
-            out.stdout.len() as f64 / 1024.0
-        );
+            .filter(|p| p.extension().is_some_and(|x| x == "wasm"))
+            .collect();
+        if files.is_empty() {
+            return Err(Failed(format!("{} has no .wasm", dir.display())));
+        }
+        files.sort();
+        for wasm in files {
+            let raw = std::fs::metadata(&wasm).map(|m| m.len()).unwrap_or(0);
+            let out = Command::new("gzip")
+                .args(["-9", "-c"])
+                .arg(&wasm)
+                .output()
+                .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
+            eprintln!(
+                "  {}: {} bytes, {} bytes gzipped ({:.1} KiB)",
+                wasm.strip_prefix(root()).unwrap_or(&wasm).display(),
+                raw,
+                out.stdout.len(),
+                out.stdout.len() as f64 / 1024.0
+            );
+        }
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ mod session;
 mod state;
 mod storage;
 mod timelines;
+mod tips;
 
 use leptos::prelude::*;
 
@@ -52,6 +53,7 @@ pub fn App() -> impl IntoView {
     let state = AppState::init();
     provide_context(state);
     provide_context(dom::palette_signal());
+    provide_context(tips::tips(state));
     files::accept_drops(state);
 
     // On a phone the settings start folded, so the timelines come first.

@@ -4,6 +4,8 @@ use drift_core::{PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate}
 use leptos::prelude::*;
 
 use super::state::AppState;
+use super::tips::Tips;
+use crate::html::escape;
 use crate::share::{Source, Tab};
 use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
 use wasm_bindgen::JsCast;
@@ -33,9 +35,23 @@ pub fn Headline() -> impl IntoView {
 #[component]
 pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let tips = expect_context::<ReadSignal<Tips>>();
     let html = Memo::new(move |_| {
         state
-            .with_sim(|sim| actions_html(&sim.scenario, &sim.run, &sim.changed))
+            .with_sim(|sim| {
+                let lines = tips.with(|t| match t {
+                    Tips::Ready(a) if a.tips.len() == sim.scenario.actions.len() => {
+                        a.tips.clone()
+                    }
+                    Tips::Ready(_) | Tips::Pending => {
+                        vec![vec!["…".to_string()]; sim.scenario.actions.len()]
+                    }
+                    Tips::Unavailable(why) => {
+                        vec![vec![format!("unavailable: {why}")]; sim.scenario.actions.len()]
+                    }
+                });
+                actions_html(&sim.scenario, &sim.run, &sim.changed, &lines)
+            })
             .unwrap_or_default()
     });
     view! {
@@ -136,4 +152,24 @@ pub fn MatrixView() -> impl IntoView {
         state.tab.set(Tab::Timelines);
     };
     view! { <div class="matrix table-wrap" on:click=open inner_html=move || html.get()></div> }
+}
+
+/// Round by round: what each round did to the facts, and the later actions
+/// each change affects (written by the analysis worker).
+#[component]
+pub fn LossesPanel() -> impl IntoView {
+    let tips = expect_context::<ReadSignal<Tips>>();
+    let html = move || {
+        tips.with(|t| match t {
+            Tips::Ready(a) => a.losses.clone(),
+            Tips::Pending => "<p class=\"note\">…</p>".to_string(),
+            Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
+        })
+    };
+    view! {
+        <section class="round-by-round" aria-labelledby="losses-heading">
+            <h2 id="losses-heading">"Round by round"</h2>
+            <div inner_html=html></div>
+        </section>
+    }
 }

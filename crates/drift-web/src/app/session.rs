@@ -215,7 +215,7 @@ fn ImportView() -> impl IntoView {
                     let story = story::tell(s, &run);
                     Ok((
                         headline_html(s, &story),
-                        actions_html(s, &run, &[]),
+                        actions_html(s, &run, &[], &[]),
                         *orphaned,
                     ))
                 }

@@ -164,6 +164,7 @@ pub fn Timelines() -> impl IntoView {
                     ></canvas>
                 </div>
             </div>
+            <super::panels::LossesPanel />
         </div>
     }
 }
