@@ -40,9 +40,7 @@ pub fn ActionsPanel() -> impl IntoView {
         state
             .with_sim(|sim| {
                 let lines = tips.with(|t| match t {
-                    Tips::Ready(a) if a.tips.len() == sim.scenario.actions.len() => {
-                        a.tips.clone()
-                    }
+                    Tips::Ready(a) if a.tips.len() == sim.scenario.actions.len() => a.tips.clone(),
                     Tips::Ready(_) | Tips::Pending => {
                         vec![vec!["…".to_string()]; sim.scenario.actions.len()]
                     }
