@@ -4,7 +4,7 @@
 //
 // Each test drives the page as a person would: picks, ticks, drags, copies
 // the link, reloads, imports a file. Every page is watched for console
-// errors and for requests that leave its origin; either fails the run.
+// errors and warnings and for requests that leave its origin; any fails the run.
 // Screenshots at 1280 px and 390 px are written to tests/e2e/artifacts/;
 // with DRIFT_UPDATE_SCREENSHOT=1 the 1280 px one also replaces
 // assets/screenshot.png, the README's picture.
@@ -22,11 +22,11 @@ await mkdir(`${here}artifacts`, { recursive: true });
 
 const problems = [];
 
-/** Opens `query` in `context`, watching for console errors and foreign requests. */
+/** Opens `query` in `context`, watching for console errors and warnings and foreign requests. */
 async function open(context, query = '') {
   const page = await context.newPage();
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error on ${page.url()}: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()} on ${page.url()}: ${m.text()}`);
   });
   page.on('pageerror', (e) => problems.push(`page error on ${page.url()}: ${e.message}`));
   page.on('request', (r) => {
@@ -376,6 +376,38 @@ test('a session log imports as guesses; an edited guess changes the outcome, and
   }
 });
 
+test('a large session log is read aside and named, not pasted; a broken one names its line and keeps what was read', async () => {
+  // A Codex-style JSON-lines log of about 1.5 MB.
+  const lines = [JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Do not force-push to main; the release branch is frozen until Monday.' }] })];
+  for (let i = 0; i < 400; i++) {
+    lines.push(JSON.stringify({ type: 'function_call', call_id: `c${i}`, name: 'shell', arguments: JSON.stringify({ command: `cat build-${i}.log` }) }));
+    lines.push(JSON.stringify({ type: 'function_call_output', call_id: `c${i}`, output: `step ${i} compiled in 3 s\n`.repeat(150) }));
+  }
+  lines.push(JSON.stringify({ type: 'function_call', call_id: 'push', name: 'shell', arguments: JSON.stringify({ command: 'git push --force origin main' }) }));
+  const big = Buffer.from(lines.join('\n'));
+  assert.ok(big.length > 1_000_000, `${big.length} bytes`);
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-file');
+    await page.setInputFiles('#import-file', { name: 'big-session.jsonl', mimeType: 'application/json', buffer: big });
+    await page.waitForSelector('table.guesses.facts tr[data-fact]');
+    assert.equal(await page.locator('#import-text').inputValue(), '');
+    assert.match(await page.locator('#import-text').getAttribute('placeholder'), /^big-session\.jsonl \(1\.\d MB\) is loaded/);
+    assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+    await page.waitForSelector('.progress[hidden]', { state: 'attached' });
+    // A log that breaks on its third line: the error names it, the guesses stay.
+    const broken = `${lines[0]}\n${lines[1]}\n{"type": "message", "role":\n`;
+    await page.setInputFiles('#import-file', { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
+    await page.waitForSelector('.control-error:not([hidden])');
+    assert.match(await page.locator('.control-error').textContent(), /^The transcript could not be read: .*line 3/);
+    assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots at 1280 px and 390 px', async () => {
   for (const [width, path] of [
     [1280, `${here}artifacts/screenshot-1280.png`],
@@ -413,7 +445,7 @@ if (problems.length) {
   failed += 1;
   console.log(`FAIL  pages stayed clean:\n      ${problems.join('\n      ')}`);
 } else {
-  console.log('ok    no console errors, no request left the origin');
+  console.log('ok    no console errors or warnings, no request left the origin');
 }
 await server.close();
 console.log(`\n${tests.length - failed + (problems.length ? 0 : 1)} passed, ${failed} failed`);

@@ -1,4 +1,4 @@
-//! Trunk's entry point for the tipping-point worker (a Web Worker the
+//! Trunk's entry point for the simulator's analysis worker (a Web Worker the
 //! simulator starts; see `drift_web::worker`).
 
 // Smaller and faster than the default allocator in WebAssembly.
@@ -8,5 +8,5 @@ static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_all
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
-    drift_web::worker::start();
+    drift_web::worker::start(drift_web::worker::reply);
 }

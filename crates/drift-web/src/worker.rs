@@ -1,21 +1,40 @@
-//! The analyses behind the simulator, off the page's thread and in a module
-//! of their own: what would flip each action (tipping points) and what each
-//! round did (round by round).
+//! The page's Web Workers and what they say: the simulator's analysis
+//! worker (what would flip each action, and what each round did) and the
+//! session page's import worker (a transcript read as a scenario).
 //!
 //! Finding what would flip every action runs the engine dozens of times per
-//! scenario, and both analyses' code is a sizeable part of a page that must
-//! stay small; so the simulator starts this worker (a separate WebAssembly
-//! module, loaded after the page is up) and asks it. The protocol is two
-//! strings: a request [`request`] (a sequence number and the scenario
-//! file), a reply [`reply`] (the same number, per action the lines of
-//! [`tipping_text`], and the round-by-round report as markup).
+//! scenario, and reading a session log of megabytes takes longer than a
+//! frame; both would stall the page, and their code is a sizeable part of a
+//! page that must stay small. So each page starts a worker (a separate
+//! WebAssembly module, loaded after the page is up) and asks it.
+//!
+//! Every protocol is strings. A worker first says [`READY`]; a request is a
+//! sequence number, a newline and the body; the reply is a JSON object
+//! carrying the same number and either the answer or an `error`. The page
+//! keeps only the answer to its latest request.
+//!
+//! - Analysis: [`request`] (the scenario file) and [`reply`] (per action the
+//!   lines of [`tipping_text`], and the round-by-round report as markup).
+//! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
+//!   [`Guesses`]).
 
+use drift_core::import::{ImportOptions, import_text};
 use drift_core::losses::round_losses;
 use drift_core::tipping::tipping_points;
 use drift_core::{Scenario, parse_scenario, scenario_to_json, simulate};
 use serde_json::{Value, json};
 
+use crate::imported::Guesses;
 use crate::tables::{losses_html, tipping_text};
+
+/// What a worker says once it listens: requests sent before are lost.
+pub const READY: &str = "ready";
+
+/// Splits a request into its sequence number and body.
+fn split(message: &str) -> (u64, &str) {
+    let (seq, body) = message.split_once('\n').unwrap_or(("0", ""));
+    (seq.parse().unwrap_or(0), body)
+}
 
 /// What the worker found for one scenario.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,8 +53,7 @@ pub fn request(seq: u64, scenario: &Scenario) -> String {
 /// The worker's answer to a request: `{"seq": n, "tips": [[...], ...],
 /// "losses": "..."}`, or `{"seq": n, "error": "..."}`.
 pub fn reply(message: &str) -> String {
-    let (seq, file) = message.split_once('\n').unwrap_or(("0", ""));
-    let seq: u64 = seq.parse().unwrap_or(0);
+    let (seq, file) = split(message);
     let answer = parse_scenario(file).and_then(|s| {
         let run = simulate(&s)?;
         let tips: Vec<Vec<String>> = tipping_points(&s)?
@@ -80,9 +98,37 @@ pub fn read_reply(reply: &str) -> Option<Reply> {
     Some((seq, Ok(Analysis { tips, losses })))
 }
 
-/// The worker's entry point: answers every message.
+/// The message asking for `transcript` to be imported.
+pub fn import_request(seq: u64, transcript: &str) -> String {
+    format!("{seq}\n{transcript}")
+}
+
+/// The import worker's answer: `{"seq": n, "guesses": {...}}` (see
+/// [`Guesses::to_json`]), or `{"seq": n, "error": "..."}` naming the line.
+pub fn import_reply(message: &str) -> String {
+    let (seq, text) = split(message);
+    match import_text(text, &ImportOptions::default()) {
+        Ok(i) => json!({ "seq": seq, "guesses": Guesses::of(&i).to_json() }).to_string(),
+        Err(e) => json!({ "seq": seq, "error": format!("The transcript could not be read: {e}") })
+            .to_string(),
+    }
+}
+
+/// An import reply read back: its sequence number and the guesses (or why
+/// there are none).
+pub fn read_import_reply(reply: &str) -> Option<(u64, Result<Guesses, String>)> {
+    let v: Value = serde_json::from_str(reply).ok()?;
+    let seq = v.get("seq")?.as_u64()?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Some((seq, Err(e.to_string())));
+    }
+    Some((seq, Guesses::from_json(v.get("guesses")?)))
+}
+
+/// A worker's entry point: says [`READY`], then answers every message with
+/// `answer`.
 #[cfg(target_arch = "wasm32")]
-pub fn start() {
+pub fn start(answer: fn(&str) -> String) {
     use wasm_bindgen::JsCast;
     use wasm_bindgen::closure::Closure;
 
@@ -93,11 +139,12 @@ pub fn start() {
     let on_message =
         Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             if let Some(message) = e.data().as_string() {
-                let _ = responder.post_message(&reply(&message).into());
+                let _ = responder.post_message(&answer(&message).into());
             }
         });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     on_message.forget();
+    let _ = scope.post_message(&READY.into());
 }
 
 #[cfg(test)]
@@ -136,5 +183,39 @@ mod tests {
         assert!(tips.unwrap_err().contains("line 1"));
         assert!(read_reply(&reply("garbage")).is_some());
         assert!(read_reply("not a reply").is_none());
+    }
+
+    #[test]
+    fn an_import_request_comes_back_as_guesses() {
+        let log = concat!(
+            r#"{"type":"message","role":"user","content":"Never restart db-prod-01 without an approver."}"#,
+            "\n",
+            r#"{"type":"function_call","call_id":"a","name":"shell","arguments":"{\"command\":\"systemctl restart db-prod-01\"}"}"#,
+            "\n"
+        );
+        let (seq, guesses) = read_import_reply(&import_reply(&import_request(4, log))).unwrap();
+        assert_eq!(seq, 4);
+        let g = guesses.unwrap();
+        assert_eq!(g.scenario.facts.len(), 1);
+        assert_eq!(g.scenario.actions.len(), 1);
+        assert_eq!(
+            g.actions[0].because,
+            "governed by the facts that name db-prod-01"
+        );
+    }
+
+    #[test]
+    fn a_broken_transcript_is_an_error_reply_naming_the_line() {
+        let (seq, guesses) = read_import_reply(&import_reply(
+            "9\n{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n{oops\n",
+        ))
+        .unwrap();
+        assert_eq!(seq, 9);
+        let e = guesses.unwrap_err();
+        assert!(
+            e.starts_with("The transcript could not be read: ") && e.contains("line 2"),
+            "{e}"
+        );
+        assert!(read_import_reply("{}").is_none());
     }
 }

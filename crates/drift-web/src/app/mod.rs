@@ -11,6 +11,7 @@ mod state;
 mod storage;
 mod timelines;
 mod tips;
+mod workers;
 
 use leptos::prelude::*;
 

@@ -40,8 +40,12 @@ pub fn ActionsPanel() -> impl IntoView {
         state
             .with_sim(|sim| {
                 let lines = tips.with(|t| match t {
-                    Tips::Ready(a) if a.tips.len() == sim.scenario.actions.len() => a.tips.clone(),
-                    Tips::Ready(_) | Tips::Pending => {
+                    Tips::Ready(a) | Tips::Pending(Some(a))
+                        if a.tips.len() == sim.scenario.actions.len() =>
+                    {
+                        a.tips.clone()
+                    }
+                    Tips::Ready(_) | Tips::Pending(_) => {
                         vec![vec!["…".to_string()]; sim.scenario.actions.len()]
                     }
                     Tips::Unavailable(why) => {
@@ -159,15 +163,15 @@ pub fn LossesPanel() -> impl IntoView {
     let tips = expect_context::<ReadSignal<Tips>>();
     let html = move || {
         tips.with(|t| match t {
-            Tips::Ready(a) => a.losses.clone(),
-            Tips::Pending => "<p class=\"note\">…</p>".to_string(),
+            Tips::Ready(a) | Tips::Pending(Some(a)) => a.losses.clone(),
+            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
             Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
         })
     };
     view! {
         <section class="round-by-round" aria-labelledby="losses-heading">
             <h2 id="losses-heading">"Round by round"</h2>
-            <div inner_html=html></div>
+            <div class="losses" inner_html=html></div>
         </section>
     }
 }

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use drift_core::import::{Governance, ImportOptions, Imported, import_text};
+use drift_core::import::{ImportOptions, import_text};
 use drift_core::{Kind, PolicyChoice, Preset, Scenario, scenario_to_json, simulate};
 use leptos::html::Textarea;
 use leptos::prelude::*;
@@ -14,10 +14,13 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::audit::AuditView;
 use super::dom::{download, file_name};
+use super::workers::{Client, beside_page_script};
 use crate::html::escape;
+use crate::imported::Guesses;
 use crate::share::{self, PageState, Source, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html, thousands};
+use crate::worker::{import_request, read_import_reply};
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -49,7 +52,7 @@ struct Edits {
 }
 
 impl Edits {
-    fn of(imported: &Imported) -> Edits {
+    fn of(imported: &Guesses) -> Edits {
         Edits {
             facts: imported
                 .scenario
@@ -69,7 +72,7 @@ impl Edits {
 
 /// The imported scenario with the edits applied. Actions left governed by
 /// nothing are dropped, and counted.
-fn apply(imported: &Imported, edits: &Edits) -> (Scenario, usize) {
+fn apply(imported: &Guesses, edits: &Edits) -> (Scenario, usize) {
     let mut s = imported.scenario.clone();
     let dropped: Vec<String> = s
         .facts
@@ -107,24 +110,34 @@ fn apply(imported: &Imported, edits: &Edits) -> (Scenario, usize) {
     (s, orphaned)
 }
 
-/// Reads `text` as a transcript with the options, after letting the page
-/// paint its progress line (a large log takes a moment to read).
-fn import_later(
+/// The import worker's loader, which Trunk puts beside the page's script.
+const WORKER: &str = "drift-import_loader.js";
+
+/// The largest log shown in the text box.
+const SHOWN: usize = 1_000_000;
+
+/// How long a read may take before the page says it is reading.
+const QUIET: Duration = Duration::from_millis(200);
+
+/// What the page says while it reads `size` bytes.
+fn reading(size: usize) -> String {
+    format!("Reading {:.1} MB of transcript…", size as f64 / 1_000_000.0)
+}
+
+/// Reads `text` on the page itself, after letting it paint its progress
+/// line: the way when the import worker cannot run.
+fn import_here(
     text: String,
-    options: ImportOptions,
     busy: WriteSignal<Option<String>>,
-    done: impl FnOnce(Result<Imported, String>) + 'static,
+    done: impl FnOnce(Result<Guesses, String>) + 'static,
 ) {
-    let size = text.len();
-    if size > 200_000 {
-        busy.set(Some(format!(
-            "Reading {:.1} MB of transcript…",
-            size as f64 / 1_000_000.0
-        )));
+    if text.len() > 200_000 {
+        busy.set(Some(reading(text.len())));
     }
     set_timeout(
         move || {
-            let result = import_text(&text, &options)
+            let result = import_text(&text, &ImportOptions::default())
+                .map(|i| Guesses::of(&i))
                 .map_err(|e| format!("The transcript could not be read: {e}"));
             busy.set(None);
             done(result);
@@ -139,7 +152,7 @@ fn ImportView() -> impl IntoView {
     let text_box = NodeRef::<Textarea>::new();
     let (busy, set_busy) = signal(None::<String>);
     let (error, set_error) = signal(None::<String>);
-    let imported = RwSignal::new(None::<Imported>);
+    let imported = RwSignal::new(None::<Guesses>);
     let edits = RwSignal::new(Edits::default());
     // The window and harness apply to the imported scenario as settings: changing
     // them keeps every correction made to the guesses.
@@ -147,24 +160,75 @@ fn ImportView() -> impl IntoView {
     let (preset, set_preset) = signal(None::<Preset>);
     let source = StoredValue::new(String::new());
 
+    // Transcripts are read by a worker, so the page stays responsive; only the
+    // answer to the latest read counts.
+    let seq = StoredValue::new(0u64);
+    let answered = StoredValue::new(0u64);
+    let done = move |result: Result<Guesses, String>| match result {
+        Ok(g) => {
+            edits.set(Edits::of(&g));
+            imported.set(Some(g));
+            set_error.set(None);
+        }
+        Err(e) => set_error.set(Some(e)),
+    };
+    let on_reply = move |reply: String| {
+        if let Some((n, result)) = read_import_reply(&reply)
+            && n == seq.get_value()
+        {
+            answered.set_value(n);
+            set_busy.set(None);
+            done(result);
+        }
+    };
+    let worker = StoredValue::new_local(None::<Client>);
+    let on_error = move |why: String| {
+        // A worker that stopped (a transcript too large for its memory, say)
+        // is started afresh for the next read.
+        worker.set_value(None);
+        answered.set_value(seq.get_value());
+        set_busy.set(None);
+        set_error.set(Some(format!("The transcript could not be read: {why}")));
+    };
     let run_import = move || {
         let text = source.get_value();
         if text.trim().is_empty() {
             return;
         }
-        let options = ImportOptions::default();
-        import_later(text, options, set_busy, move |result| match result {
-            Ok(i) => {
-                edits.set(Edits::of(&i));
-                imported.set(Some(i));
-                set_error.set(None);
-            }
-            Err(e) => set_error.set(Some(e)),
-        });
+        seq.update_value(|n| *n += 1);
+        let n = seq.get_value();
+        if worker.with_value(Option::is_none) {
+            worker.set_value(Client::start(&beside_page_script(WORKER), on_reply, on_error).ok());
+        }
+        let size = text.len();
+        let message = import_request(n, &text);
+        let sent = worker.with_value(|w| w.as_ref().map(|w| w.send(message)).is_some());
+        if sent {
+            set_timeout(
+                move || {
+                    if seq.get_value() == n && answered.get_value() < n {
+                        set_busy.set(Some(reading(size)));
+                    }
+                },
+                QUIET,
+            );
+        } else {
+            import_here(text, set_busy, done);
+        }
     };
-    let load_text = move |text: String| {
+    let load_text = move |name: String, text: String| {
         if let Some(el) = text_box.get() {
-            el.set_value(&text);
+            // A log of megabytes in a text box makes the page crawl; it is
+            // named instead, and pasting replaces it.
+            if text.len() > SHOWN {
+                el.set_value("");
+                el.set_placeholder(&format!(
+                    "{name} ({:.1} MB) is loaded. Paste here to read something else.",
+                    text.len() as f64 / 1_000_000.0
+                ));
+            } else {
+                el.set_value(&text);
+            }
         }
         source.set_value(text);
         run_import();
@@ -186,7 +250,7 @@ fn ImportView() -> impl IntoView {
                 .ok()
                 .and_then(|t| t.as_string())
             {
-                Some(text) => load_text(text),
+                Some(text) => load_text(file.name(), text),
                 None => set_error.set(Some(format!("{}: the file could not be read", file.name()))),
             }
         });
@@ -262,13 +326,7 @@ fn ImportView() -> impl IntoView {
                 .map(|(n, (f, g))| {
                     let keep = move || edits.with(|e| e.facts.get(n).is_some_and(|x| x.0));
                     let kind = move || edits.with(|e| e.facts.get(n).map_or("", |x| x.1.id()));
-                    let why = format!(
-                        "{} · record {}{}; kind from “{}”",
-                        g.origin.role.id(),
-                        g.origin.record,
-                        if g.occurrences > 1 { format!(" · said {} times", g.occurrences) } else { String::new() },
-                        g.kind_cue.cue
-                    );
+                    let why = g.clone();
                     view! {
                         <tr class:dropped=move || !keep() data-fact=f.id.clone()>
                             <td>
@@ -316,10 +374,6 @@ fn ImportView() -> impl IntoView {
                 .enumerate()
                 .map(|(n, (a, g))| {
                     let keep = move || edits.with(|e| e.actions.get(n).is_some_and(|x| x.0));
-                    let because = match &g.governance {
-                        Governance::SharedResources(names) => format!("governed by the facts that name {}", names.join(", ")),
-                        Governance::EveryConstraintBefore => "governed by every rule before it (no shared resource)".to_string(),
-                    };
                     // The facts it may be governed by: those before it.
                     let choices: Vec<(String, bool)> = i
                         .scenario
@@ -345,8 +399,8 @@ fn ImportView() -> impl IntoView {
                             <td class="num">{a.turn}</td>
                             <th scope="row">
                                 <span class="badge guess">"guess"</span> " " {a.id.clone()}
-                                <span class="action-text"><code>{format!("{}: {}", g.tool, g.command)}</code></span>
-                                <span class="consequence">{format!("matched “{}”{}; {because}", g.pattern.label, if a.irreversible { ", irreversible" } else { "" })}</span>
+                                <span class="action-text"><code>{g.call.clone()}</code></span>
+                                <span class="consequence">{format!("matched “{}”{}; {}", g.pattern, if a.irreversible { ", irreversible" } else { "" }, g.because)}</span>
                             </th>
                             <td>
                                 <select
@@ -386,14 +440,14 @@ fn ImportView() -> impl IntoView {
                 };
                 let mut text = format!(
                     "Read as {}: {} turns, a system prompt of about {} tokens, a {}-token window, {}; {} facts and {} actions guessed{}. Token sizes are estimates (characters ÷ 4).",
-                    i.format.label(),
+                    i.format,
                     h.turns,
                     thousands(h.system_tokens),
                     thousands(h.window_tokens),
                     policy,
                     i.facts.len(),
                     i.actions.len(),
-                    if i.skipped.is_empty() { String::new() } else { format!(", {} risky calls skipped (no rule before them)", i.skipped.len()) }
+                    if i.skipped == 0 { String::new() } else { format!(", {} risky calls skipped (no rule before them)", i.skipped) }
                 );
                 for n in &i.notices {
                     text.push_str(&format!(" Note: {n}."));

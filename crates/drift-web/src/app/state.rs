@@ -155,6 +155,11 @@ impl AppState {
         self.sim.with(|r| r.as_ref().ok().map(f))
     }
 
+    /// [`Self::with_sim`] without subscribing to it.
+    pub fn with_sim_untracked<T>(&self, f: impl FnOnce(&Sim) -> T) -> Option<T> {
+        self.sim.with_untracked(|r| r.as_ref().ok().map(f))
+    }
+
     /// Applies `change` to the scenario if the result is valid.
     ///
     /// # Errors

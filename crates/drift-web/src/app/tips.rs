@@ -1,21 +1,26 @@
 //! The analysis worker, seen from the page: every new simulation is sent to
 //! it, and its answer for the latest simulation is kept.
 
+use std::time::Duration;
+
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen::closure::Closure;
 
 use super::state::AppState;
+use super::workers::{Client, beside_page_script};
 use crate::worker::{Analysis, read_reply, request};
 
-/// Where Trunk puts the worker's loader, next to the page.
+/// The worker's loader, which Trunk puts beside the page's script.
 const WORKER: &str = "drift-tipping_loader.js";
+
+/// How long settings must stay put before the worker is asked.
+const SETTLE: Duration = Duration::from_millis(120);
 
 /// The worker's analysis of the current simulation.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tips {
-    /// Asked, not answered yet.
-    Pending,
+    /// Asked, not answered yet; meanwhile the previous answer, if any (for
+    /// earlier settings: shown as such).
+    Pending(Option<Analysis>),
     /// What would flip each action, and what each round did.
     Ready(Analysis),
     /// The worker could not start or answer.
@@ -24,46 +29,67 @@ pub enum Tips {
 
 /// Starts the worker and keeps its analysis of the current simulation.
 pub fn tips(state: AppState) -> ReadSignal<Tips> {
-    let (tips, set_tips) = signal(Tips::Pending);
+    let (tips, set_tips) = signal(Tips::Pending(None));
     let seq = StoredValue::new(0u64);
-    let worker = match web_sys::Worker::new(WORKER) {
-        Ok(w) => w,
-        Err(_) => {
-            set_tips.set(Tips::Unavailable("the worker could not start".to_string()));
+    let on_reply = move |reply: String| {
+        let Some((n, answer)) = read_reply(&reply) else {
+            return;
+        };
+        if n == seq.get_value() {
+            set_tips.set(match answer {
+                Ok(t) => Tips::Ready(t),
+                Err(e) => Tips::Unavailable(e),
+            });
+        }
+    };
+    let on_error = move |why: String| set_tips.set(Tips::Unavailable(why));
+    let client = match Client::start(&beside_page_script(WORKER), on_reply, on_error) {
+        Ok(c) => StoredValue::new_local(c),
+        Err(why) => {
+            set_tips.set(Tips::Unavailable(why));
             return tips;
         }
     };
-    let on_message =
-        Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let Some((n, answer)) = e.data().as_string().and_then(|r| read_reply(&r)) else {
-                return;
-            };
-            if n == seq.get_value() {
-                set_tips.set(match answer {
-                    Ok(t) => Tips::Ready(t),
-                    Err(e) => Tips::Unavailable(e),
-                });
-            }
-        });
-    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-    on_message.forget();
-    let on_error = Closure::<dyn Fn(web_sys::Event)>::new(move |_| {
-        set_tips.set(Tips::Unavailable("the worker stopped".to_string()));
-    });
-    worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-    on_error.forget();
-    let worker = StoredValue::new_local(worker);
+    // Until the worker answers for new settings, its previous answer stays,
+    // dimmed as being for earlier settings (`data-analysing` on the page).
     Effect::new(move |_| {
-        let message = state.with_sim(|sim| {
-            seq.update_value(|n| *n += 1);
-            request(seq.get_value(), &sim.scenario)
-        });
-        if let Some(m) = message {
-            set_tips.set(Tips::Pending);
-            worker.with_value(|w| {
-                let _ = w.post_message(&m.into());
+        let pending = tips.with(|t| matches!(t, Tips::Pending(_)));
+        if let Some(body) = document().body() {
+            let _ = if pending {
+                body.set_attribute("data-analysing", "")
+            } else {
+                body.remove_attribute("data-analysing")
+            };
+        }
+    });
+    // While settings change (a slider dragged), the worker waits: it is asked
+    // once they have been still for `SETTLE`, so the page's redraws keep the
+    // processor to themselves.
+    Effect::new(move |_| {
+        if state.with_sim(|_| ()).is_none() {
+            return;
+        }
+        seq.update_value(|n| *n += 1);
+        let n = seq.get_value();
+        if !tips.with_untracked(|t| matches!(t, Tips::Pending(_))) {
+            set_tips.update(|t| {
+                *t = match std::mem::replace(t, Tips::Pending(None)) {
+                    Tips::Ready(a) => Tips::Pending(Some(a)),
+                    _ => Tips::Pending(None),
+                };
             });
         }
+        set_timeout(
+            move || {
+                if seq.get_value() != n {
+                    return;
+                }
+                if let Some(m) = state.with_sim_untracked(|sim| request(n, &sim.scenario)) {
+                    client.with_value(|c| c.send(m));
+                }
+            },
+            SETTLE,
+        );
     });
     tips
 }

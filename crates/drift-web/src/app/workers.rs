@@ -1,0 +1,103 @@
+//! A Web Worker seen from the page: started once, asked for the latest thing
+//! only. A worker says [`READY`] once it listens; what the page asks before
+//! then is kept (the latest request only) and sent at that moment.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::JsCast;
+use wasm_bindgen::closure::Closure;
+
+use crate::worker::READY;
+
+/// A started worker.
+#[derive(Clone)]
+pub struct Client {
+    worker: web_sys::Worker,
+    /// `None` once the worker listens; until then, the request to send then.
+    waiting: Rc<RefCell<Option<Option<String>>>>,
+}
+
+impl Client {
+    /// Starts the worker whose loader is at `url`; every reply but
+    /// [`READY`] goes to `on_reply`, and `on_error` hears why the worker
+    /// failed (it could not load, or it stopped).
+    pub fn start(
+        url: &str,
+        on_reply: impl Fn(String) + 'static,
+        on_error: impl Fn(String) + 'static,
+    ) -> Result<Client, String> {
+        let worker =
+            web_sys::Worker::new(url).map_err(|_| "the worker could not start".to_string())?;
+        let client = Client {
+            worker,
+            waiting: Rc::new(RefCell::new(Some(None))),
+        };
+        let listening = client.clone();
+        let on_message =
+            Closure::<dyn Fn(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let Some(text) = e.data().as_string() else {
+                    return;
+                };
+                if text == READY {
+                    let queued = listening.waiting.borrow_mut().take().flatten();
+                    if let Some(message) = queued {
+                        listening.post(&message);
+                    }
+                } else {
+                    on_reply(text);
+                }
+            });
+        client
+            .worker
+            .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        on_message.forget();
+        let on_failure =
+            Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                let why = e.message();
+                on_error(if why.is_empty() {
+                    "the worker stopped".to_string()
+                } else {
+                    format!("the worker stopped: {why}")
+                });
+            });
+        client
+            .worker
+            .set_onerror(Some(on_failure.as_ref().unchecked_ref()));
+        on_failure.forget();
+        Ok(client)
+    }
+
+    /// Asks the worker: now if it listens, else as soon as it does (a later
+    /// request replaces one still waiting).
+    pub fn send(&self, message: String) {
+        let mut waiting = self.waiting.borrow_mut();
+        match waiting.as_mut() {
+            Some(slot) => *slot = Some(message),
+            None => {
+                drop(waiting);
+                self.post(&message);
+            }
+        }
+    }
+
+    fn post(&self, message: &str) {
+        let _ = self.worker.post_message(&message.into());
+    }
+}
+
+/// The address of `file` beside the page's own script (where Trunk puts a
+/// worker's loader), whatever address the page was opened at.
+pub fn beside_page_script(file: &str) -> String {
+    let script = leptos::prelude::document()
+        .query_selector("link[rel=modulepreload]")
+        .ok()
+        .flatten()
+        .and_then(|l| l.get_attribute("href"));
+    let base = leptos::prelude::document().base_uri().ok().flatten();
+    script
+        .zip(base)
+        .and_then(|(script, base)| web_sys::Url::new_with_base(&script, &base).ok())
+        .and_then(|script| web_sys::Url::new_with_base(file, &script.href()).ok())
+        .map_or_else(|| file.to_string(), |url| url.href())
+}

@@ -1,0 +1,12 @@
+//! Trunk's entry point for the session page's import worker (a Web Worker
+//! that reads transcripts; see `drift_web::worker`).
+
+// Smaller and faster than the default allocator in WebAssembly.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static ALLOCATOR: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    drift_web::worker::start(drift_web::worker::import_reply);
+}

@@ -1,0 +1,226 @@
+//! A transcript import as "Your own session" shows it, and its wire form.
+//!
+//! Reading a large session log takes a while, so the session page reads it
+//! in a Web Worker (see [`crate::worker`]). The worker sends back what the
+//! page shows, not the importer's whole working: the scenario it built, and
+//! for each guess the sentence that explains it. [`Guesses::of`] makes that
+//! from an [`Imported`]; [`Guesses::to_json`] and [`Guesses::from_json`]
+//! carry it across.
+
+use drift_core::import::{Governance, Imported};
+use drift_core::{Scenario, parse_scenario, scenario_to_json};
+use serde_json::{Value, json};
+
+/// Why an action was guessed, in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ActionNote {
+    /// The tool call as `tool: command`.
+    pub call: String,
+    /// The consequential pattern that matched, as a person writes it.
+    pub pattern: String,
+    /// Where its governing facts came from.
+    pub because: String,
+}
+
+/// An imported session: the scenario and every guess explained.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Guesses {
+    /// The scenario as imported (every guess applied).
+    pub scenario: Scenario,
+    /// What the transcript was read as ("a Codex CLI session").
+    pub format: String,
+    /// Per scenario fact: who said it, where, how often, and the words that
+    /// decided its kind.
+    pub facts: Vec<String>,
+    /// Per scenario action.
+    pub actions: Vec<ActionNote>,
+    /// Risky calls with no rule before them, left out.
+    pub skipped: usize,
+    /// What the import changed or assumed, as sentences.
+    pub notices: Vec<String>,
+}
+
+impl Guesses {
+    /// The guesses of an import, explained.
+    pub fn of(imported: &Imported) -> Guesses {
+        Guesses {
+            scenario: imported.scenario.clone(),
+            format: imported.format.label().to_string(),
+            facts: imported
+                .facts
+                .iter()
+                .map(|g| {
+                    let times = if g.occurrences > 1 {
+                        format!(" · said {} times", g.occurrences)
+                    } else {
+                        String::new()
+                    };
+                    format!(
+                        "{} · record {}{times}; kind from “{}”",
+                        g.origin.role.id(),
+                        g.origin.record,
+                        g.kind_cue.cue
+                    )
+                })
+                .collect(),
+            actions: imported
+                .actions
+                .iter()
+                .map(|g| ActionNote {
+                    call: format!("{}: {}", g.tool, g.command),
+                    pattern: g.pattern.label.to_string(),
+                    because: match &g.governance {
+                        Governance::SharedResources(names) => {
+                            format!("governed by the facts that name {}", names.join(", "))
+                        }
+                        Governance::EveryConstraintBefore => {
+                            "governed by every rule before it (no shared resource)".to_string()
+                        }
+                    },
+                })
+                .collect(),
+            skipped: imported.skipped.len(),
+            notices: imported.notices.iter().map(ToString::to_string).collect(),
+        }
+    }
+
+    /// The wire form: a JSON object whose `scenario` is a scenario@1 file.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "scenario": scenario_to_json(&self.scenario),
+            "format": self.format,
+            "facts": self.facts,
+            "actions": self
+                .actions
+                .iter()
+                .map(|a| json!([a.call, a.pattern, a.because]))
+                .collect::<Vec<_>>(),
+            "skipped": self.skipped,
+            "notices": self.notices,
+        })
+    }
+
+    /// Reads the wire form back.
+    ///
+    /// # Errors
+    ///
+    /// What is missing or malformed, or the scenario's own validation error;
+    /// a reply whose guesses do not match its scenario's facts and actions.
+    pub fn from_json(v: &Value) -> Result<Guesses, String> {
+        let text = |v: &Value, what: &str| {
+            v.as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("the import reply's {what} is not text"))
+        };
+        let texts = |key: &str| -> Result<Vec<String>, String> {
+            v.get(key)
+                .and_then(Value::as_array)
+                .ok_or_else(|| format!("the import reply has no {key} list"))?
+                .iter()
+                .map(|x| text(x, key))
+                .collect()
+        };
+        let scenario = parse_scenario(&text(
+            v.get("scenario").unwrap_or(&Value::Null),
+            "scenario",
+        )?)
+        .map_err(|e| format!("the imported scenario: {e}"))?;
+        let actions = v
+            .get("actions")
+            .and_then(Value::as_array)
+            .ok_or("the import reply has no actions list")?
+            .iter()
+            .map(|a| match a.as_array().map(Vec::as_slice) {
+                Some([call, pattern, because]) => Ok(ActionNote {
+                    call: text(call, "action call")?,
+                    pattern: text(pattern, "action pattern")?,
+                    because: text(because, "action reason")?,
+                }),
+                _ => {
+                    Err("an action in the import reply is not [call, pattern, reason]".to_string())
+                }
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let guesses = Guesses {
+            format: text(v.get("format").unwrap_or(&Value::Null), "format")?,
+            facts: texts("facts")?,
+            actions,
+            skipped: v
+                .get("skipped")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or("the import reply's skipped count is not a count")?,
+            notices: texts("notices")?,
+            scenario,
+        };
+        if guesses.facts.len() != guesses.scenario.facts.len()
+            || guesses.actions.len() != guesses.scenario.actions.len()
+        {
+            return Err("the import reply's guesses do not match its scenario".to_string());
+        }
+        Ok(guesses)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use drift_core::import::{ImportOptions, import_text};
+
+    const LOG: &str = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Never restart db-prod-01 without an approver on the call."}]}
+{"type":"message","role":"user","content":[{"type":"input_text","text":"Never restart db-prod-01 without an approver on the call."}]}
+{"type":"function_call","call_id":"a","name":"shell","arguments":"{\"command\":\"systemctl restart db-prod-01\"}"}
+{"type":"function_call","call_id":"b","name":"shell","arguments":"{\"command\":\"kubectl rollout restart deploy/web\"}"}
+"#;
+
+    fn imported() -> Imported {
+        import_text(LOG, &ImportOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn explains_each_guess() {
+        let i = imported();
+        let g = Guesses::of(&i);
+        assert_eq!(g.facts.len(), i.scenario.facts.len());
+        assert!(
+            g.facts[0].starts_with("user · record 1 · said 2 times; kind from “"),
+            "{}",
+            g.facts[0]
+        );
+        assert_eq!(g.actions.len(), i.scenario.actions.len());
+        assert_eq!(g.actions[0].call, "shell: systemctl restart db-prod-01");
+        assert_eq!(
+            g.actions[0].because,
+            "governed by the facts that name db-prod-01"
+        );
+        assert_eq!(
+            g.actions[1].because,
+            "governed by every rule before it (no shared resource)"
+        );
+        assert_eq!(g.format, i.format.label());
+    }
+
+    #[test]
+    fn the_wire_form_round_trips() {
+        let g = Guesses::of(&imported());
+        let back = Guesses::from_json(&serde_json::from_str(&g.to_json().to_string()).unwrap());
+        assert_eq!(back, Ok(g));
+    }
+
+    #[test]
+    fn a_malformed_reply_is_an_error_naming_what_is_wrong() {
+        let good = Guesses::of(&imported()).to_json();
+        let broken = |key: &str, value: Value| {
+            let mut v = good.clone();
+            v[key] = value;
+            Guesses::from_json(&v).unwrap_err()
+        };
+        assert!(broken("scenario", json!("{")).starts_with("the imported scenario: "));
+        assert!(broken("facts", json!(["only one", 2])).contains("facts is not text"));
+        assert!(broken("facts", json!([])).contains("do not match its scenario"));
+        assert!(broken("actions", json!([["a", "b"]])).contains("not [call, pattern, reason]"));
+        assert!(broken("skipped", json!(-1)).contains("skipped count"));
+        assert!(broken("notices", json!(null)).contains("no notices list"));
+        assert!(Guesses::from_json(&json!(null)).is_err());
+    }
+}
