@@ -408,6 +408,31 @@ test('a large session log is read aside and named, not pasted; a broken one name
   }
 });
 
+test('without its workers the simulator says what is unavailable and a session log is read on the page', async () => {
+  // Not through `open`: the blocked loads are console errors by design here.
+  const { context, close } = await freshContext();
+  try {
+    await context.route(/_loader\.js$/, (route) => route.abort());
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(`${origin}/`);
+    await page.waitForSelector('.summary:not(:empty)');
+    const tips = page.locator('tr[data-action="rollback-payments"] td.tips');
+    await becomes(async () => (await tips.textContent()).startsWith('unavailable: the worker stopped'), true, 'the rollback\'s tipping points');
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'ungoverned');
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-text');
+    await page.fill('#import-text', 'Never restart db-prod-01 without an approver.\n\nsystemctl restart db-prod-01');
+    await page.locator('#import-text').dispatchEvent('change');
+    await page.waitForSelector('table.guesses.facts tr[data-fact]');
+    assert.match(await page.locator('.import-summary').textContent(), /^Read as plain text/);
+    assert.deepEqual(errors, []);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots at 1280 px and 390 px', async () => {
   for (const [width, path] of [
     [1280, `${here}artifacts/screenshot-1280.png`],

@@ -182,13 +182,21 @@ fn ImportView() -> impl IntoView {
         }
     };
     let worker = StoredValue::new_local(None::<Client>);
-    let on_error = move |why: String| {
-        // A worker that stopped (a transcript too large for its memory, say)
-        // is started afresh for the next read.
+    // Set when the worker cannot load here: logs are then read on the page.
+    let no_worker = StoredValue::new(false);
+    let on_error = move |why: String, listened: bool| {
         worker.set_value(None);
-        answered.set_value(seq.get_value());
-        set_busy.set(None);
-        set_error.set(Some(format!("The transcript could not be read: {why}")));
+        if listened {
+            // It stopped while reading (a log too large for its memory, say):
+            // say so; the next read starts a fresh one.
+            answered.set_value(seq.get_value());
+            set_busy.set(None);
+            set_error.set(Some(format!("The transcript could not be read: {why}")));
+        } else {
+            // It never loaded: read the waiting log here, and every later one.
+            no_worker.set_value(true);
+            import_here(source.get_value(), set_busy, done);
+        }
     };
     let run_import = move || {
         let text = source.get_value();
@@ -197,7 +205,7 @@ fn ImportView() -> impl IntoView {
         }
         seq.update_value(|n| *n += 1);
         let n = seq.get_value();
-        if worker.with_value(Option::is_none) {
+        if worker.with_value(Option::is_none) && !no_worker.get_value() {
             worker.set_value(Client::start(&beside_page_script(WORKER), on_reply, on_error).ok());
         }
         let size = text.len();

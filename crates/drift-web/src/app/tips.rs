@@ -42,7 +42,7 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
             });
         }
     };
-    let on_error = move |why: String| set_tips.set(Tips::Unavailable(why));
+    let on_error = move |why: String, _| set_tips.set(Tips::Unavailable(why));
     let client = match Client::start(&beside_page_script(WORKER), on_reply, on_error) {
         Ok(c) => StoredValue::new_local(c),
         Err(why) => {

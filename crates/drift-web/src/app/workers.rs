@@ -21,11 +21,12 @@ pub struct Client {
 impl Client {
     /// Starts the worker whose loader is at `url`; every reply but
     /// [`READY`] goes to `on_reply`, and `on_error` hears why the worker
-    /// failed (it could not load, or it stopped).
+    /// failed and whether it had been listening (if not, it never loaded,
+    /// and the request waiting for it was not sent).
     pub fn start(
         url: &str,
         on_reply: impl Fn(String) + 'static,
-        on_error: impl Fn(String) + 'static,
+        on_error: impl Fn(String, bool) + 'static,
     ) -> Result<Client, String> {
         let worker =
             web_sys::Worker::new(url).map_err(|_| "the worker could not start".to_string())?;
@@ -52,15 +53,25 @@ impl Client {
             .worker
             .set_onmessage(Some(on_message.as_ref().unchecked_ref()));
         on_message.forget();
-        let on_failure =
-            Closure::<dyn Fn(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                let why = e.message();
-                on_error(if why.is_empty() {
+        let failed = client.clone();
+        let on_failure = Closure::<dyn Fn(web_sys::Event)>::new(move |e: web_sys::Event| {
+            // An `ErrorEvent` when its code threw; a plain event when its
+            // script could not load.
+            let why = e
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(web_sys::ErrorEvent::message)
+                .unwrap_or_default();
+            failed.worker.terminate();
+            let listened = failed.waiting.borrow().is_none();
+            on_error(
+                if why.is_empty() {
                     "the worker stopped".to_string()
                 } else {
                     format!("the worker stopped: {why}")
-                });
-            });
+                },
+                listened,
+            );
+        });
         client
             .worker
             .set_onerror(Some(on_failure.as_ref().unchecked_ref()));
