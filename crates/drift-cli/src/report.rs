@@ -74,7 +74,7 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
     );
     let _ = writeln!(
         out,
-        "harness: window {} · trigger {}% · system {} · {}/turn · tail {} turns · summary {} · {} turns{}",
+        "harness: window {} · trigger {}% · system {} · {}/turn · tail {} turns · summary {} · {} turn{}{}",
         thousands(h.window_tokens),
         h.trigger_percent,
         thousands(h.system_tokens),
@@ -82,6 +82,7 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
         h.tail_turns,
         thousands(h.summary_tokens),
         h.turns,
+        if h.turns == 1 { "" } else { "s" },
         if h.reserve_tokens > 0 {
             format!(" · reserve {}", thousands(h.reserve_tokens))
         } else {
@@ -125,6 +126,9 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
     round_by_round(&mut out, scenario, run);
 
     let _ = writeln!(out, "\nActions");
+    if scenario.actions.is_empty() {
+        let _ = writeln!(out, "  (no action to grade)");
+    }
     for (i, (action, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
         let _ = writeln!(
             out,
@@ -305,11 +309,12 @@ fn counts_line(counts: &OutcomeCounts) -> String {
         .map(|(o, n)| format!("{n} {}", o.label()))
         .collect();
     let total = counts.total();
-    format!(
-        "{total} {}: {}",
-        if total == 1 { "action" } else { "actions" },
-        parts.join(", ")
-    )
+    let noun = if total == 1 { "action" } else { "actions" };
+    if parts.is_empty() {
+        format!("{total} {noun}.")
+    } else {
+        format!("{total} {noun}: {}", parts.join(", "))
+    }
 }
 
 /// `drift check`: the report and whether it failed.

@@ -136,6 +136,9 @@ fn text(scenario: &Scenario, tips: &[ActionTipping]) -> String {
         out,
         "Each line is one change on its own: one kind's retention, the window, or one fact."
     );
+    if scenario.actions.is_empty() {
+        let _ = writeln!(out, "\n(no action to flip)");
+    }
     for (tip, action) in tips.iter().zip(&scenario.actions) {
         let _ = writeln!(
             out,

@@ -591,3 +591,18 @@ fn audit_options_elsewhere_are_an_error() {
         &["--before and --after belong to drift audit"],
     );
 }
+
+#[test]
+fn a_session_with_nothing_to_grade_says_so() {
+    let text = succeeds(&["run", "tests/fixtures/quiet.json"]);
+    assert!(text.contains(" · 1 turn\n"), "{text}");
+    assert!(text.contains("  (no compaction round)\n"), "{text}");
+    assert!(
+        text.ends_with("Actions\n  (no action to grade)\n\n0 actions.\n"),
+        "{text}"
+    );
+    let check = succeeds(&["check", "tests/fixtures/quiet.json"]);
+    assert!(check.contains("(0 checked)"), "{check}");
+    let tipping = succeeds(&["tipping", "tests/fixtures/quiet.json"]);
+    assert!(tipping.ends_with("\n\n(no action to flip)\n"), "{tipping}");
+}

@@ -8,8 +8,11 @@
 //! carry it across.
 
 use drift_core::import::{Governance, Imported};
-use drift_core::{Scenario, parse_scenario, scenario_to_json};
+use drift_core::{PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use serde_json::{Value, json};
+
+use crate::story::plural;
+use crate::tables::thousands;
 
 /// Why an action was guessed, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,6 +85,38 @@ impl Guesses {
             skipped: imported.skipped.len(),
             notices: imported.notices.iter().map(ToString::to_string).collect(),
         }
+    }
+
+    /// What was read and guessed, in a paragraph, for the scenario as the
+    /// person has set it (`edited`: its window and policy may differ).
+    pub fn summary(&self, edited: &Scenario) -> String {
+        let h = &edited.harness;
+        let policy = match edited.policy {
+            PolicyChoice::Preset(p) => p.info().name,
+            PolicyChoice::Custom(_) => "a custom policy",
+        };
+        let count = |n: usize, one: &str, many: &str| plural(n as u64, one, many);
+        let skipped = if self.skipped == 0 {
+            String::new()
+        } else {
+            format!(
+                ", {} skipped (no rule before them)",
+                count(self.skipped, "risky call", "risky calls")
+            )
+        };
+        let mut text = format!(
+            "Read as {}: {}, a system prompt of about {} tokens, a {}-token window, {policy}; {} and {} guessed{skipped}. Token sizes are estimates (characters ÷ 4).",
+            self.format,
+            plural(h.turns, "turn", "turns"),
+            thousands(h.system_tokens),
+            thousands(h.window_tokens),
+            count(self.facts.len(), "fact", "facts"),
+            count(self.actions.len(), "action", "actions"),
+        );
+        for n in &self.notices {
+            text.push_str(&format!(" Note: {n}."));
+        }
+        text
     }
 
     /// The wire form: a JSON object whose `scenario` is a scenario@1 file.
@@ -198,6 +233,26 @@ mod tests {
             "governed by every rule before it (no shared resource)"
         );
         assert_eq!(g.format, i.format.label());
+    }
+
+    #[test]
+    fn the_summary_counts_in_words() {
+        let g = Guesses::of(&imported());
+        assert_eq!(
+            g.summary(&g.scenario),
+            "Read as OpenAI Responses items: 4 turns, a system prompt of about 0 tokens, a 200,000-token window, OpenAI compact; 1 fact and 2 actions guessed. Token sizes are estimates (characters ÷ 4)."
+        );
+        let mut one = g.clone();
+        one.actions.truncate(1);
+        one.skipped = 1;
+        one.notices = vec!["the window is raised".to_string()];
+        let mut s = g.scenario.clone();
+        s.harness.turns = 1;
+        s.policy = PolicyChoice::Preset(drift_core::Preset::ClaudeCode);
+        assert_eq!(
+            one.summary(&s),
+            "Read as OpenAI Responses items: 1 turn, a system prompt of about 0 tokens, a 200,000-token window, Claude Code; 1 fact and 1 action guessed, 1 risky call skipped (no rule before them). Token sizes are estimates (characters ÷ 4). Note: the window is raised."
+        );
     }
 
     #[test]

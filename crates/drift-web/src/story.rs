@@ -31,7 +31,9 @@ pub fn policy_name(policy: &PolicyChoice) -> &'static str {
     }
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
+/// `n` and the word for one or for many.
+pub(crate) fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
+    let n = n.into();
     if n == 1 {
         format!("{n} {one}")
     } else {

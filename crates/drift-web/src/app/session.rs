@@ -19,7 +19,7 @@ use crate::html::escape;
 use crate::imported::Guesses;
 use crate::share::{self, PageState, Source, Tab};
 use crate::story;
-use crate::tables::{actions_html, headline_html, thousands};
+use crate::tables::{actions_html, headline_html};
 use crate::worker::{import_request, read_import_reply};
 
 /// Which view the page shows.
@@ -440,28 +440,9 @@ fn ImportView() -> impl IntoView {
     let summary = move || {
         let edited = edited.get();
         imported.with(|i| {
-            i.as_ref().zip(edited.as_ref()).map(|(i, (s, _))| {
-                let h = &s.harness;
-                let policy = match s.policy {
-                    PolicyChoice::Preset(p) => p.info().name,
-                    PolicyChoice::Custom(_) => "a custom policy",
-                };
-                let mut text = format!(
-                    "Read as {}: {} turns, a system prompt of about {} tokens, a {}-token window, {}; {} facts and {} actions guessed{}. Token sizes are estimates (characters ÷ 4).",
-                    i.format,
-                    h.turns,
-                    thousands(h.system_tokens),
-                    thousands(h.window_tokens),
-                    policy,
-                    i.facts.len(),
-                    i.actions.len(),
-                    if i.skipped == 0 { String::new() } else { format!(", {} risky calls skipped (no rule before them)", i.skipped) }
-                );
-                for n in &i.notices {
-                    text.push_str(&format!(" Note: {n}."));
-                }
-                text
-            })
+            i.as_ref()
+                .zip(edited.as_ref())
+                .map(|(i, (s, _))| i.summary(s))
         })
     };
 
