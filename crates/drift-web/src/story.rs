@@ -45,6 +45,15 @@ pub(crate) fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
 pub fn tell(scenario: &Scenario, run: &Run) -> Story {
     let counts = run.counts();
     let total = counts.total();
+    if total == 0 {
+        return Story {
+            summary: format!(
+                "Under {}, nothing is graded: the scenario has no action.",
+                policy_name(&scenario.policy)
+            ),
+            lines: Vec::new(),
+        };
+    }
     let mut parts = Vec::new();
     let ungoverned = counts.get(Outcome::Ungoverned);
     parts.push(format!(
@@ -143,6 +152,18 @@ mod tests {
             "{}",
             line.why
         );
+    }
+
+    #[test]
+    fn a_scenario_without_actions_says_nothing_is_graded() {
+        let mut s = drift_core::builtin("payments-incident").unwrap();
+        s.actions.clear();
+        let story = tell(&s, &drift_core::simulate(&s).unwrap());
+        assert_eq!(
+            story.summary,
+            "Under pinned prefix, nothing is graded: the scenario has no action."
+        );
+        assert!(story.lines.is_empty());
     }
 
     #[test]
