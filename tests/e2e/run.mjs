@@ -412,7 +412,13 @@ test('without its workers the simulator says what is unavailable and a session l
   // Not through `open`: the blocked loads are console errors by design here.
   const { context, close } = await freshContext();
   try {
-    await context.route(/_loader\.js$/, (route) => route.abort());
+    // Worker loaders are asked for with the page's build version, so a new
+    // page never starts a worker the browser cached from an earlier build.
+    const blocked = [];
+    await context.route(/_loader\.js(\?|$)/, (route) => {
+      blocked.push(route.request().url());
+      return route.abort();
+    });
     const page = await context.newPage();
     const errors = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -428,6 +434,9 @@ test('without its workers the simulator says what is unavailable and a session l
     await page.waitForSelector('table.guesses.facts tr[data-fact]');
     assert.match(await page.locator('.import-summary').textContent(), /^Read as plain text/);
     assert.deepEqual(errors, []);
+    assert.equal(blocked.length, 2, blocked.join(' '));
+    assert.match(blocked[0], /\/drift-tipping_loader\.js\?v=[0-9a-f]{16}$/);
+    assert.match(blocked[1], /\/session\/drift-import_loader\.js\?v=[0-9a-f]{16}$/);
   } finally {
     await close();
   }

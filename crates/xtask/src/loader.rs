@@ -7,9 +7,10 @@
 //! beside it and leaves `<script type="module" src="…">` in its place.
 //!
 //! It also drops the `integrity` of the wasm's `preload` link (the browser
-//! ignores integrity there, and says so), and makes each worker's loader
-//! shim pass its module as `{ module_or_path }`, the form wasm-bindgen asks
-//! for (the positional form logs a deprecation warning).
+//! ignores integrity there, and says so), and rewrites each worker's loader
+//! shim: its module passed as `{ module_or_path }`, the form wasm-bindgen
+//! asks for (the positional form logs a deprecation warning), and its files
+//! versioned by their contents (see [`worker_shim`]).
 
 use std::path::PathBuf;
 
@@ -19,9 +20,9 @@ const OPEN: &str = "<script type=\"module\">";
 const CLOSE: &str = "</script>";
 
 /// FNV-1a, for a cache-busting file name.
-fn fnv1a(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
 }
 
@@ -41,7 +42,7 @@ pub fn split(
     if !code.contains("import init") {
         return Err("the inline module script is not Trunk's loader".into());
     }
-    let name = format!("loader-{:016x}.js", fnv1a(&code));
+    let name = format!("loader-{:016x}.js", fnv1a(code.as_bytes()));
     let base = if public_url.ends_with('/') {
         public_url.to_string()
     } else {
@@ -81,19 +82,54 @@ fn quiet_preloads(html: &str) -> String {
     out
 }
 
-/// A worker loader shim with its module passed as `{ module_or_path }`, or
-/// `None` when it already is (or is not Trunk's shim).
-pub fn modern_shim(code: &str) -> Option<String> {
-    const CALL: &str = "wasm_bindgen(\"";
-    let at = code.find(CALL)?;
-    let path_start = at + CALL.len();
-    let path_len = code[path_start..].find("\")")?;
-    let path = &code[path_start..path_start + path_len];
+/// The files a worker loader shim loads: `(script, module)`, when `code` is
+/// Trunk's shim as Trunk writes it.
+pub fn shim_files(code: &str) -> Option<(&str, &str)> {
+    let rest = code.strip_prefix("importScripts(\"")?;
+    let (script, rest) = rest.split_once("\");wasm_bindgen(\"")?;
+    let (module, rest) = rest.split_once("\");")?;
+    rest.trim().is_empty().then_some((script, module))
+}
+
+/// Trunk's worker loader shim rewritten: its module passed as `{
+/// module_or_path }`, and both files asked for with `?v=version`, so a
+/// browser never pairs a new page with a worker it cached earlier (Trunk does
+/// not put a hash in a worker's file names). `None` when `code` is not
+/// Trunk's shim (or was rewritten already).
+pub fn worker_shim(code: &str, version: &str) -> Option<String> {
+    let (script, module) = shim_files(code)?;
     Some(format!(
-        "{}wasm_bindgen({{ module_or_path: \"{path}\" }}){}",
-        &code[..at],
-        &code[path_start + path_len + 2..]
+        "importScripts(\"{script}?v={version}\");wasm_bindgen({{ module_or_path: \"{module}?v={version}\" }});\n"
     ))
+}
+
+/// Rewrites every worker loader shim in `dir` (see [`worker_shim`]), each
+/// versioned by the contents of the files it loads.
+fn version_workers(dir: &std::path::Path) -> Result {
+    let fail = |what: &str, path: &std::path::Path, e: std::io::Error| {
+        Failed(format!("cannot {what} {}: {e}", path.display()))
+    };
+    let entries = std::fs::read_dir(dir).map_err(|e| fail("list", dir, e))?;
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !path.to_string_lossy().ends_with("_loader.js") {
+            continue;
+        }
+        let shim = std::fs::read_to_string(&path).map_err(|e| fail("read", &path, e))?;
+        let Some((script, module)) = shim_files(&shim) else {
+            continue;
+        };
+        let mut contents = Vec::new();
+        for file in [script, module] {
+            let file = dir.join(file.trim_start_matches("./"));
+            contents.extend(std::fs::read(&file).map_err(|e| fail("read", &file, e))?);
+        }
+        let version = format!("{:016x}", fnv1a(&contents));
+        if let Some(versioned) = worker_shim(&shim, &version) {
+            std::fs::write(&path, versioned).map_err(|e| fail("write", &path, e))?;
+        }
+    }
+    Ok(())
 }
 
 /// The hook itself: works in `$TRUNK_STAGING_DIR`.
@@ -111,21 +147,7 @@ pub fn externalise() -> Result {
     std::fs::write(dir.join(&name), code)
         .and_then(|()| std::fs::write(&index, page))
         .map_err(|e| Failed(format!("cannot write the loader: {e}")))?;
-    let entries = std::fs::read_dir(&dir)
-        .map_err(|e| Failed(format!("cannot list {}: {e}", dir.display())))?;
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if !path.to_string_lossy().ends_with("_loader.js") {
-            continue;
-        }
-        let shim = std::fs::read_to_string(&path)
-            .map_err(|e| Failed(format!("cannot read {}: {e}", path.display())))?;
-        if let Some(modern) = modern_shim(&shim) {
-            std::fs::write(&path, modern)
-                .map_err(|e| Failed(format!("cannot write {}: {e}", path.display())))?;
-        }
-    }
-    Ok(())
+    version_workers(&dir)
 }
 
 #[cfg(test)]
@@ -167,14 +189,16 @@ mod tests {
     }
 
     #[test]
-    fn passes_a_worker_its_module_as_an_object() {
+    fn versions_a_worker_and_passes_its_module_as_an_object() {
         let shim = "importScripts(\"./w.js\");wasm_bindgen(\"./w_bg.wasm\");";
-        let modern = modern_shim(shim).unwrap();
+        assert_eq!(shim_files(shim), Some(("./w.js", "./w_bg.wasm")));
+        let versioned = worker_shim(shim, "00ff").unwrap();
         assert_eq!(
-            modern,
-            "importScripts(\"./w.js\");wasm_bindgen({ module_or_path: \"./w_bg.wasm\" });"
+            versioned,
+            "importScripts(\"./w.js?v=00ff\");wasm_bindgen({ module_or_path: \"./w_bg.wasm?v=00ff\" });\n"
         );
-        assert_eq!(modern_shim(&modern), None);
+        assert_eq!(worker_shim(&versioned, "00ff"), None);
+        assert_eq!(worker_shim("importScripts(\"./w.js\");", "1"), None);
     }
 
     #[test]

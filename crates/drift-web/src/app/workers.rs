@@ -98,7 +98,11 @@ impl Client {
 }
 
 /// The address of `file` beside the page's own script (where Trunk puts a
-/// worker's loader), whatever address the page was opened at.
+/// worker's loader), whatever address the page was opened at, asked for
+/// with the version in the script's name (`drift-web-<hash>.js`): a page
+/// never starts a loader it cached from an earlier build. The loader in turn
+/// asks for its files by their own version (see `cargo xtask`'s loader
+/// hook).
 pub fn beside_page_script(file: &str) -> String {
     let script = leptos::prelude::document()
         .query_selector("link[rel=modulepreload]")
@@ -106,9 +110,23 @@ pub fn beside_page_script(file: &str) -> String {
         .flatten()
         .and_then(|l| l.get_attribute("href"));
     let base = leptos::prelude::document().base_uri().ok().flatten();
-    script
+    let Some(script) = script
         .zip(base)
         .and_then(|(script, base)| web_sys::Url::new_with_base(&script, &base).ok())
-        .and_then(|script| web_sys::Url::new_with_base(file, &script.href()).ok())
-        .map_or_else(|| file.to_string(), |url| url.href())
+    else {
+        return file.to_string();
+    };
+    let Ok(url) = web_sys::Url::new_with_base(file, &script.href()) else {
+        return file.to_string();
+    };
+    let name = script.pathname();
+    if let Some((_, version)) = name
+        .rsplit('/')
+        .next()
+        .and_then(|n| n.strip_suffix(".js"))
+        .and_then(|n| n.rsplit_once('-'))
+    {
+        url.set_search(&format!("v={version}"));
+    }
+    url.href()
 }
