@@ -427,6 +427,10 @@ test('without its workers the simulator says what is unavailable and a session l
     const tips = page.locator('tr[data-action="rollback-payments"] td.tips');
     await becomes(async () => (await tips.textContent()).startsWith('unavailable: the worker stopped'), true, 'the rollback\'s tipping points');
     assert.equal(await outcomeOf(page, 'rollback-payments'), 'ungoverned');
+    // New settings do not wait for it forever: it stays unavailable.
+    await page.selectOption('#policy', 'user_verbatim');
+    await page.waitForTimeout(400);
+    assert.match(await tips.textContent(), /^unavailable: the worker stopped/);
     await page.click('a.tab-link');
     await page.waitForSelector('#import-text');
     await page.fill('#import-text', 'Never restart db-prod-01 without an approver.\n\nsystemctl restart db-prod-01');

@@ -42,14 +42,28 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
             });
         }
     };
-    let on_error = move |why: String, _| set_tips.set(Tips::Unavailable(why));
-    let client = match Client::start(&beside_page_script(WORKER), on_reply, on_error) {
-        Ok(c) => StoredValue::new_local(c),
-        Err(why) => {
-            set_tips.set(Tips::Unavailable(why));
-            return tips;
+    let client = StoredValue::new_local(None::<Client>);
+    // Why the worker cannot load here, once that is known: nothing is asked
+    // of it again.
+    let gone = StoredValue::new(None::<String>);
+    let on_error = move |why: String, listened: bool| {
+        // One that stopped while working is started afresh for the next
+        // question.
+        client.set_value(None);
+        if !listened {
+            gone.set_value(Some(why.clone()));
+        }
+        set_tips.set(Tips::Unavailable(why));
+    };
+    let start = move || {
+        if client.with_value(Option::is_none) && gone.with_value(Option::is_none) {
+            match Client::start(&beside_page_script(WORKER), on_reply, on_error) {
+                Ok(c) => client.set_value(Some(c)),
+                Err(why) => gone.set_value(Some(why)),
+            }
         }
     };
+    start();
     // Until the worker answers for new settings, its previous answer stays,
     // dimmed as being for earlier settings (`data-analysing` on the page).
     Effect::new(move |_| {
@@ -69,6 +83,10 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
         if state.with_sim(|_| ()).is_none() {
             return;
         }
+        if let Some(why) = gone.get_value() {
+            set_tips.set(Tips::Unavailable(why));
+            return;
+        }
         seq.update_value(|n| *n += 1);
         let n = seq.get_value();
         if !tips.with_untracked(|t| matches!(t, Tips::Pending(_))) {
@@ -84,8 +102,9 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
                 if seq.get_value() != n {
                     return;
                 }
+                start();
                 if let Some(m) = state.with_sim_untracked(|sim| request(n, &sim.scenario)) {
-                    client.with_value(|c| c.send(m));
+                    client.with_value(|c| c.as_ref().map(|c| c.send(m)));
                 }
             },
             SETTLE,
