@@ -20,6 +20,12 @@
 //! | `g` | guards on: letters `r` `v` `e` `c`; empty for none |
 //! | `m.at m.ps m.fb m.fe m.lt` | model parameters |
 //! | `x` / `nf` | indices of externalised facts / of facts not forwarded, dot-separated |
+//!
+//! A link carries its state in the query (`?v=1&…`) unless that is longer
+//! than [`LONGEST_QUERY`] (an imported session with thousands of turns):
+//! then in the fragment (`#v=1&…`), which a browser never sends to the
+//! server, since servers refuse request lines of a few kilobytes. See
+//! [`url_suffix`] and [`link_query`].
 
 use std::fmt::{self, Write as _};
 
@@ -370,6 +376,28 @@ const MODEL_FIELDS: [ModelField; 5] = [
 ];
 
 // ------------------------------------------------------------ encoding
+
+/// The longest state a link carries in its query.
+pub const LONGEST_QUERY: usize = 2_000;
+
+/// What follows the page's path in a link to `query` (an encoded state):
+/// `?query`, or `#query` when it is longer than [`LONGEST_QUERY`].
+pub fn url_suffix(query: &str) -> String {
+    if query.len() <= LONGEST_QUERY {
+        format!("?{query}")
+    } else {
+        format!("#{query}")
+    }
+}
+
+/// The state a page's address carries, from its query (`location.search`)
+/// and fragment (`location.hash`): the fragment's when it has one.
+pub fn link_query<'a>(search: &'a str, hash: &'a str) -> &'a str {
+    match hash.strip_prefix('#').unwrap_or(hash) {
+        "" => search,
+        fragment => fragment,
+    }
+}
 
 /// Writes `state` as a query string (without the leading `?`).
 pub fn encode(state: &PageState) -> String {

@@ -181,6 +181,9 @@ pub fn tipping_text(scenario: &Scenario, tip: &ActionTipping) -> Vec<String> {
         };
         out.push(format!("{lever} {}: {}", fact.id, fix.outcome.label()));
     }
+    if out.is_empty() {
+        out.push("no single change flips it".to_string());
+    }
     out
 }
 
@@ -442,6 +445,33 @@ mod tests {
             text.iter().any(|t| t.starts_with("a window of ")),
             "{text:?}"
         );
+    }
+
+    #[test]
+    fn an_action_nothing_flips_says_so() {
+        let mut found = 0;
+        for id in drift_core::builtin_ids() {
+            for p in Preset::ALL {
+                let mut s = builtin(id).unwrap();
+                s.policy = PolicyChoice::Preset(p);
+                let tips = drift_core::tipping::tipping_points(&s).unwrap();
+                for tip in &tips {
+                    let text = tipping_text(&s, tip);
+                    if text == ["no single change flips it"] {
+                        found += 1;
+                        assert!(
+                            tip.retention
+                                .iter()
+                                .all(|r| r.raise.is_none() && r.lower.is_none())
+                        );
+                        assert!(tip.facts.is_empty());
+                    } else {
+                        assert!(!text.iter().any(|t| t == "no single change flips it"));
+                    }
+                }
+            }
+        }
+        assert!(found > 0);
     }
 
     #[test]

@@ -3,11 +3,12 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use drift_core::{
-    Guard, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, builtin,
-    builtin_ids, parse_scenario, scenario_to_json,
+    Guard, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, TurnTokens,
+    builtin, builtin_ids, parse_scenario, scenario_to_json,
 };
 use drift_web::share::{
-    DEFAULT_COMPARE, LinkError, PageState, Source, Tab, base64url, decode, encode,
+    DEFAULT_COMPARE, LONGEST_QUERY, LinkError, PageState, Source, Tab, base64url, decode, encode,
+    link_query, url_suffix,
 };
 use proptest::prelude::*;
 
@@ -196,6 +197,39 @@ fn an_imported_scenario_travels_inside_the_link() {
     // The imported file reads back identically.
     let text = scenario_to_json(&imported);
     assert_eq!(parse_scenario(&text).unwrap(), imported);
+}
+
+#[test]
+fn a_long_state_travels_in_the_fragment_and_reads_back_from_it() {
+    // An imported session of a thousand turns of their own sizes.
+    let mut long = builtin("payments-incident").unwrap();
+    long.harness.turns = 1_000;
+    long.turn_tokens = (1..=1_000)
+        .map(|turn| TurnTokens {
+            turn,
+            tokens: 100 + u64::from(turn) * 7 % 900,
+        })
+        .collect();
+    let state = PageState {
+        source: Source::Imported(Box::new(long.clone())),
+        scenario: long,
+        tab: Tab::Timelines,
+        compare: DEFAULT_COMPARE,
+    };
+    let query = encode(&state);
+    assert!(query.len() > LONGEST_QUERY, "{}", query.len());
+    let suffix = url_suffix(&query);
+    assert_eq!(suffix, format!("#{query}"));
+    // As the page reads its address: the fragment wins over any query.
+    assert_eq!(
+        decode(link_query("?v=1&s=dependency-pin", &suffix)).unwrap(),
+        Some(state)
+    );
+    // A short one stays in the query, and an empty fragment is no state.
+    let short = encode(&base("dependency-pin"));
+    assert_eq!(url_suffix(&short), format!("?{short}"));
+    assert_eq!(link_query("?v=1&s=x", "#"), "?v=1&s=x");
+    assert_eq!(link_query("?v=1&s=x", ""), "?v=1&s=x");
 }
 
 #[test]

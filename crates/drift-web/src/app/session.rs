@@ -308,7 +308,7 @@ fn ImportView() -> impl IntoView {
         };
         let _ = window()
             .location()
-            .set_href(&format!("../?{}", share::encode(&state)));
+            .set_href(&format!("../{}", share::url_suffix(&share::encode(&state))));
     };
     let export = move |_| {
         if let Some((s, _)) = edited.get_untracked() {

@@ -113,6 +113,7 @@ impl AppState {
     /// Reads the link, else the saved settings, else the defaults, and
     /// starts syncing the state to the URL and to storage.
     pub fn init() -> AppState {
+        reload_on_new_fragment();
         let (initial, notice) = initial_state();
         let source = RwSignal::new(initial.source);
         let scenario = RwSignal::new(initial.scenario);
@@ -209,9 +210,25 @@ impl AppState {
     }
 }
 
+/// A link pasted over the page's own address may differ only in its
+/// fragment (a long state), which does not load the page again: reload it
+/// then, so the link shows what it says. (The page's own updates replace the
+/// address and never fire `hashchange`.)
+fn reload_on_new_fragment() {
+    use wasm_bindgen::JsCast;
+    let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+        let _ = window().location().reload();
+    });
+    let _ =
+        window().add_event_listener_with_callback("hashchange", reload.as_ref().unchecked_ref());
+    reload.forget();
+}
+
 fn initial_state() -> (PageState, Option<Notice>) {
-    let query = window().location().search().unwrap_or_default();
-    match share::decode(&query) {
+    let location = window().location();
+    let search = location.search().unwrap_or_default();
+    let hash = location.hash().unwrap_or_default();
+    match share::decode(share::link_query(&search, &hash)) {
         Ok(Some(state)) => return (state, None),
         Err(e) => {
             return (
@@ -244,7 +261,7 @@ fn initial_state() -> (PageState, Option<Notice>) {
     }
 }
 
-/// Replaces the URL's query without adding a history entry.
+/// Replaces the URL's query (or fragment) without adding a history entry.
 fn replace_url(query: &str) {
     let Ok(history) = window().history() else {
         return;
@@ -253,7 +270,7 @@ fn replace_url(query: &str) {
     let _ = history.replace_state_with_url(
         &wasm_bindgen::JsValue::NULL,
         "",
-        Some(&format!("{path}?{query}")),
+        Some(&format!("{path}{}", share::url_suffix(query))),
     );
 }
 
@@ -262,5 +279,5 @@ pub fn share_url(state: &PageState) -> String {
     let location = window().location();
     let origin = location.origin().unwrap_or_default();
     let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}?{}", share::encode(state))
+    format!("{origin}{path}{}", share::url_suffix(&share::encode(state)))
 }
