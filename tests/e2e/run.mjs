@@ -328,6 +328,21 @@ test('the audit page reports a sample compaction and highlights each finding in 
     const error = page.locator('.audit-report .control-error');
     await error.waitFor();
     assert.match(await error.textContent(), /line 2/);
+
+    // Both texts pasted in quick succession: each is read, neither edit
+    // cancels the other.
+    await page.evaluate(() => {
+      for (const [id, text] of [
+        ['#audit-before', 'Never run the migration on db-prod-01 without a backup.'],
+        ['#audit-after', 'The migration ran on db-prod-01.'],
+      ]) {
+        const box = document.querySelector(id);
+        box.value = text;
+        box.dispatchEvent(new Event('input', { bubbles: true }));
+      }
+    });
+    await page.waitForSelector('.audit-verdict.problem');
+    assert.match(await page.locator('.findings.dropped').textContent(), /without a backup/);
   } finally {
     await close();
   }

@@ -162,34 +162,62 @@ fn finding_item(
     })
 }
 
+/// One of the two texts: its box, its signal, and its edit waiting to be
+/// read. Typing re-audits once the text rests (a megabyte of transcript is
+/// not read on every keystroke); each text waits on its own, so an edit of
+/// one never cancels the other's.
+#[derive(Clone, Copy)]
+struct TextInput {
+    node: NodeRef<Textarea>,
+    set: WriteSignal<String>,
+    pending: StoredValue<Option<TimeoutHandle>>,
+}
+
+impl TextInput {
+    fn new(set: WriteSignal<String>) -> TextInput {
+        TextInput {
+            node: NodeRef::new(),
+            set,
+            pending: StoredValue::new(None),
+        }
+    }
+
+    fn cancel(self) {
+        if let Some(h) = self.pending.get_value() {
+            h.clear();
+        }
+    }
+
+    /// An edit: read once the text has rested.
+    fn later(self, text: String) {
+        self.cancel();
+        let set = self.set;
+        let handle =
+            set_timeout_with_handle(move || set.set(text), Duration::from_millis(250)).ok();
+        self.pending.set_value(handle);
+    }
+
+    /// Text put in at once (a sample, a file): read now, replacing any edit
+    /// still waiting.
+    fn fill(self, text: String) {
+        self.cancel();
+        if let Some(el) = self.node.get() {
+            el.set_value(&text);
+        }
+        self.set.set(text);
+    }
+}
+
 /// The audit view.
 #[component]
 pub fn AuditView() -> impl IntoView {
     let (before, set_before) = signal(String::new());
     let (after, set_after) = signal(String::new());
     let active = RwSignal::new(None::<FindingRef>);
-    let before_box = NodeRef::<Textarea>::new();
-    let after_box = NodeRef::<Textarea>::new();
     let report = Memo::new(move |_| before.with(|b| after.with(|a| run_audit(b, a))));
-
-    // Typing re-audits once the text rests; a megabyte of transcript is not
-    // read on every keystroke.
-    let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
-    let later = move |set: WriteSignal<String>, text: String| {
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let handle =
-            set_timeout_with_handle(move || set.set(text), Duration::from_millis(250)).ok();
-        pending.set_value(handle);
-    };
-    let fill = move |node: NodeRef<Textarea>, set: WriteSignal<String>, text: String| {
-        if let Some(el) = node.get() {
-            el.set_value(&text);
-        }
-        set.set(text);
-    };
-    let load = move |node: NodeRef<Textarea>, set: WriteSignal<String>| {
+    let before_field = TextInput::new(set_before);
+    let after_field = TextInput::new(set_after);
+    let load = move |field: TextInput| {
         move |ev: leptos::ev::Event| {
             let Some(input) = ev
                 .target()
@@ -206,7 +234,7 @@ pub fn AuditView() -> impl IntoView {
                     .await
                     .ok()
                     .and_then(|t| t.as_string());
-                fill(node, set, text.unwrap_or_default());
+                field.fill(text.unwrap_or_default());
             });
         }
     };
@@ -314,28 +342,28 @@ pub fn AuditView() -> impl IntoView {
                     <label for="audit-before">"BEFORE: what was compacted"</label>
                     <textarea
                         id="audit-before"
-                        node_ref=before_box
+                        node_ref=before_field.node
                         rows="10"
                         spellcheck="false"
-                        on:input=move |ev| later(set_before, event_target_value(&ev))
+                        on:input=move |ev| before_field.later(event_target_value(&ev))
                     ></textarea>
                     <label class="file-button">
                         "Load a file…"
-                        <input type="file" id="audit-before-file" on:change=load(before_box, set_before) />
+                        <input type="file" id="audit-before-file" on:change=load(before_field) />
                     </label>
                 </div>
                 <div class="audit-input">
                     <label for="audit-after">"AFTER: the summary that replaced it"</label>
                     <textarea
                         id="audit-after"
-                        node_ref=after_box
+                        node_ref=after_field.node
                         rows="10"
                         spellcheck="false"
-                        on:input=move |ev| later(set_after, event_target_value(&ev))
+                        on:input=move |ev| after_field.later(event_target_value(&ev))
                     ></textarea>
                     <label class="file-button">
                         "Load a file…"
-                        <input type="file" id="audit-after-file" on:change=load(after_box, set_after) />
+                        <input type="file" id="audit-after-file" on:change=load(after_field) />
                     </label>
                 </div>
             </div>
@@ -343,8 +371,8 @@ pub fn AuditView() -> impl IntoView {
                 type="button"
                 id="audit-sample"
                 on:click=move |_| {
-                    fill(before_box, set_before, SAMPLE_BEFORE.to_string());
-                    fill(after_box, set_after, SAMPLE_AFTER.to_string());
+                    before_field.fill(SAMPLE_BEFORE.to_string());
+                    after_field.fill(SAMPLE_AFTER.to_string());
                 }
             >
                 "Try a sample"
