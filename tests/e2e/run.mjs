@@ -480,6 +480,41 @@ test('without its workers the simulator says what is unavailable and a session l
   }
 });
 
+test('timelines are sharp at two device pixels per CSS pixel, follow a resize, and keep to the dark theme', async () => {
+  const { context, close } = await freshContext({ deviceScaleFactor: 2, colorScheme: 'dark' });
+  try {
+    const page = await open(context);
+    const canvas = () => page.evaluate(() => {
+      const c = document.querySelector('.row[data-fact] canvas');
+      const r = c.getBoundingClientRect();
+      return { width: c.width, height: c.height, cssWidth: r.width, cssHeight: r.height };
+    });
+    const sharp = (c) => Math.abs(c.width - c.cssWidth * 2) <= 1 && Math.abs(c.height - c.cssHeight * 2) <= 1;
+    const wide = await canvas();
+    assert.ok(sharp(wide), JSON.stringify(wide));
+    await page.setViewportSize({ width: 700, height: 900 });
+    await becomes(async () => { const c = await canvas(); return c.cssWidth !== wide.cssWidth && sharp(c); }, true, 'the resized canvas');
+    // Dark theme: the charts paint no background over the dark page (they
+    // are mostly transparent), and their axes and labels are in light ink.
+    const ink = await page.evaluate(() => [...document.querySelectorAll('.fill-row canvas, .row[data-fact] canvas')].map((c) => {
+      const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+      let opaque = 0, light = 0, dark = 0;
+      for (let i = 0; i < d.length; i += 4) {
+        if (d[i + 3] <= 200) continue;
+        opaque += 1;
+        const sum = d[i] + d[i + 1] + d[i + 2];
+        if (sum > 690) light += 1;
+        if (sum < 100) dark += 1;
+      }
+      return { opaque: opaque / (d.length / 4), light, dark };
+    }));
+    assert.ok(ink.length >= 7 && ink.every((c) => c.opaque < 0.5), JSON.stringify(ink));
+    assert.ok(ink[0].light > 10 * ink[0].dark, `context fill ink: ${JSON.stringify(ink[0])}`);
+  } finally {
+    await close();
+  }
+});
+
 test('screenshots at 1280 px and 390 px', async () => {
   for (const [width, path] of [
     [1280, `${here}artifacts/screenshot-1280.png`],
