@@ -208,6 +208,36 @@ test('a broken scenario file shows the engine error and keeps the session', asyn
   }
 });
 
+test('a number out of range or not whole is named and changes nothing; Reset clears it', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const summary = await page.locator('.summary').textContent();
+    const window = page.locator('#h-window');
+    const complaint = page.locator('#h-window ~ .control-error');
+    const initial = await window.inputValue();
+    await window.fill('500');
+    await complaint.waitFor();
+    assert.equal(await complaint.textContent(), '500 is outside 1,000..=2,000,000');
+    assert.equal(await window.getAttribute('aria-invalid'), 'true');
+    await window.fill('12.5');
+    assert.equal(await complaint.textContent(), '"12.5" is not a whole number');
+    assert.equal(await page.locator('.summary').textContent(), summary);
+    assert.equal(await window.inputValue(), '12.5');
+    // Reset: the value in force again, and no complaint about text now gone.
+    await page.click('#reset');
+    await complaint.waitFor({ state: 'hidden' });
+    assert.equal(await window.inputValue(), initial);
+    assert.equal(await window.getAttribute('aria-invalid'), null);
+    // A good value is taken, and the link carries it.
+    await window.fill('16000');
+    await becomes(() => Promise.resolve(new URL(page.url()).searchParams.get('w')), '16000', 'the window in the link');
+    assert.notEqual(await page.locator('.summary').textContent(), summary);
+  } finally {
+    await close();
+  }
+});
+
 test('an unreadable link shows a notice and falls back to the defaults', async () => {
   const { context, close } = await freshContext();
   try {

@@ -77,6 +77,20 @@ pub fn NumberInput(
     on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
+    // When the settings change from elsewhere (another control, Reset, a
+    // loaded scenario), the box shows the value in force again, and a
+    // complaint about text no longer there goes.
+    let settings = use_context::<AppState>().map(|state| state.scenario);
+    let shown = move || {
+        if let Some(s) = settings {
+            s.track();
+        }
+        value.get()
+    };
+    Effect::new(move |_| {
+        shown();
+        set_error.set(None);
+    });
     view! {
         <div class="control number">
             <label for=id.clone()>{label}</label>
@@ -87,7 +101,7 @@ pub fn NumberInput(
                 min=min
                 max=max
                 step=step
-                prop:value=move || value.get().to_string()
+                prop:value=move || shown().to_string()
                 aria-invalid=move || error.with(Option::is_some).then_some("true")
                 on:input=move |ev| {
                     let raw = event_target_value(&ev);
