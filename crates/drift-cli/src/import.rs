@@ -11,6 +11,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 
 use drift_core::Preset;
+use drift_core::explain::thousands;
 use drift_core::import::{Governance, ImportOptions, Imported, Origin, import};
 use drift_core::scenario_to_json;
 use drift_core::transcript::{MessageRole, Transcript, TranscriptFormat, read_transcript};
@@ -91,19 +92,6 @@ fn id_from_path(path: &str) -> String {
     } else {
         id.to_string()
     }
-}
-
-/// 12,345.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 struct Summary<'a> {

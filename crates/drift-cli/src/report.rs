@@ -2,24 +2,12 @@
 
 use std::fmt::Write as _;
 
+use drift_core::explain::thousands;
 use drift_core::losses::{Change, FactChange, round_losses};
 use drift_core::{
     Outcome, OutcomeCounts, PolicyChoice, Preset, Run, Scenario, builtin, builtin_ids, explain,
     simulate,
 };
-
-/// 12345 → "12,345".
-pub(crate) fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// Cuts `text` to `width` characters, ending in "…" when cut.
 fn clip(text: &str, width: usize) -> String {

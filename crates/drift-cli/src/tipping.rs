@@ -15,7 +15,8 @@ use drift_core::tipping::{
 };
 use drift_core::{Outcome, Scenario};
 
-use crate::report::{json_string, policy_name, thousands};
+use crate::report::{json_string, policy_name};
+use drift_core::explain::thousands;
 
 /// Computes the tipping points and renders them; an error is a message for
 /// exit code 2.

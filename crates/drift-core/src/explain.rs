@@ -3,14 +3,33 @@
 //! [`explain`] finds the cause (the governing fact that failed, the round it
 //! fell below the actionable line, the resource a phrase resolved to) and
 //! [`Explanation`]'s `Display` writes it as one sentence. The CLI and the page
-//! both use it, so they never disagree about the story.
+//! both use it, so they never disagree about the story; they write token
+//! counts with [`thousands`] for the same reason.
 
-use alloc::string::String;
+use alloc::string::{String, ToString};
 use core::fmt;
 
 use crate::grade::{Outcome, Reason};
 use crate::run::Run;
 use crate::scenario::{Fact, Scenario};
+
+/// A count as people read it, its digits grouped in threes.
+///
+/// ```
+/// assert_eq!(drift_core::explain::thousands(0), "0");
+/// assert_eq!(drift_core::explain::thousands(1_234_567), "1,234,567");
+/// ```
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
 
 /// The cause behind one action's outcome.
 #[derive(Clone, Copy, Debug, PartialEq)]

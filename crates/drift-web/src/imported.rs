@@ -12,7 +12,7 @@ use drift_core::{PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use serde_json::{Value, json};
 
 use crate::story::plural;
-use crate::tables::thousands;
+use drift_core::explain::thousands;
 
 /// Why an action was guessed, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -4,25 +4,13 @@
 
 use std::fmt::Write as _;
 
+use drift_core::explain::thousands;
 use drift_core::losses::{Change, RoundLoss};
 use drift_core::tipping::{ActionTipping, Lever, WindowTip};
 use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
 
 use crate::html::{escape, outcome_class};
 use crate::story::Story;
-
-/// 12345 → "12,345".
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
 
 /// The rounds of `run`, with a note when the window overflows.
 pub fn rounds_html(run: &Run) -> String {

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use crate::share::Source;
-use crate::tables::thousands;
+use drift_core::explain::thousands;
 
 /// A labelled range input that acts while it is dragged.
 #[component]

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use super::dom::{device_pixel_ratio, observe_width};
 use super::state::AppState;
 use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
-use crate::tables::thousands;
+use drift_core::explain::thousands;
 
 /// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
 /// pixel ratio, and returns the ratio.
