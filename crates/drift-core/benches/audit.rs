@@ -77,22 +77,9 @@ fn fill(template: &str, seq: &mut Seq) -> String {
         .replace("{n}", &(10 + seq.below(90)).to_string())
 }
 
+/// A JSON string literal.
 fn json_string(s: &str) -> String {
-    let mut out = String::with_capacity(s.len() + 2);
-    out.push('"');
-    for c in s.chars() {
-        match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            c if (c as u32) < 0x20 => {
-                let _ = write!(out, "\\u{:04x}", c as u32);
-            }
-            c => out.push(c),
-        }
-    }
-    out.push('"');
-    out
+    serde_json::Value::from(s).to_string()
 }
 
 /// A tool output: a log, a code listing or a test run, 1 to 4 KB.
