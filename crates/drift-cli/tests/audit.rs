@@ -2,18 +2,10 @@
 //! in; a report, JSON and exit codes out (0 no drift, 1 drift, 2 unreadable
 //! input).
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use serde_json::Value;
 
-/// What one invocation produced.
-#[derive(Debug)]
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod support;
+use support::{drift, drift_with, fails_with_code_2, json};
 
 /// The sample sessions of drift-core, from this crate's directory.
 const CLAUDE: &str = "../drift-core/tests/transcripts/claude-code.jsonl";
@@ -22,38 +14,6 @@ const RESPONSES: &str = "../drift-core/tests/transcripts/responses.json";
 
 fn fixture(name: &str) -> String {
     format!("tests/fixtures/audit/{name}")
-}
-
-/// Runs `drift args…` from this crate's directory, feeding `stdin`.
-fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the drift binary runs");
-    if let Some(mut pipe) = child.stdin.take() {
-        pipe.write_all(stdin).expect("stdin takes the input");
-    }
-    let out = child.wait_with_output().expect("drift finishes");
-    let output = Output {
-        code: out.status.code().expect("drift exits with a code"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
-        "drift {args:?} panicked:\n{}",
-        output.stderr
-    );
-    output
-}
-
-fn drift(args: &[&str]) -> Output {
-    drift_with(args, b"")
 }
 
 /// `drift audit --before B --after A [extra…]`, expecting `code` and nothing
@@ -69,23 +29,6 @@ fn audit(before: &str, after: &str, extra: &[&str], code: i32) -> String {
     );
     assert_eq!(out.stderr, "", "drift {args:?}");
     out.stdout
-}
-
-/// Expects exit code 2, nothing on stdout, and one line on stderr starting
-/// with `drift: ` that contains every string of `names`.
-fn fails_with_code_2(args: &[&str], names: &[&str]) {
-    let out = drift(args);
-    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
-    assert_eq!(out.stdout, "", "drift {args:?}");
-    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
-    let first = out.stderr.lines().next().unwrap_or_default();
-    for name in names {
-        assert!(first.contains(name), "{name:?} not in: {first}");
-    }
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
 
 // ------------------------------------------------------------ reports

@@ -1,67 +1,11 @@
 //! The `drift` binary as a user and a CI job see it: arguments in, text,
 //! JSON and exit codes out (0 success, 1 a failing check, 2 bad input).
 
-use std::process::Command;
-
 use drift_core::{Preset, builtin, builtin_ids, result_to_json, simulate};
 use serde_json::Value;
 
-/// What one invocation produced.
-#[derive(Debug)]
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `drift args…` from this crate's directory, so that fixture paths
-/// (and the messages naming them) are `tests/fixtures/…`.
-fn drift(args: &[&str]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_drift"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RUST_BACKTRACE", "1")
-        .output()
-        .expect("the drift binary runs");
-    let output = Output {
-        code: out.status.code().expect("drift exits with a code"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
-        "drift {args:?} panicked:\n{}",
-        output.stderr
-    );
-    output
-}
-
-/// Runs `drift args…` and expects success with nothing on stderr.
-fn succeeds(args: &[&str]) -> String {
-    let out = drift(args);
-    assert_eq!(out.code, 0, "drift {args:?}: {}", out.stderr);
-    assert_eq!(out.stderr, "", "drift {args:?}");
-    out.stdout
-}
-
-/// Runs `drift args…` and expects exit code 2, nothing on stdout, and a
-/// message on stderr that starts with `drift: ` and contains every string of
-/// `names`. Returns the first line of the message.
-fn fails_with_code_2(args: &[&str], names: &[&str]) -> String {
-    let out = drift(args);
-    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
-    assert_eq!(out.stdout, "", "drift {args:?}");
-    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
-    let first = out.stderr.lines().next().unwrap_or_default().to_string();
-    for name in names {
-        assert!(first.contains(name), "{name:?} not in: {first}");
-    }
-    first
-}
-
-fn json(text: &str) -> Value {
-    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
-}
+mod support;
+use support::{drift, fails_with_code_2, json, succeeds};
 
 /// The outcome of `action` in a result@1 document.
 fn outcome<'a>(result: &'a Value, action: &str) -> &'a str {

@@ -2,19 +2,11 @@
 //! summary of what was guessed out; exit 2 naming the file (and the line)
 //! for what cannot be read.
 
-use std::io::Write as _;
-use std::process::{Command, Stdio};
-
 use drift_core::import::{ImportOptions, import_text};
 use drift_core::{parse_scenario, scenario_to_json};
 
-/// What one invocation produced.
-#[derive(Debug)]
-struct Output {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
+mod support;
+use support::{drift, drift_with, fails_with_code_2_given};
 
 /// The sample sessions of drift-core, from this crate's directory.
 const OPS_CLAUDE: &str = "../drift-core/tests/transcripts/ops-claude-code.jsonl";
@@ -25,51 +17,6 @@ const NOTES: &str = "../drift-core/tests/transcripts/ops-notes.txt";
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
         .unwrap_or_else(|e| panic!("{path}: {e}"))
-}
-
-/// Runs `drift args…` from this crate's directory, feeding `stdin`.
-fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the drift binary runs");
-    if let Some(mut pipe) = child.stdin.take() {
-        pipe.write_all(stdin).expect("stdin takes the input");
-    }
-    let out = child.wait_with_output().expect("drift finishes");
-    let output = Output {
-        code: out.status.code().expect("drift exits with a code"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
-        "drift {args:?} panicked:\n{}",
-        output.stderr
-    );
-    output
-}
-
-fn drift(args: &[&str]) -> Output {
-    drift_with(args, b"")
-}
-
-/// Expects exit code 2, nothing on stdout, and one line on stderr starting
-/// with `drift: ` that contains every string of `names`.
-fn fails_with_code_2(args: &[&str], stdin: &[u8], names: &[&str]) {
-    let out = drift_with(args, stdin);
-    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
-    assert_eq!(out.stdout, "", "drift {args:?}");
-    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
-    let first = out.stderr.lines().next().unwrap_or_default();
-    for name in names {
-        assert!(first.contains(name), "{name:?} not in: {first}");
-    }
 }
 
 /// A fresh scratch directory under the target directory.
@@ -210,65 +157,65 @@ fn a_small_window_is_raised_and_said() {
 #[test]
 fn unreadable_input_exits_2_naming_the_file_and_line() {
     let broken = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Never deploy.\"}\n{\"type\":\"message\",\n";
-    fails_with_code_2(&["import", "-"], broken.as_bytes(), &["-: line 2, column"]);
+    fails_with_code_2_given(&["import", "-"], broken.as_bytes(), &["-: line 2, column"]);
     let dir = scratch("import-broken");
     let path = dir.join("broken.jsonl");
     std::fs::write(&path, broken).unwrap();
     let path = path.to_str().unwrap();
-    fails_with_code_2(&["import", path], b"", &[path, "line 2", "not valid JSON"]);
+    fails_with_code_2_given(&["import", path], b"", &[path, "line 2", "not valid JSON"]);
     let array = dir.join("array.jsonl");
     std::fs::write(
         &array,
         "{\"type\":\"message\",\"role\":\"user\",\"content\":\"x\"}\n[1]\n",
     )
     .unwrap();
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", array.to_str().unwrap()],
         b"",
         &["line 2", "must be a JSON object"],
     );
     // A scenario file is JSON, but no transcript.
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", "tests/fixtures/passing.json"],
         b"",
         &["tests/fixtures/passing.json", "not a transcript"],
     );
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", "no-such-file.jsonl"],
         b"",
         &["no-such-file.jsonl", "cannot read"],
     );
     let binary = dir.join("binary.jsonl");
     std::fs::write(&binary, [b'{', 0xff, 0xfe, b'}']).unwrap();
-    fails_with_code_2(&["import", binary.to_str().unwrap()], b"", &["not UTF-8"]);
+    fails_with_code_2_given(&["import", binary.to_str().unwrap()], b"", &["not UTF-8"]);
 }
 
 #[test]
 fn bad_arguments_exit_2() {
-    fails_with_code_2(&["import"], b"", &["import takes one transcript file"]);
-    fails_with_code_2(
+    fails_with_code_2_given(&["import"], b"", &["import takes one transcript file"]);
+    fails_with_code_2_given(
         &["import", OPS_CLAUDE, NOTES],
         b"",
         &["import takes one transcript file"],
     );
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", OPS_CLAUDE, "--window", "lots"],
         b"",
         &["--window", "lots"],
     );
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", OPS_CLAUDE, "--policy", "nope"],
         b"",
         &["unknown policy \"nope\""],
     );
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["run", "payments-incident", "-o", "x.json"],
         b"",
         &["belong to drift import"],
     );
     let dir = scratch("import-unwritable");
     let target = dir.join("missing-dir").join("s.json");
-    fails_with_code_2(
+    fails_with_code_2_given(
         &["import", OPS_CLAUDE, "-o", target.to_str().unwrap()],
         b"",
         &["s.json", "cannot write"],

@@ -1,47 +1,12 @@
 //! `drift tipping` as a user sees it: the text report, the JSON document
 //! and its agreement with the engine, options and bad input.
 
-use std::process::Command;
-
 use drift_core::tipping::{Method, WindowTip, tipping_points};
 use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
 use serde_json::Value;
 
-/// `drift args…` from this crate's directory: (exit code, stdout, stderr).
-fn drift(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_drift"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .output()
-        .expect("the drift binary runs");
-    let stderr = String::from_utf8(out.stderr).expect("stderr is UTF-8");
-    assert!(
-        !stderr.contains("panicked"),
-        "drift {args:?} panicked:\n{stderr}"
-    );
-    (
-        out.status.code().expect("drift exits with a code"),
-        String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr,
-    )
-}
-
-fn succeeds(args: &[&str]) -> String {
-    let (code, stdout, stderr) = drift(args);
-    assert_eq!(code, 0, "drift {args:?}: {stderr}");
-    assert_eq!(stderr, "");
-    stdout
-}
-
-fn fails_with_code_2(args: &[&str], names: &[&str]) {
-    let (code, stdout, stderr) = drift(args);
-    assert_eq!(code, 2, "drift {args:?}: {stderr}");
-    assert_eq!(stdout, "");
-    assert!(stderr.starts_with("drift: "), "{stderr}");
-    for name in names {
-        assert!(stderr.contains(name), "{name:?} not in {stderr}");
-    }
-}
+mod support;
+use support::{fails_with_code_2, succeeds};
 
 #[test]
 fn text_snapshot() {

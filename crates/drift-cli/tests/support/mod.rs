@@ -1,0 +1,84 @@
+//! Running the `drift` binary as a user and a CI job do, for every test file
+//! of this crate. (Each test file uses part of it.)
+#![allow(dead_code)]
+
+use std::io::Write as _;
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+
+/// What one invocation produced.
+#[derive(Debug)]
+pub struct Output {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+/// Runs `drift args…` from this crate's directory (so that fixture paths,
+/// and the messages naming them, are `tests/fixtures/…`), feeding `stdin`.
+/// Fails the test if drift panicked.
+pub fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the drift binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin).expect("stdin takes the input");
+    }
+    let out = child.wait_with_output().expect("drift finishes");
+    let output = Output {
+        code: out.status.code().expect("drift exits with a code"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
+        "drift {args:?} panicked:\n{}",
+        output.stderr
+    );
+    output
+}
+
+/// Runs `drift args…` with nothing on stdin.
+pub fn drift(args: &[&str]) -> Output {
+    drift_with(args, b"")
+}
+
+/// Runs `drift args…` and expects success with nothing on stderr.
+pub fn succeeds(args: &[&str]) -> String {
+    let out = drift(args);
+    assert_eq!(out.code, 0, "drift {args:?}: {}", out.stderr);
+    assert_eq!(out.stderr, "", "drift {args:?}");
+    out.stdout
+}
+
+/// Runs `drift args…` feeding `stdin` and expects exit code 2, nothing on
+/// stdout, and a message on stderr that starts with `drift: ` and whose
+/// first line contains every string of `names`. Returns that line.
+pub fn fails_with_code_2_given(args: &[&str], stdin: &[u8], names: &[&str]) -> String {
+    let out = drift_with(args, stdin);
+    assert_eq!(out.code, 2, "drift {args:?}:\n{}", out.stderr);
+    assert_eq!(out.stdout, "", "drift {args:?}");
+    assert!(out.stderr.starts_with("drift: "), "{}", out.stderr);
+    let first = out.stderr.lines().next().unwrap_or_default().to_string();
+    for name in names {
+        assert!(first.contains(name), "{name:?} not in: {first}");
+    }
+    first
+}
+
+/// [`fails_with_code_2_given`] with nothing on stdin.
+pub fn fails_with_code_2(args: &[&str], names: &[&str]) -> String {
+    fails_with_code_2_given(args, b"", names)
+}
+
+/// `text` as JSON, or the test fails showing it.
+pub fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
