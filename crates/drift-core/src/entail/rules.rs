@@ -11,7 +11,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use super::lexicon::{self, Family};
-use super::scan::{EntityKind, Token};
+use super::scan::{EntityKind, Token, is, is_any, word};
 use super::support::Support;
 
 /// What makes a sentence a rule ("constraint"): the cue the audit found.
@@ -73,18 +73,6 @@ impl ReasoningKind {
             ReasoningKind::RejectedOption => "rejected option",
         }
     }
-}
-
-fn word<'a>(t: Option<&Token<'a>>) -> Option<&'a str> {
-    t.filter(|t| t.entity.is_none()).map(|t| t.text)
-}
-
-fn is(t: Option<&Token<'_>>, w: &str) -> bool {
-    word(t).is_some_and(|x| x.eq_ignore_ascii_case(w))
-}
-
-fn is_any(t: Option<&Token<'_>>, ws: &[&str]) -> bool {
-    word(t).is_some_and(|x| ws.iter().any(|w| x.eq_ignore_ascii_case(w)))
 }
 
 fn stem_of(t: Option<&Token<'_>>) -> Option<String> {

@@ -121,6 +121,21 @@ pub struct Token<'a> {
     pub clause_start: bool,
 }
 
+/// The word at `t`, if there is a token there and it is not an entity.
+pub(crate) fn word<'a>(t: Option<&Token<'a>>) -> Option<&'a str> {
+    t.filter(|t| t.entity.is_none()).map(|t| t.text)
+}
+
+/// The token at `t` is the word `w`, in any case.
+pub(crate) fn is(t: Option<&Token<'_>>, w: &str) -> bool {
+    word(t).is_some_and(|x| x.eq_ignore_ascii_case(w))
+}
+
+/// The token at `t` is one of the words `ws`, in any case.
+pub(crate) fn is_any(t: Option<&Token<'_>>, ws: &[&str]) -> bool {
+    word(t).is_some_and(|x| ws.iter().any(|w| x.eq_ignore_ascii_case(w)))
+}
+
 /// An entity found in a text.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Entity<'a> {

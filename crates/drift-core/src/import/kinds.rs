@@ -5,7 +5,7 @@
 //! exception in it ("never restart X except during the window") is found by
 //! the carve-out row even though its first cue is "never".
 
-use crate::entail::scan::{Span, Token};
+use crate::entail::scan::{Span, Token, is, is_any};
 use crate::entail::{ONLY_LEADS, RuleCue};
 use crate::vocab::Kind;
 
@@ -27,18 +27,6 @@ struct Found {
     cue: &'static str,
     first: usize,
     last: usize,
-}
-
-fn word<'a>(t: Option<&Token<'a>>) -> Option<&'a str> {
-    t.filter(|t| t.entity.is_none()).map(|t| t.text)
-}
-
-fn is(t: Option<&Token<'_>>, w: &str) -> bool {
-    word(t).is_some_and(|x| x.eq_ignore_ascii_case(w))
-}
-
-fn is_any(t: Option<&Token<'_>>, ws: &[&str]) -> bool {
-    word(t).is_some_and(|x| ws.iter().any(|w| x.eq_ignore_ascii_case(w)))
 }
 
 /// Words before "not" that make it an instruction or a report ("do not",
