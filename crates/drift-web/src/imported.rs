@@ -7,7 +7,7 @@
 //! from an [`Imported`]; [`Guesses::to_json`] and [`Guesses::from_json`]
 //! carry it across.
 
-use drift_core::import::{Governance, Imported};
+use drift_core::import::{Governance, ImportOptions, Imported, import_text};
 use drift_core::{PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use serde_json::{Value, json};
 
@@ -44,6 +44,14 @@ pub struct Guesses {
 }
 
 impl Guesses {
+    /// Reads `transcript` (any format the importer reads) with the default
+    /// options, or says why it could not, naming the line.
+    pub fn read(transcript: &str) -> Result<Guesses, String> {
+        import_text(transcript, &ImportOptions::default())
+            .map(|i| Guesses::of(&i))
+            .map_err(|e| format!("The transcript could not be read: {e}"))
+    }
+
     /// The guesses of an import, explained.
     pub fn of(imported: &Imported) -> Guesses {
         Guesses {

@@ -18,7 +18,6 @@
 //! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
 //!   [`Guesses`]).
 
-use drift_core::import::{ImportOptions, import_text};
 use drift_core::losses::round_losses;
 use drift_core::tipping::tipping_points;
 use drift_core::{Scenario, parse_scenario, scenario_to_json, simulate};
@@ -36,6 +35,31 @@ fn split(message: &str) -> (u64, &str) {
     (seq.parse().unwrap_or(0), body)
 }
 
+/// The reply to `message`: `{"seq": n, "answer": …}` with what `work` made
+/// of its body, or `{"seq": n, "error": "…"}`.
+fn answer(message: &str, work: impl FnOnce(&str) -> Result<Value, String>) -> String {
+    let (seq, body) = split(message);
+    match work(body) {
+        Ok(answer) => json!({ "seq": seq, "answer": answer }),
+        Err(e) => json!({ "seq": seq, "error": e }),
+    }
+    .to_string()
+}
+
+/// A reply read back: its sequence number and its answer as `read` reads it
+/// (or the error it carries); `None` for anything that is not a reply.
+fn read_answer<T>(
+    reply: &str,
+    read: impl FnOnce(&Value) -> Option<Result<T, String>>,
+) -> Option<(u64, Result<T, String>)> {
+    let v: Value = serde_json::from_str(reply).ok()?;
+    let seq = v.get("seq")?.as_u64()?;
+    if let Some(e) = v.get("error").and_then(Value::as_str) {
+        return Some((seq, Err(e.to_string())));
+    }
+    Some((seq, read(v.get("answer")?)?))
+}
+
 /// What the worker found for one scenario.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Analysis {
@@ -50,22 +74,20 @@ pub fn request(seq: u64, scenario: &Scenario) -> String {
     format!("{seq}\n{}", scenario_to_json(scenario))
 }
 
-/// The worker's answer to a request: `{"seq": n, "tips": [[...], ...],
-/// "losses": "..."}`, or `{"seq": n, "error": "..."}`.
+/// The analysis worker's answer to a request: `{"tips": [[...], ...],
+/// "losses": "..."}`.
 pub fn reply(message: &str) -> String {
-    let (seq, file) = split(message);
-    let answer = parse_scenario(file).and_then(|s| {
-        let run = simulate(&s)?;
-        let tips: Vec<Vec<String>> = tipping_points(&s)?
+    answer(message, |file| {
+        let s = parse_scenario(file).map_err(|e| e.to_string())?;
+        let run = simulate(&s).map_err(|e| e.to_string())?;
+        let tips: Vec<Vec<String>> = tipping_points(&s)
+            .map_err(|e| e.to_string())?
             .iter()
             .map(|t| tipping_text(&s, t))
             .collect();
-        Ok((tips, losses_html(&s, &run, &round_losses(&s, &run))))
-    });
-    match answer {
-        Ok((tips, losses)) => json!({ "seq": seq, "tips": tips, "losses": losses }).to_string(),
-        Err(e) => json!({ "seq": seq, "error": e.to_string() }).to_string(),
-    }
+        let losses = losses_html(&s, &run, &round_losses(&s, &run));
+        Ok(json!({ "tips": tips, "losses": losses }))
+    })
 }
 
 /// A reply read back: its sequence number and the analysis (or why there is
@@ -74,28 +96,25 @@ pub type Reply = (u64, Result<Analysis, String>);
 
 /// Reads a reply.
 pub fn read_reply(reply: &str) -> Option<Reply> {
-    let v: Value = serde_json::from_str(reply).ok()?;
-    let seq = v.get("seq")?.as_u64()?;
-    if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Some((seq, Err(e.to_string())));
-    }
-    let tips = v
-        .get("tips")?
-        .as_array()?
-        .iter()
-        .map(|lines| {
-            lines
-                .as_array()
-                .map(|l| {
-                    l.iter()
-                        .filter_map(|x| x.as_str().map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default()
-        })
-        .collect();
-    let losses = v.get("losses")?.as_str()?.to_string();
-    Some((seq, Ok(Analysis { tips, losses })))
+    read_answer(reply, |v| {
+        let tips = v
+            .get("tips")?
+            .as_array()?
+            .iter()
+            .map(|lines| {
+                lines
+                    .as_array()
+                    .map(|l| {
+                        l.iter()
+                            .filter_map(|x| x.as_str().map(str::to_string))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+            .collect();
+        let losses = v.get("losses")?.as_str()?.to_string();
+        Some(Ok(Analysis { tips, losses }))
+    })
 }
 
 /// The message asking for `transcript` to be imported.
@@ -103,26 +122,16 @@ pub fn import_request(seq: u64, transcript: &str) -> String {
     format!("{seq}\n{transcript}")
 }
 
-/// The import worker's answer: `{"seq": n, "guesses": {...}}` (see
-/// [`Guesses::to_json`]), or `{"seq": n, "error": "..."}` naming the line.
+/// The import worker's answer: the [`Guesses`] (see [`Guesses::to_json`]),
+/// or why the transcript could not be read, naming the line.
 pub fn import_reply(message: &str) -> String {
-    let (seq, text) = split(message);
-    match import_text(text, &ImportOptions::default()) {
-        Ok(i) => json!({ "seq": seq, "guesses": Guesses::of(&i).to_json() }).to_string(),
-        Err(e) => json!({ "seq": seq, "error": format!("The transcript could not be read: {e}") })
-            .to_string(),
-    }
+    answer(message, |text| Guesses::read(text).map(|g| g.to_json()))
 }
 
 /// An import reply read back: its sequence number and the guesses (or why
 /// there are none).
 pub fn read_import_reply(reply: &str) -> Option<(u64, Result<Guesses, String>)> {
-    let v: Value = serde_json::from_str(reply).ok()?;
-    let seq = v.get("seq")?.as_u64()?;
-    if let Some(e) = v.get("error").and_then(Value::as_str) {
-        return Some((seq, Err(e.to_string())));
-    }
-    Some((seq, Guesses::from_json(v.get("guesses")?)))
+    read_answer(reply, |v| Some(Guesses::from_json(v)))
 }
 
 /// A worker's entry point: says [`READY`], then answers every message with

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use drift_core::import::{ImportOptions, import_text};
+use drift_core::import::ImportOptions;
 use drift_core::{Kind, PolicyChoice, Preset, Scenario, scenario_to_json, simulate};
 use leptos::html::Textarea;
 use leptos::prelude::*;
@@ -136,9 +136,7 @@ fn import_here(
     }
     set_timeout(
         move || {
-            let result = import_text(&text, &ImportOptions::default())
-                .map(|i| Guesses::of(&i))
-                .map_err(|e| format!("The transcript could not be read: {e}"));
+            let result = Guesses::read(&text);
             busy.set(None);
             done(result);
         },
