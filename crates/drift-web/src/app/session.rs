@@ -14,7 +14,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use super::audit::AuditView;
 use super::dom::{download, file_name};
-use super::workers::{Client, beside_page_script};
+use super::workers::Lazy;
 use crate::html::escape;
 use crate::imported::Guesses;
 use crate::share::{self, PageState, Source, Tab};
@@ -179,11 +179,7 @@ fn ImportView() -> impl IntoView {
             done(result);
         }
     };
-    let worker = StoredValue::new_local(None::<Client>);
-    // Set when the worker cannot load here: logs are then read on the page.
-    let no_worker = StoredValue::new(false);
-    let on_error = move |why: String, listened: bool| {
-        worker.set_value(None);
+    let worker = Lazy::new(WORKER, on_reply, move |why, listened| {
         if listened {
             // It stopped while reading (a log too large for its memory, say):
             // say so; the next read starts a fresh one.
@@ -191,11 +187,11 @@ fn ImportView() -> impl IntoView {
             set_busy.set(None);
             set_error.set(Some(format!("The transcript could not be read: {why}")));
         } else {
-            // It never loaded: read the waiting log here, and every later one.
-            no_worker.set_value(true);
+            // It never loaded: read the waiting log here (and every later one:
+            // `send` says it cannot run).
             import_here(source.get_value(), set_busy, done);
         }
-    };
+    });
     let run_import = move || {
         let text = source.get_value();
         if text.trim().is_empty() {
@@ -203,13 +199,8 @@ fn ImportView() -> impl IntoView {
         }
         seq.update_value(|n| *n += 1);
         let n = seq.get_value();
-        if worker.with_value(Option::is_none) && !no_worker.get_value() {
-            worker.set_value(Client::start(&beside_page_script(WORKER), on_reply, on_error).ok());
-        }
         let size = text.len();
-        let message = import_request(n, &text);
-        let sent = worker.with_value(|w| w.as_ref().map(|w| w.send(message)).is_some());
-        if sent {
+        if worker.send(import_request(n, &text)) {
             set_timeout(
                 move || {
                     if seq.get_value() == n && answered.get_value() < n {

@@ -6,7 +6,7 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::state::AppState;
-use super::workers::{Client, beside_page_script};
+use super::workers::Lazy;
 use crate::worker::{Analysis, read_reply, request};
 
 /// The worker's loader, which Trunk puts beside the page's script.
@@ -42,28 +42,10 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
             });
         }
     };
-    let client = StoredValue::new_local(None::<Client>);
-    // Why the worker cannot load here, once that is known: nothing is asked
-    // of it again.
-    let gone = StoredValue::new(None::<String>);
-    let on_error = move |why: String, listened: bool| {
-        // One that stopped while working is started afresh for the next
-        // question.
-        client.set_value(None);
-        if !listened {
-            gone.set_value(Some(why.clone()));
-        }
+    let worker = Lazy::new(WORKER, on_reply, move |why, _| {
         set_tips.set(Tips::Unavailable(why));
-    };
-    let start = move || {
-        if client.with_value(Option::is_none) && gone.with_value(Option::is_none) {
-            match Client::start(&beside_page_script(WORKER), on_reply, on_error) {
-                Ok(c) => client.set_value(Some(c)),
-                Err(why) => gone.set_value(Some(why)),
-            }
-        }
-    };
-    start();
+    });
+    worker.start();
     // Until the worker answers for new settings, its previous answer stays,
     // dimmed as being for earlier settings (`data-analysing` on the page).
     Effect::new(move |_| {
@@ -83,7 +65,7 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
         if state.with_sim(|_| ()).is_none() {
             return;
         }
-        if let Some(why) = gone.get_value() {
+        if let Some(why) = worker.gone() {
             set_tips.set(Tips::Unavailable(why));
             return;
         }
@@ -102,9 +84,8 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
                 if seq.get_value() != n {
                     return;
                 }
-                start();
                 if let Some(m) = state.with_sim_untracked(|sim| request(n, &sim.scenario)) {
-                    client.with_value(|c| c.as_ref().map(|c| c.send(m)));
+                    worker.send(m);
                 }
             },
             SETTLE,

@@ -1,10 +1,13 @@
 //! A Web Worker seen from the page: started once, asked for the latest thing
 //! only. A worker says [`READY`] once it listens; what the page asks before
 //! then is kept (the latest request only) and sent at that moment.
+//! [`Lazy`] starts one when it is first needed, starts it afresh after it
+//! stops, and gives up on it once it cannot load.
 
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use leptos::prelude::{LocalStorage, StoredValue, UpdateValue, WithValue};
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
@@ -94,6 +97,86 @@ impl Client {
 
     fn post(&self, message: &str) {
         let _ = self.worker.post_message(&message.into());
+    }
+}
+
+/// A worker started when first needed, started afresh after it stops (a
+/// request too large for its memory, say), and given up on once it cannot
+/// load here (its files blocked or missing).
+#[derive(Clone, Copy)]
+pub struct Lazy {
+    inner: StoredValue<LazyInner, LocalStorage>,
+}
+
+struct LazyInner {
+    url: String,
+    client: Option<Client>,
+    /// Why it cannot load, once known.
+    gone: Option<String>,
+    on_reply: Rc<dyn Fn(String)>,
+    on_failure: Rc<dyn Fn(String, bool)>,
+}
+
+impl Lazy {
+    /// The worker whose loader is `file` beside the page's script (see
+    /// [`beside_page_script`]), not started yet. Its replies go to
+    /// `on_reply`; `on_failure` hears why it failed and whether it had been
+    /// listening (if not, it never loaded, and the request waiting for it
+    /// was not sent).
+    pub fn new(
+        file: &str,
+        on_reply: impl Fn(String) + 'static,
+        on_failure: impl Fn(String, bool) + 'static,
+    ) -> Lazy {
+        Lazy {
+            inner: StoredValue::new_local(LazyInner {
+                url: beside_page_script(file),
+                client: None,
+                gone: None,
+                on_reply: Rc::new(on_reply),
+                on_failure: Rc::new(on_failure),
+            }),
+        }
+    }
+
+    /// Why the worker cannot run here, once that is known.
+    pub fn gone(self) -> Option<String> {
+        self.inner.with_value(|w| w.gone.clone())
+    }
+
+    /// Starts the worker unless it runs or cannot.
+    pub fn start(self) {
+        let Some((url, on_reply)) = self.inner.with_value(|w| {
+            (w.client.is_none() && w.gone.is_none()).then(|| (w.url.clone(), w.on_reply.clone()))
+        }) else {
+            return;
+        };
+        let on_failure = move |why: String, listened: bool| {
+            let tell = self.inner.try_update_value(|w| {
+                w.client = None;
+                if !listened {
+                    w.gone = Some(why.clone());
+                }
+                w.on_failure.clone()
+            });
+            if let Some(tell) = tell {
+                tell(why, listened);
+            }
+        };
+        let started = Client::start(&url, move |reply| on_reply(reply), on_failure);
+        self.inner.update_value(|w| match started {
+            Ok(c) => w.client = Some(c),
+            Err(why) => w.gone = Some(why),
+        });
+    }
+
+    /// Asks the worker, starting it if need be; `false` when it cannot run
+    /// here.
+    pub fn send(self, message: String) -> bool {
+        self.start();
+        self.inner
+            .with_value(|w| w.client.as_ref().map(|c| c.send(message)))
+            .is_some()
     }
 }
 
