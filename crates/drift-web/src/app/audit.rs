@@ -11,9 +11,8 @@ use drift_core::audit::{Audit, Field, IdChange, audit};
 use drift_core::transcript::{MessageRole, Transcript, read_transcript};
 use leptos::html::Textarea;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
+use super::dom::{file_text, take_chosen_file};
 use crate::marks::{FindingRef, Mark, Marks, Piece, Section, marks, pieces};
 
 /// A short session and a summary of it that drifts in every way the audit
@@ -197,6 +196,34 @@ impl TextInput {
         self.pending.set_value(handle);
     }
 
+    /// Its box, labelled, with a button to load a file into it (`id` and
+    /// `{id}-file`).
+    fn view(self, id: &'static str, label: &'static str) -> impl IntoView {
+        let load = move |ev: leptos::ev::Event| {
+            if let Some(file) = take_chosen_file(&ev) {
+                leptos::task::spawn_local(async move {
+                    self.fill(file_text(&file).await.unwrap_or_default());
+                });
+            }
+        };
+        view! {
+            <div class="audit-input">
+                <label for=id>{label}</label>
+                <textarea
+                    id=id
+                    node_ref=self.node
+                    rows="10"
+                    spellcheck="false"
+                    on:input=move |ev| self.later(event_target_value(&ev))
+                ></textarea>
+                <label class="file-button">
+                    "Load a file…"
+                    <input type="file" id=format!("{id}-file") on:change=load />
+                </label>
+            </div>
+        }
+    }
+
     /// Text put in at once (a sample, a file): read now, replacing any edit
     /// still waiting.
     fn fill(self, text: String) {
@@ -217,28 +244,6 @@ pub fn AuditView() -> impl IntoView {
     let report = Memo::new(move |_| before.with(|b| after.with(|a| run_audit(b, a))));
     let before_field = TextInput::new(set_before);
     let after_field = TextInput::new(set_after);
-    let load = move |field: TextInput| {
-        move |ev: leptos::ev::Event| {
-            let Some(input) = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-            else {
-                return;
-            };
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
-                return;
-            };
-            input.set_value("");
-            leptos::task::spawn_local(async move {
-                let text = JsFuture::from(file.text())
-                    .await
-                    .ok()
-                    .and_then(|t| t.as_string());
-                field.fill(text.unwrap_or_default());
-            });
-        }
-    };
-
     let body = move || {
         let after_text = after.get();
         report.with(|r| match r {
@@ -338,34 +343,8 @@ pub fn AuditView() -> impl IntoView {
                 "Paste what was compacted (plain text, or a JSON-lines transcript: OpenAI Responses items, a Codex or a Claude Code session log) and the summary that replaced it. Nothing leaves this page."
             </p>
             <div class="audit-inputs">
-                <div class="audit-input">
-                    <label for="audit-before">"BEFORE: what was compacted"</label>
-                    <textarea
-                        id="audit-before"
-                        node_ref=before_field.node
-                        rows="10"
-                        spellcheck="false"
-                        on:input=move |ev| before_field.later(event_target_value(&ev))
-                    ></textarea>
-                    <label class="file-button">
-                        "Load a file…"
-                        <input type="file" id="audit-before-file" on:change=load(before_field) />
-                    </label>
-                </div>
-                <div class="audit-input">
-                    <label for="audit-after">"AFTER: the summary that replaced it"</label>
-                    <textarea
-                        id="audit-after"
-                        node_ref=after_field.node
-                        rows="10"
-                        spellcheck="false"
-                        on:input=move |ev| after_field.later(event_target_value(&ev))
-                    ></textarea>
-                    <label class="file-button">
-                        "Load a file…"
-                        <input type="file" id="audit-after-file" on:change=load(after_field) />
-                    </label>
-                </div>
+                {before_field.view("audit-before", "BEFORE: what was compacted")}
+                {after_field.view("audit-after", "AFTER: the summary that replaced it")}
             </div>
             <button
                 type="button"

@@ -1,5 +1,5 @@
 //! Small bridges to the browser: pixel ratio, colour scheme, element width,
-//! downloads and the clipboard.
+//! chosen files, downloads and the clipboard.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -7,6 +7,25 @@ use wasm_bindgen::closure::Closure;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
 use crate::chart::Palette;
+
+/// The file chosen in the file input that fired `ev`; the input is cleared,
+/// so that choosing the same file again reads it again.
+pub fn take_chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    let input = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())?;
+    let file = input.files().and_then(|f| f.get(0));
+    input.set_value("");
+    file
+}
+
+/// The text of `file`, or `None` when the browser cannot read it.
+pub async fn file_text(file: &web_sys::File) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|t| t.as_string())
+}
 
 /// Device pixels per CSS pixel.
 pub fn device_pixel_ratio() -> f64 {

@@ -5,10 +5,9 @@
 use drift_core::{parse_scenario, result_to_json, scenario_to_json};
 use leptos::html::Input;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use super::dom::{download, download_url, file_name};
+use super::dom::{download, download_url, file_name, file_text, take_chosen_file};
 use super::state::{AppState, Notice, share_url};
 use super::timelines::png_data_url;
 use crate::chart::{self, Palette};
@@ -19,9 +18,9 @@ use crate::share::Source;
 pub fn import(state: AppState, file: web_sys::File) {
     let name = file.name();
     leptos::task::spawn_local(async move {
-        let text = match JsFuture::from(file.text()).await {
-            Ok(t) => t.as_string().unwrap_or_default(),
-            Err(_) => {
+        let text = match file_text(&file).await {
+            Some(text) => text,
+            None => {
                 state.notice.set(Some(Notice::problem(format!(
                     "{name}: the file could not be read"
                 ))));
@@ -172,12 +171,8 @@ pub fn Toolbar() -> impl IntoView {
                 hidden
                 node_ref=picker
                 on:change=move |ev| {
-                    let input: Option<web_sys::HtmlInputElement> = ev.target().and_then(|t| t.dyn_into().ok());
-                    if let Some(input) = input {
-                        if let Some(file) = first_file(input.files()) {
-                            import(state, file);
-                        }
-                        input.set_value("");
+                    if let Some(file) = take_chosen_file(&ev) {
+                        import(state, file);
                     }
                 }
             />

@@ -10,10 +10,9 @@ use drift_core::{Kind, PolicyChoice, Preset, Scenario, scenario_to_json, simulat
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use super::audit::AuditView;
-use super::dom::{download, file_name};
+use super::dom::{download, file_name, file_text, take_chosen_file};
 use super::workers::Lazy;
 use crate::html::escape;
 use crate::imported::Guesses;
@@ -29,18 +28,11 @@ enum View {
     Audit,
 }
 
-/// The kinds a guessed fact can be given (a binding needs a resource, which
-/// a transcript does not name).
-const KINDS: [Kind; 8] = [
-    Kind::StandingRule,
-    Kind::CarveOut,
-    Kind::Correction,
-    Kind::Scope,
-    Kind::TaskState,
-    Kind::Commitment,
-    Kind::Rationale,
-    Kind::RejectedOption,
-];
+/// The kinds a guessed fact can be given: every kind but a binding, which
+/// needs a resource a transcript does not name.
+fn guessable_kinds() -> impl Iterator<Item = Kind> {
+    Kind::ALL.into_iter().filter(|k| *k != Kind::Binding)
+}
 
 /// What the person changed in the guesses.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -231,22 +223,11 @@ fn ImportView() -> impl IntoView {
         run_import();
     };
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(file) = take_chosen_file(&ev) else {
             return;
         };
-        let Some(file) = input.files().and_then(|f| f.get(0)) else {
-            return;
-        };
-        input.set_value("");
         leptos::task::spawn_local(async move {
-            match JsFuture::from(file.text())
-                .await
-                .ok()
-                .and_then(|t| t.as_string())
-            {
+            match file_text(&file).await {
                 Some(text) => load_text(file.name(), text),
                 None => set_error.set(Some(format!("{}: the file could not be read", file.name()))),
             }
@@ -349,7 +330,7 @@ fn ImportView() -> impl IntoView {
                                         }
                                     }
                                 >
-                                    {KINDS.iter().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
+                                    {guessable_kinds().map(|k| view! { <option value=k.id()>{k.label()}</option> }).collect_view()}
                                 </select>
                             </td>
                             <td class="fact-sentence">{f.text.clone()}<span class="consequence">" " {why}</span></td>
