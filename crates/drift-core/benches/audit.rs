@@ -12,31 +12,12 @@
 use std::fmt::Write as _;
 use std::hint::black_box;
 
+mod support;
+use support::{Rng, json_string};
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_core::audit::{audit, audit_text};
 use drift_core::transcript::read_transcript;
-
-/// A small seedable generator (SplitMix64), so the session is the same on
-/// every run.
-struct Seq(u64);
-
-impl Seq {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
 
 const SERVICES: &[&str] = &[
     "payments-api",
@@ -70,20 +51,15 @@ const REASONS: &[&str] = &[
 ];
 
 /// Fills in `{svc}`, `{file}` and `{n}`.
-fn fill(template: &str, seq: &mut Seq) -> String {
+fn fill(template: &str, seq: &mut Rng) -> String {
     template
         .replace("{svc}", seq.pick(SERVICES))
         .replace("{file}", seq.pick(FILES))
         .replace("{n}", &(10 + seq.below(90)).to_string())
 }
 
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
-}
-
 /// A tool output: a log, a code listing or a test run, 1 to 4 KB.
-fn tool_output(seq: &mut Seq) -> String {
+fn tool_output(seq: &mut Rng) -> String {
     let mut out = String::new();
     match seq.below(3) {
         0 => {
@@ -129,7 +105,7 @@ fn tool_output(seq: &mut Seq) -> String {
 
 /// A Claude Code session of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
-    let mut seq = Seq(0x5EED);
+    let mut seq = Rng(0x5EED);
     let mut out = String::with_capacity(bytes + 8192);
     let mut line = 0u64;
     let mut push = |out: &mut String, kind: &str, message: String| {

@@ -13,6 +13,9 @@
 
 use std::hint::black_box;
 
+mod support;
+use support::Rng;
+
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
@@ -20,29 +23,6 @@ use drift_core::{
     Action, Binds, Fact, Guards, Harness, Kind, ModelParams, PolicyChoice, Preset, Resource,
     Retention, Role, Scenario, TurnTokens, builtin, builtin_ids, result_to_json, simulate,
 };
-
-/// SplitMix64: a small seedable generator, so the stress scenario is the same
-/// on every run and every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
-    }
-
-    fn chance(&mut self, percent: u64) -> bool {
-        self.range(1, 100) <= percent
-    }
-}
 
 /// The size of the stress scenario.
 #[derive(Clone, Copy)]

@@ -17,30 +17,12 @@
 use std::fmt::Write as _;
 use std::hint::black_box;
 
+mod support;
+use support::{Rng, json_string};
+
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_core::import::{ImportOptions, import, import_text};
 use drift_core::transcript::read_transcript;
-
-/// SplitMix64: the same session on every run.
-struct Seed(u64);
-
-impl Seed {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn one<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len())]
-    }
-}
 
 const SERVICES: &[&str] = &[
     "payments-api",
@@ -89,27 +71,22 @@ const QUIET: &[&str] = &[
 
 const DIRS: &[&str] = &["ledger", "payments", "auth", "search", "billing"];
 
-fn fill(template: &str, seed: &mut Seed) -> String {
+fn fill(template: &str, seed: &mut Rng) -> String {
     template
-        .replace("{svc}", seed.one(SERVICES))
-        .replace("{dir}", seed.one(DIRS))
+        .replace("{svc}", seed.pick(SERVICES))
+        .replace("{dir}", seed.pick(DIRS))
         .replace("{day}", &format!("{:02}", 1 + seed.below(28)))
-}
-
-/// A JSON string literal.
-fn json_string(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
 }
 
 /// A tool result: a log, a code listing or a test run, 1 to 6 KB; now and
 /// then it reveals a freeze.
-fn tool_result(seed: &mut Seed) -> String {
+fn tool_result(seed: &mut Rng) -> String {
     let mut out = String::new();
     if seed.below(12) == 0 {
         let _ = writeln!(
             out,
             "{}: change freeze in effect until 2026-01-{:02}. Deploys need VP approval.",
-            seed.one(SERVICES),
+            seed.pick(SERVICES),
             1 + seed.below(28)
         );
     }
@@ -121,15 +98,15 @@ fn tool_result(seed: &mut Seed) -> String {
                     "2026-01-02T10:{:02}:{:02}Z INFO {} request id=req-{} latency={}ms status={}",
                     i % 60,
                     seed.below(60),
-                    seed.one(SERVICES),
+                    seed.pick(SERVICES),
                     seed.below(1_000_000),
                     seed.below(900),
-                    [200, 200, 503, 429][seed.below(4)]
+                    [200, 200, 503, 429][seed.below(4) as usize]
                 );
             }
         }
         1 => {
-            let _ = writeln!(out, "```rust\n// crates/{}/src/lib.rs", seed.one(DIRS));
+            let _ = writeln!(out, "```rust\n// crates/{}/src/lib.rs", seed.pick(DIRS));
             for i in 0..(15 + seed.below(60)) {
                 let _ = writeln!(
                     out,
@@ -144,7 +121,7 @@ fn tool_result(seed: &mut Seed) -> String {
                 let _ = writeln!(
                     out,
                     "test {}::tests::case_{i} ... {}",
-                    seed.one(DIRS),
+                    seed.pick(DIRS),
                     if seed.below(25) == 0 { "FAILED" } else { "ok" }
                 );
             }
@@ -155,7 +132,7 @@ fn tool_result(seed: &mut Seed) -> String {
 
 /// A Claude Code session log of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
-    let mut seed = Seed(0x1A7E_57ED);
+    let mut seed = Rng(0x1A7E_57ED);
     let mut out = String::with_capacity(bytes + 16_384);
     let mut line = 0u64;
     let mut push = |out: &mut String, kind: &str, message: String| {
@@ -168,10 +145,10 @@ fn session(bytes: usize) -> String {
     };
     let mut call = 0u64;
     while out.len() < bytes {
-        let mut ask = fill(seed.one(ASKS), &mut seed);
+        let mut ask = fill(seed.pick(ASKS), &mut seed);
         if seed.below(4) == 0 {
             ask.push(' ');
-            ask.push_str(&fill(seed.one(OPERATOR), &mut seed));
+            ask.push_str(&fill(seed.pick(OPERATOR), &mut seed));
         }
         push(
             &mut out,
@@ -180,9 +157,9 @@ fn session(bytes: usize) -> String {
         );
         call += 1;
         let command = if seed.below(6) == 0 {
-            fill(seed.one(CALLS), &mut seed)
+            fill(seed.pick(CALLS), &mut seed)
         } else {
-            fill(seed.one(QUIET), &mut seed)
+            fill(seed.pick(QUIET), &mut seed)
         };
         push(
             &mut out,
