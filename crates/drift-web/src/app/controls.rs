@@ -77,13 +77,14 @@ pub fn NumberInput(
     on_change: Callback<u64, Result<(), String>>,
 ) -> impl IntoView {
     let (error, set_error) = signal(None::<String>);
-    // When the settings change from elsewhere (another control, Reset, a
-    // loaded scenario), the box shows the value in force again, and a
-    // complaint about text no longer there goes.
-    let settings = use_context::<AppState>().map(|state| state.scenario);
+    // When the value changes from elsewhere, or the settings are replaced as
+    // a whole (Reset, a loaded scenario: perhaps with this same value), the
+    // box shows the value in force again, and a complaint about text no
+    // longer there goes.
+    let replaced = use_context::<AppState>().map(|state| state.replaced);
     let shown = move || {
-        if let Some(s) = settings {
-            s.track();
+        if let Some(r) = replaced {
+            r.track();
         }
         value.get()
     };

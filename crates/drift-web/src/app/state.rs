@@ -103,6 +103,10 @@ pub struct AppState {
     pub compare: RwSignal<drift_core::Preset>,
     /// The banner.
     pub notice: RwSignal<Option<Notice>>,
+    /// Fires when the settings are replaced as a whole (Reset, a loaded
+    /// scenario), even with equal values: inputs holding text of their own
+    /// show the settings again.
+    pub replaced: Trigger,
     /// The simulation of the current settings. `scenario` only ever holds
     /// validated settings (see [`AppState::edit`]), so this is an error only
     /// if the engine and its validation disagree.
@@ -135,6 +139,7 @@ impl AppState {
             tab,
             compare,
             notice,
+            replaced: Trigger::new(),
             sim,
         };
         state.sync_outward();
@@ -178,6 +183,7 @@ impl AppState {
     pub fn load(&self, source: Source, scenario: Scenario) {
         self.source.set(source);
         self.scenario.set(scenario);
+        self.replaced.notify();
     }
 
     /// Back to the loaded scenario's own settings.
@@ -185,6 +191,7 @@ impl AppState {
         if let Some(s) = self.source.with_untracked(Source::scenario) {
             self.scenario.set(s);
         }
+        self.replaced.notify();
         self.notice.set(None);
     }
 
