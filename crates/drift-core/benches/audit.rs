@@ -105,7 +105,7 @@ fn tool_output(seq: &mut Rng) -> String {
 
 /// A Claude Code session of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
-    let mut seq = Rng(0x5EED);
+    let mut seq = Rng::new(0x5EED);
     let mut out = String::with_capacity(bytes + 8192);
     let mut line = 0u64;
     let mut push = |out: &mut String, kind: &str, message: String| {

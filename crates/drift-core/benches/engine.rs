@@ -43,7 +43,7 @@ const STRESS: Size = Size {
 /// size, and a window that compacts about every 40 turns (about 2,500 rounds
 /// at 100,000 turns) and never overflows.
 fn stress(size: Size) -> Scenario {
-    let mut rng = Rng(0x00C0_FFEE);
+    let mut rng = Rng::new(0x00C0_FFEE);
     let turns = size.turns;
     let harness = Harness {
         window_tokens: 56_000,

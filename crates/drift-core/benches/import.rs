@@ -132,7 +132,7 @@ fn tool_result(seed: &mut Rng) -> String {
 
 /// A Claude Code session log of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
-    let mut seed = Rng(0x1A7E_57ED);
+    let mut seed = Rng::new(0x1A7E_57ED);
     let mut out = String::with_capacity(bytes + 16_384);
     let mut line = 0u64;
     let mut push = |out: &mut String, kind: &str, message: String| {

@@ -5,39 +5,7 @@ use drift_core::{
     PolicyChoice, Preset, Resource, Retention, Role, RoleSet, Scenario, TurnTokens,
 };
 
-/// SplitMix64: small, seedable, good enough for test data.
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        Rng(seed)
-    }
-
-    pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    /// Uniform in `lo..=hi`.
-    pub fn range(&mut self, lo: u64, hi: u64) -> u64 {
-        lo + self.next() % (hi - lo + 1)
-    }
-
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.range(1, 100) <= percent
-    }
-
-    pub fn unit(&mut self) -> f64 {
-        (self.next() >> 11) as f64 / (1u64 << 53) as f64
-    }
-
-    pub fn pick<T: Copy>(&mut self, items: &[T]) -> T {
-        items[self.range(0, items.len() as u64 - 1) as usize]
-    }
-}
+pub use super::rng::Rng;
 
 /// What the generator may vary.
 #[derive(Clone, Copy, Debug)]

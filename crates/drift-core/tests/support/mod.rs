@@ -1,7 +1,8 @@
-//! Shared test support: a literal transcription of the model and a scenario
-//! generator.
+//! Shared test support: a literal transcription of the model, a scenario
+//! generator and its seedable generator.
 
 #![allow(dead_code)]
 
 pub mod generate;
 pub mod reference;
+pub mod rng;
