@@ -29,6 +29,11 @@ struct Found {
     last: usize,
 }
 
+/// `cue`, found from token `first` to token `last`.
+fn found(cue: &'static str, first: usize, last: usize) -> Option<Found> {
+    Some(Found { cue, first, last })
+}
+
 /// Words before "not" that make it an instruction or a report ("do not",
 /// "did not"), not the "not X but Y" of a correction.
 const AUXILIARIES: &[&str] = &[
@@ -55,34 +60,19 @@ fn correction(tokens: &[Token<'_>]) -> Option<Found> {
         let t = tokens.get(i);
         let next = tokens.get(i + 1);
         let prev = i.checked_sub(1).and_then(|p| tokens.get(p));
-        let one = |cue| {
-            Some(Found {
-                cue,
-                first: i,
-                last: i,
-            })
-        };
         if is(t, "correction") {
-            return one("correction");
+            return found("correction", i, i);
         }
         if is(t, "actually") && t.is_some_and(|t| t.clause_start) {
-            return one("actually");
+            return found("actually", i, i);
         }
         if is(t, "i") && is(next, "meant") {
-            return Some(Found {
-                cue: "I meant",
-                first: i,
-                last: i + 1,
-            });
+            return found("I meant", i, i + 1);
         }
         if is(t, "not") && !is(next, "only") && !is_any(prev, AUXILIARIES) {
             let but = (i + 2..n.min(i + 10)).find(|&j| is(tokens.get(j), "but"));
             if let Some(j) = but {
-                return Some(Found {
-                    cue: "not … but",
-                    first: i,
-                    last: j,
-                });
+                return found("not … but", i, j);
             }
         }
     }
@@ -96,18 +86,11 @@ fn carve_out(tokens: &[Token<'_>]) -> Option<Found> {
         let t = tokens.get(i);
         let next = tokens.get(i + 1);
         let prev = i.checked_sub(1).and_then(|p| tokens.get(p));
-        let one = |cue| {
-            Some(Found {
-                cue,
-                first: i,
-                last: i,
-            })
-        };
         if is_any(t, &["except", "excepting", "exempt"]) {
-            return one("except");
+            return found("except", i, i);
         }
         if is(t, "unless") {
-            return one("unless");
+            return found("unless", i, i);
         }
         if is(t, "only") && is_any(next, &["if", "when", "during"]) {
             return Some(Found {
@@ -122,25 +105,17 @@ fn carve_out(tokens: &[Token<'_>]) -> Option<Found> {
         }
         if is(t, "may") && !is(next, "not") {
             if let Some(j) = (i + 1..n).find(|&j| is(tokens.get(j), "during")) {
-                return Some(Found {
-                    cue: "may … during",
-                    first: i,
-                    last: j,
-                });
+                return found("may … during", i, j);
             }
             if is_any(prev, PERMITTED) {
-                return Some(Found {
-                    cue: "may",
-                    first: i - 1,
-                    last: i,
-                });
+                return found("may", i - 1, i);
             }
         }
         if is_any(t, &["allowed", "permitted"])
             && is_any(prev, &["is", "are", "be"])
             && !is(next, "not")
         {
-            return one("allowed");
+            return found("allowed", i, i);
         }
     }
     None
@@ -161,25 +136,13 @@ fn scope(tokens: &[Token<'_>]) -> Option<Found> {
             && !is_any(prev, &["not", "if"])
             && !is_any(next, CONDITIONS)
         {
-            return Some(Found {
-                cue: "only",
-                first: i,
-                last: i,
-            });
+            return found("only", i, i);
         }
         if is_any(t, &["limited", "restricted", "scoped", "confined"]) && is(next, "to") {
-            return Some(Found {
-                cue: "limited to",
-                first: i,
-                last: i + 1,
-            });
+            return found("limited to", i, i + 1);
         }
         if is(t, "stay") && is_any(next, &["within", "inside"]) {
-            return Some(Found {
-                cue: "stay within",
-                first: i,
-                last: i + 1,
-            });
+            return found("stay within", i, i + 1);
         }
     }
     None
