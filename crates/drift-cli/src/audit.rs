@@ -144,17 +144,12 @@ impl Renderer<'_> {
                 d.cue.label(),
                 quote(&d.text, 150)
             );
-            if let Some(s) = d.contradicted_by {
+            let pointer = (d.contradicted_by.map(|s| ("broken by", s)))
+                .or(d.closest.map(|s| ("closest in", s)));
+            if let Some((how, s)) = pointer {
                 let _ = writeln!(
                     out,
-                    "      broken by {}: {}",
-                    self.after_line(s),
-                    quote(s.of(self.after), 120)
-                );
-            } else if let Some(s) = d.closest {
-                let _ = writeln!(
-                    out,
-                    "      closest in {}: {}",
+                    "      {how} {}: {}",
                     self.after_line(s),
                     quote(s.of(self.after), 120)
                 );
