@@ -213,8 +213,8 @@ test('a number out of range or not whole is named and changes nothing; Reset cle
   try {
     const page = await open(context);
     const summary = await page.locator('.summary').textContent();
-    const window = page.locator('#h-window');
-    const complaint = page.locator('#h-window ~ .control-error');
+    const window = page.locator('#harness-window_tokens');
+    const complaint = page.locator('#harness-window_tokens ~ .control-error');
     const initial = await window.inputValue();
     await window.fill('500');
     await complaint.waitFor();

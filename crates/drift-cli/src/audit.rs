@@ -10,9 +10,9 @@
 use std::fmt::Write as _;
 use std::io::Read as _;
 
-use drift_core::audit::{Audit, Field, Place, audit};
-use drift_core::entail::scan::Span;
-use drift_core::transcript::{Transcript, TranscriptFormat, read_transcript};
+use drift_session::{
+    Audit, MessageField, Place, Span, Transcript, TranscriptFormat, audit, read_transcript,
+};
 
 /// Reads a file (or stdin for `-`) as UTF-8 text; the error names the file.
 pub(crate) fn read_text(path: &str, which: &str) -> Result<String, String> {
@@ -99,8 +99,8 @@ impl Renderer<'_> {
         }
         let record = if self.array { "item" } else { "line" };
         let field = match p.field {
-            Field::Text => "",
-            Field::Arguments => ", tool arguments",
+            MessageField::Text => "",
+            MessageField::Arguments => ", tool arguments",
         };
         format!(
             "message {} ({}{field}, {record} {})",
@@ -183,8 +183,8 @@ impl Renderer<'_> {
         let _ = writeln!(out, "\nIds changed or merged: {}", a.changed_ids.len());
         for ch in &a.changed_ids {
             let verb = match ch.change {
-                drift_core::audit::IdChange::Changed => "replaces",
-                drift_core::audit::IdChange::Merged => "absorbs",
+                drift_session::IdChange::Changed => "replaces",
+                drift_session::IdChange::Merged => "absorbs",
             };
             let _ = writeln!(
                 out,

@@ -10,39 +10,37 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use drift_core::Preset;
-use drift_core::explain::thousands;
-use drift_core::import::{Governance, ImportOptions, Imported, Origin, import};
-use drift_core::scenario_to_json;
-use drift_core::transcript::{MessageRole, Transcript, TranscriptFormat, read_transcript};
+use drift_core::{Preset, scenario_to_json, thousands};
+use drift_session::{
+    Governance, ImportOptions, Imported, MessageRole, Origin, Transcript, TranscriptFormat, import,
+    read_transcript,
+};
 
 use crate::audit::{line_of, plural, quote, read_text};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
-pub struct Request<'a> {
+pub struct Request {
     /// The transcript's path, or `-`.
-    pub transcript: &'a str,
+    pub transcript: String,
     /// Where to write the scenario (stdout when `None`).
-    pub output: Option<&'a str>,
+    pub output: Option<String>,
     /// The context window.
     pub window: Option<u64>,
     /// The policy (by default the preset for the transcript's format).
     pub policy: Option<Preset>,
     /// The scenario id (by default made from the file name).
-    pub id: Option<&'a str>,
+    pub id: Option<String>,
 }
 
 /// Runs the import; returns what to print on stdout, or a message for exit
 /// code 2 naming the file (and the line, for a broken line).
-pub fn command(request: &Request<'_>) -> Result<String, String> {
-    let path = request.transcript;
+pub fn command(request: &Request) -> Result<String, String> {
+    let path = request.transcript.as_str();
     let text = read_text(path, "TRANSCRIPT")?;
     let transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
     let options = ImportOptions {
-        id: request
-            .id
-            .map_or_else(|| id_from_path(path), ToString::to_string),
+        id: request.id.clone().unwrap_or_else(|| id_from_path(path)),
         window_tokens: request
             .window
             .unwrap_or(ImportOptions::DEFAULT_WINDOW_TOKENS),
@@ -56,8 +54,8 @@ pub fn command(request: &Request<'_>) -> Result<String, String> {
         transcript: &transcript,
         array: text.trim_start().starts_with('['),
     }
-    .render(&imported, path, request.output);
-    match request.output {
+    .render(&imported, path, request.output.as_deref());
+    match request.output.as_deref() {
         Some(out) => {
             std::fs::write(out, json).map_err(|e| format!("{out}: cannot write: {e}"))?;
             Ok(summary)

@@ -16,7 +16,10 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use drift_core::{Preset, Scenario, builtin, builtin_ids, parse_scenario, simulate};
+use drift_core::{
+    Preset, SETTINGS, Scenario, SettingInfo, Value, builtin, builtin_ids, find_setting,
+    parse_scenario, simulate,
+};
 
 const USAGE: &str = "\
 drift: what automatic context compaction does to an agent's rules
@@ -36,7 +39,7 @@ COMMANDS:
     tipping  per action, the smallest change that flips its outcome: each
              kind's retention, the window, forwarding or externalising one fact
     matrix   outcome counts for every scenario under every policy preset
-    list     the built-in scenarios and policy presets
+    list     the built-in scenarios, the policy presets and the settings
     audit    check a real summary (AFTER) against what it replaced (BEFORE):
              lost rules, unsupported details, changed ids, vanished reasons;
              exit 1 when a rule was lost or a detail is unsupported
@@ -47,7 +50,11 @@ COMMANDS:
              preset for the transcript's harness
 
 A scenario is a compaction-drift/scenario@1 file or a built-in id.
---policy replaces the scenario's policy with a preset (see `drift list`).
+--policy replaces the scenario's policy with a preset. run, check, tipping
+and matrix also take --set NAME=VALUE, as often as needed, to change one
+setting (harness.window_tokens=200000, retention.carve_out=0.5,
+guards.verify_bindings=on; the bare name or a link key works too):
+`drift list` shows every setting with its range and default.
 BEFORE and TRANSCRIPT are plain text, OpenAI Responses items (JSON or
 JSON lines), or a Codex CLI or Claude Code session log; AFTER is text.
 Any of them may be `-` for stdin.
@@ -88,13 +95,73 @@ enum Format {
     Json,
 }
 
-/// What the command line asks for.
-#[derive(Debug)]
-struct Args {
-    command: String,
-    inputs: Vec<String>,
+/// Changes to a scenario's settings asked for on the command line.
+#[derive(Debug, Default)]
+struct Changes {
+    /// `--policy`: a preset in place of the scenario's policy.
     policy: Option<Preset>,
-    format: Format,
+    /// `--set NAME=VALUE`, in order.
+    set: Vec<(&'static SettingInfo, Value)>,
+}
+
+impl Changes {
+    /// Applies the changes to `scenario`, then validates it: overrides can
+    /// make a valid file invalid (a preset's trigger, say). `input` names
+    /// the scenario in messages.
+    fn apply(&self, scenario: &mut Scenario, input: &str) -> Result<(), Failure> {
+        if let Some(p) = self.policy {
+            scenario.policy = drift_core::PolicyChoice::Preset(p);
+        }
+        for (info, value) in &self.set {
+            info.setting
+                .set(scenario, *value)
+                .map_err(|e| Failure::input(format!("--set: {e}")))?;
+        }
+        scenario
+            .validate()
+            .map_err(|e| Failure::input(format!("{input}: {e}")))
+    }
+}
+
+/// What the command line asks for: one variant per command, with its flags.
+#[derive(Debug)]
+enum Command {
+    Help,
+    Version,
+    List,
+    Run {
+        scenario: String,
+        changes: Changes,
+        format: Format,
+    },
+    Check {
+        scenario: String,
+        changes: Changes,
+    },
+    Tipping {
+        scenario: String,
+        changes: Changes,
+        format: Format,
+    },
+    Matrix {
+        scenarios: Vec<String>,
+        changes: Changes,
+        format: Format,
+    },
+    Audit {
+        before: String,
+        after: String,
+        format: Format,
+    },
+    Import(import::Request),
+}
+
+/// Every flag as given, before the command decides which belong to it.
+#[derive(Debug, Default)]
+struct Flags {
+    inputs: Vec<String>,
+    changes: Changes,
+    format: Option<Format>,
     before: Option<String>,
     after: Option<String>,
     output: Option<String>,
@@ -102,25 +169,40 @@ struct Args {
     id: Option<String>,
 }
 
-fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args, Failure> {
+/// Reads `--set NAME=VALUE`.
+fn setting(arg: &str) -> Result<(&'static SettingInfo, Value), Failure> {
+    let Some((name, value)) = arg.split_once('=') else {
+        return Err(Failure::usage(format!(
+            "--set {arg}: give NAME=VALUE, e.g. --set harness.window_tokens=200000"
+        )));
+    };
+    let info = find_setting(name.trim()).ok_or_else(|| {
+        let ids: Vec<String> = SETTINGS.iter().map(SettingInfo::id).collect();
+        Failure::input(format!(
+            "--set {arg}: no setting \"{name}\" (settings: {})",
+            ids.join(", ")
+        ))
+    })?;
+    let value = info
+        .parse(value)
+        .map_err(|e| Failure::input(format!("--set {arg}: {e}")))?;
+    info.check(&info.id(), value)
+        .map_err(|e| Failure::input(format!("--set {arg}: {e}")))?;
+    Ok((info, value))
+}
+
+fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, Failure> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
-    let mut command = None;
-    let mut inputs = Vec::new();
-    let mut policy = None;
-    let mut format = Format::Text;
-    let mut before = None;
-    let mut after = None;
-    let mut output = None;
-    let mut window = None;
-    let mut id = None;
+    let mut command: Option<String> = None;
+    let mut flags = Flags::default();
     while let Some(arg) = parser.next()? {
         match arg {
             Short('h') | Long("help") => command = Some("help".to_string()),
             Short('V') | Long("version") => command = Some("version".to_string()),
             Long("policy") | Short('p') => {
                 let id: String = parser.value()?.string()?;
-                policy = Some(Preset::from_id(&id).ok_or_else(|| {
+                flags.changes.policy = Some(Preset::from_id(&id).ok_or_else(|| {
                     let known: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
                     Failure::input(format!(
                         "unknown policy \"{id}\"; presets: {}",
@@ -128,8 +210,12 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
                     ))
                 })?);
             }
+            Long("set") => {
+                let arg = parser.value()?.string()?;
+                flags.changes.set.push(setting(&arg)?);
+            }
             Long("format") | Short('f') => {
-                format = match parser.value()?.string()?.as_str() {
+                flags.format = Some(match parser.value()?.string()?.as_str() {
                     "text" => Format::Text,
                     "json" => Format::Json,
                     other => {
@@ -137,33 +223,125 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Args
                             "unknown format \"{other}\"; use text or json"
                         )));
                     }
-                }
+                })
             }
-            Long("before") => before = Some(parser.value()?.string()?),
-            Long("after") => after = Some(parser.value()?.string()?),
-            Short('o') | Long("output") => output = Some(parser.value()?.string()?),
+            Long("before") => flags.before = Some(parser.value()?.string()?),
+            Long("after") => flags.after = Some(parser.value()?.string()?),
+            Short('o') | Long("output") => flags.output = Some(parser.value()?.string()?),
             Long("window") => {
                 let value = parser.value()?.string()?;
-                window = Some(value.parse().map_err(|_| {
+                flags.window = Some(value.parse().map_err(|_| {
                     Failure::usage(format!("--window: \"{value}\" is not a number of tokens"))
                 })?);
             }
-            Long("id") => id = Some(parser.value()?.string()?),
+            Long("id") => flags.id = Some(parser.value()?.string()?),
             Value(value) if command.is_none() => command = Some(value.string()?),
-            Value(value) => inputs.push(value.string()?),
+            Value(value) => flags.inputs.push(value.string()?),
             _ => return Err(arg.unexpected().into()),
         }
     }
-    Ok(Args {
-        command: command.unwrap_or_else(|| "help".to_string()),
-        inputs,
-        policy,
-        format,
-        before,
-        after,
-        output,
-        window,
-        id,
+    command_of(command.as_deref().unwrap_or("help"), flags)
+}
+
+/// The command named `name`, with the flags that belong to it; a flag of
+/// another command is an error that says whose it is.
+fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
+    if name != "audit" && (flags.before.is_some() || flags.after.is_some()) {
+        return Err(Failure::usage(format!(
+            "--before and --after belong to drift audit, not drift {name}"
+        )));
+    }
+    if name != "import" && (flags.output.is_some() || flags.window.is_some() || flags.id.is_some())
+    {
+        return Err(Failure::usage(format!(
+            "-o, --window and --id belong to drift import, not drift {name}"
+        )));
+    }
+    let simulates = matches!(name, "run" | "check" | "tipping" | "matrix");
+    if !simulates && !flags.changes.set.is_empty() {
+        return Err(Failure::usage(format!(
+            "--set belongs to drift run, check, tipping and matrix, not drift {name}"
+        )));
+    }
+    let format = flags.format.unwrap_or(Format::Text);
+    let one = |flags: Flags| -> Result<(String, Changes), Failure> {
+        let mut inputs = flags.inputs.into_iter();
+        match (inputs.next(), inputs.next()) {
+            (Some(input), None) => Ok((input, flags.changes)),
+            (None, _) => Err(Failure::usage(format!(
+                "{name}: which scenario? Give a file or a built-in id"
+            ))),
+            (Some(_), Some(_)) => Err(Failure::usage(format!("{name} takes one scenario"))),
+        }
+    };
+    Ok(match name {
+        "help" => Command::Help,
+        "version" => Command::Version,
+        "list" => Command::List,
+        "run" => {
+            let (scenario, changes) = one(flags)?;
+            Command::Run {
+                scenario,
+                changes,
+                format,
+            }
+        }
+        "check" => {
+            let (scenario, changes) = one(flags)?;
+            Command::Check { scenario, changes }
+        }
+        "tipping" => {
+            let (scenario, changes) = one(flags)?;
+            Command::Tipping {
+                scenario,
+                changes,
+                format,
+            }
+        }
+        "matrix" => Command::Matrix {
+            scenarios: flags.inputs,
+            changes: flags.changes,
+            format,
+        },
+        "audit" => {
+            let (Some(before), Some(after)) = (flags.before, flags.after) else {
+                return Err(Failure::usage(
+                    "audit needs --before (what was compacted) and --after (the summary)",
+                ));
+            };
+            if !flags.inputs.is_empty() {
+                return Err(Failure::usage(
+                    "audit takes its files as --before and --after",
+                ));
+            }
+            Command::Audit {
+                before,
+                after,
+                format,
+            }
+        }
+        "import" => {
+            let mut inputs = flags.inputs.into_iter();
+            let (Some(transcript), None) = (inputs.next(), inputs.next()) else {
+                return Err(Failure::usage(
+                    "import takes one transcript file (or - for stdin)",
+                ));
+            };
+            Command::Import(import::Request {
+                transcript,
+                output: flags.output,
+                window: flags.window,
+                policy: flags.changes.policy,
+                id: flags.id,
+            })
+        }
+        other => {
+            let mut msg = format!("unknown command \"{other}\"");
+            if std::path::Path::new(other).exists() || builtin(other).is_some() {
+                let _ = write!(msg, " (did you mean `drift run {other}`?)");
+            }
+            return Err(Failure::usage(msg));
+        }
     })
 }
 
@@ -184,54 +362,27 @@ fn load(input: &str) -> Result<Scenario, Failure> {
     })
 }
 
-fn one_input(args: &Args) -> Result<Scenario, Failure> {
-    match args.inputs.as_slice() {
-        [input] => {
-            let mut scenario = load(input)?;
-            if let Some(p) = args.policy {
-                scenario.policy = drift_core::PolicyChoice::Preset(p);
-            }
-            // Overrides can make a valid file invalid (a preset's trigger, say).
-            scenario
-                .validate()
-                .map_err(|e| Failure::input(format!("{input}: {e}")))?;
-            Ok(scenario)
-        }
-        [] => Err(Failure::usage(format!(
-            "{}: which scenario? Give a file or a built-in id",
-            args.command
-        ))),
-        _ => Err(Failure::usage(format!(
-            "{} takes one scenario",
-            args.command
-        ))),
-    }
+/// Loads `input` with the command line's changes applied.
+fn load_changed(input: &str, changes: &Changes) -> Result<Scenario, Failure> {
+    let mut scenario = load(input)?;
+    changes.apply(&mut scenario, input)?;
+    Ok(scenario)
 }
 
 /// Runs the command; returns what to print and the exit code.
-fn execute(args: &Args) -> Result<(String, u8), Failure> {
-    if args.command != "audit" && (args.before.is_some() || args.after.is_some()) {
-        return Err(Failure::usage(format!(
-            "--before and --after belong to drift audit, not drift {}",
-            args.command
-        )));
-    }
-    if args.command != "import"
-        && (args.output.is_some() || args.window.is_some() || args.id.is_some())
-    {
-        return Err(Failure::usage(format!(
-            "-o, --window and --id belong to drift import, not drift {}",
-            args.command
-        )));
-    }
-    match args.command.as_str() {
-        "help" => Ok((USAGE.to_string(), 0)),
-        "version" => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),
-        "list" => Ok((report::list(), 0)),
-        "run" => {
-            let scenario = one_input(args)?;
+fn execute(command: Command) -> Result<(String, u8), Failure> {
+    match command {
+        Command::Help => Ok((USAGE.to_string(), 0)),
+        Command::Version => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),
+        Command::List => Ok((report::list(), 0)),
+        Command::Run {
+            scenario,
+            changes,
+            format,
+        } => {
+            let scenario = load_changed(&scenario, &changes)?;
             let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
-            let out = match args.format {
+            let out = match format {
                 Format::Json => {
                     let mut json = drift_core::result_to_json(&scenario, &run);
                     json.push('\n');
@@ -241,76 +392,67 @@ fn execute(args: &Args) -> Result<(String, u8), Failure> {
             };
             Ok((out, 0))
         }
-        "check" => {
-            let scenario = one_input(args)?;
+        Command::Check { scenario, changes } => {
+            let scenario = load_changed(&scenario, &changes)?;
             let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
             let (text, failed) = report::check(&scenario, &run);
             Ok((text, u8::from(failed)))
         }
-        "tipping" => {
-            let scenario = one_input(args)?;
+        Command::Tipping {
+            scenario,
+            changes,
+            format,
+        } => {
+            let scenario = load_changed(&scenario, &changes)?;
             let out =
-                tipping::command(&scenario, args.format == Format::Json).map_err(Failure::input)?;
+                tipping::command(&scenario, format == Format::Json).map_err(Failure::input)?;
             Ok((out, 0))
         }
-        "audit" => {
-            let (Some(before), Some(after)) = (&args.before, &args.after) else {
-                return Err(Failure::usage(
-                    "audit needs --before (what was compacted) and --after (the summary)",
-                ));
-            };
-            if !args.inputs.is_empty() {
-                return Err(Failure::usage(
-                    "audit takes its files as --before and --after",
-                ));
-            }
-            let (out, drifted) = audit::command(before, after, args.format == Format::Json)
-                .map_err(Failure::input)?;
+        Command::Audit {
+            before,
+            after,
+            format,
+        } => {
+            let (out, drifted) =
+                audit::command(&before, &after, format == Format::Json).map_err(Failure::input)?;
             Ok((out, u8::from(drifted)))
         }
-        "import" => {
-            let [transcript] = args.inputs.as_slice() else {
-                return Err(Failure::usage(
-                    "import takes one transcript file (or - for stdin)",
-                ));
-            };
-            let request = import::Request {
-                transcript,
-                output: args.output.as_deref(),
-                window: args.window,
-                policy: args.policy,
-                id: args.id.as_deref(),
-            };
-            Ok((import::command(&request).map_err(Failure::input)?, 0))
-        }
-        "matrix" => {
-            let scenarios = if args.inputs.is_empty() {
-                builtin_ids().map(load).collect::<Result<Vec<_>, _>>()?
+        Command::Import(request) => Ok((import::command(&request).map_err(Failure::input)?, 0)),
+        Command::Matrix {
+            scenarios,
+            changes,
+            format,
+        } => {
+            let inputs: Vec<&str> = if scenarios.is_empty() {
+                builtin_ids().collect()
             } else {
-                args.inputs
-                    .iter()
-                    .map(|i| load(i))
-                    .collect::<Result<Vec<_>, _>>()?
+                scenarios.iter().map(String::as_str).collect()
             };
+            let scenarios = inputs
+                .into_iter()
+                .map(|input| {
+                    // The matrix sets every preset itself; the other changes apply.
+                    let mut scenario = load(input)?;
+                    for (info, value) in &changes.set {
+                        info.setting
+                            .set(&mut scenario, *value)
+                            .map_err(|e| Failure::input(format!("--set: {e}")))?;
+                    }
+                    Ok(scenario)
+                })
+                .collect::<Result<Vec<_>, Failure>>()?;
             let matrix = report::Matrix::compute(&scenarios);
-            let out = match args.format {
+            let out = match format {
                 Format::Text => matrix.text(),
                 Format::Json => matrix.json(),
             };
             Ok((out, 0))
         }
-        other => {
-            let mut msg = format!("unknown command \"{other}\"");
-            if std::path::Path::new(other).exists() || builtin(other).is_some() {
-                let _ = write!(msg, " (did you mean `drift run {other}`?)");
-            }
-            Err(Failure::usage(msg))
-        }
     }
 }
 
 fn main() -> ExitCode {
-    let result = parse_args(std::env::args_os().skip(1)).and_then(|args| execute(&args));
+    let result = parse_args(std::env::args_os().skip(1)).and_then(execute);
     match result {
         Ok((out, code)) => {
             // A closed pipe (`drift run x | head`) is not an error worth a message.

@@ -2,11 +2,9 @@
 
 use std::fmt::Write as _;
 
-use drift_core::explain::thousands;
-use drift_core::losses::{Change, FactChange, round_losses};
 use drift_core::{
-    Outcome, OutcomeCounts, PolicyChoice, Preset, Run, Scenario, builtin, builtin_ids, explain,
-    simulate,
+    FactChange, Outcome, OutcomeCounts, PolicyChoice, Preset, Range, Run, SETTINGS, Scenario,
+    StandingChange, builtin, builtin_ids, explain, round_losses, simulate, thousands,
 };
 
 /// Cuts `text` to `width` characters, ending in "…" when cut.
@@ -45,6 +43,29 @@ pub fn list() -> String {
         let _ = writeln!(out, "  {:<22} {}", info.id, info.summary);
         let _ = writeln!(out, "  {:<22} not modelled: {}", "", info.limits);
         let _ = writeln!(out, "  {:<22} source: {}", "", info.source);
+    }
+    out.push_str("\nSettings (--set NAME=VALUE)\n");
+    for info in &SETTINGS {
+        let range = match info.range {
+            Range::Whole { min, max } => format!("{}..={}", thousands(min), thousands(max)),
+            Range::Number {
+                min,
+                max: Some(max),
+            } => format!("{min}..={max}"),
+            Range::Number { min, max: None } => format!("{min} or more"),
+            Range::Switch => "on or off".to_string(),
+        };
+        let default = info.default.map_or_else(
+            || "required".to_string(),
+            |v| format!("default {}", info.format(v)),
+        );
+        let _ = writeln!(
+            out,
+            "  {:<34} {:<5} {range}, {default}",
+            info.id(),
+            info.key
+        );
+        let _ = writeln!(out, "  {:<34} {:<5} {}", "", "", info.help);
     }
     out
 }
@@ -268,8 +289,10 @@ fn round_by_round(out: &mut String, scenario: &Scenario, run: &Run) {
 fn change_label(change: &FactChange) -> String {
     let newly_unverified = change.after.unverified && !change.before.unverified;
     match change.what {
-        Change::CrossedBelow if newly_unverified => "below the line, unverified".to_string(),
-        Change::Spilled => "spilled (kept verbatim)".to_string(),
+        StandingChange::CrossedBelow if newly_unverified => {
+            "below the line, unverified".to_string()
+        }
+        StandingChange::Spilled => "spilled (kept verbatim)".to_string(),
         what => what.label().to_string(),
     }
 }

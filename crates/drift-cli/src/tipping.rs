@@ -9,14 +9,12 @@
 
 use std::fmt::Write as _;
 
-use drift_core::tipping::{
-    ActionTipping, FactFix, Flip, Lever, Method, RETENTION_TOLERANCE, RetentionTip, WindowTip,
-    tipping_points,
+use drift_core::{
+    ActionTipping, FactFix, Flip, Lever, Method, Outcome, RETENTION_TOLERANCE, RetentionTip,
+    Scenario, WindowTip, thousands, tipping_points,
 };
-use drift_core::{Outcome, Scenario};
 
 use crate::report::{json_string, policy_name};
-use drift_core::explain::thousands;
 
 /// Computes the tipping points and renders them; an error is a message for
 /// exit code 2.

@@ -8,9 +8,9 @@ mod support;
 use support::{drift, drift_with, fails_with_code_2, json};
 
 /// The sample sessions of drift-core, from this crate's directory.
-const CLAUDE: &str = "../drift-core/tests/transcripts/claude-code.jsonl";
-const CODEX: &str = "../drift-core/tests/transcripts/codex-rollout.jsonl";
-const RESPONSES: &str = "../drift-core/tests/transcripts/responses.json";
+const CLAUDE: &str = "../drift-session/tests/transcripts/claude-code.jsonl";
+const CODEX: &str = "../drift-session/tests/transcripts/codex-rollout.jsonl";
+const RESPONSES: &str = "../drift-session/tests/transcripts/responses.json";
 
 fn fixture(name: &str) -> String {
     format!("tests/fixtures/audit/{name}")
@@ -87,7 +87,7 @@ fn json_spans_point_into_both_texts() {
     let after =
         std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(&after_path))
             .unwrap();
-    let before = drift_core::transcript::read_transcript(
+    let before = drift_session::read_transcript(
         &std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(CODEX))
             .unwrap(),
     )

@@ -550,3 +550,106 @@ fn a_session_with_nothing_to_grade_says_so() {
     let tipping = succeeds(&["tipping", "tests/fixtures/quiet.json"]);
     assert!(tipping.ends_with("\n\n(no action to flip)\n"), "{tipping}");
 }
+
+#[test]
+fn set_changes_one_setting_by_id_name_or_link_key() {
+    let rounds = |args: &[&str]| {
+        let mut all = vec!["run", "payments-incident", "--format", "json"];
+        all.extend_from_slice(args);
+        json(&succeeds(&all))["rounds"].as_array().unwrap().len()
+    };
+    let base = rounds(&[]);
+    let wide = rounds(&["--set", "harness.window_tokens=64000"]);
+    assert!(
+        wide < base,
+        "a wider window compacts less: {wide} vs {base}"
+    );
+    assert_eq!(rounds(&["--set", "window_tokens=64,000"]), wide);
+    assert_eq!(rounds(&["--set", "w=64000"]), wide);
+
+    // A guard and a retention, in one command.
+    let doc = json(&succeeds(&[
+        "run",
+        "staging-migration",
+        "--set",
+        "guards.verify_bindings=on",
+        "--set",
+        "retention.binding=0.2",
+        "--format",
+        "json",
+    ]));
+    let outcomes: Vec<&str> = doc["actions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a["outcome"].as_str().unwrap())
+        .collect();
+    assert!(outcomes.contains(&"refused"), "{outcomes:?}");
+    assert!(!outcomes.contains(&"misbound"), "{outcomes:?}");
+
+    // check judges the changed settings: re-injecting the rules leaves only
+    // the action whose rule the subagent never saw.
+    let out = drift(&[
+        "check",
+        "payments-incident",
+        "--set",
+        "reinject_constraints=on",
+    ]);
+    assert_eq!(out.code, 1, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("payments-incident: 1 of 8 actions failed under pinned_prefix"),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
+fn a_bad_set_names_the_setting_and_what_it_takes() {
+    let line = fails_with_code_2(
+        &["run", "payments-incident", "--set", "windw=1"],
+        &[
+            "--set windw=1",
+            "no setting \"windw\"",
+            "harness.window_tokens",
+        ],
+    );
+    assert!(!line.contains("USAGE"));
+    fails_with_code_2(
+        &[
+            "run",
+            "payments-incident",
+            "--set",
+            "retention.carve_out=1.5",
+        ],
+        &["retention.carve_out is 1.5; it must be between 0 and 1"],
+    );
+    fails_with_code_2(
+        &["run", "payments-incident", "--set", "turns=many"],
+        &["harness.turns takes a whole number, not \"many\""],
+    );
+    fails_with_code_2(
+        &["run", "payments-incident", "--set", "window_tokens"],
+        &["--set window_tokens: give NAME=VALUE"],
+    );
+    // Valid alone, invalid in this scenario: the scenario is named.
+    fails_with_code_2(
+        &["run", "payments-incident", "--set", "system_tokens=40000"],
+        &["payments-incident", "window_tokens"],
+    );
+    fails_with_code_2(
+        &["audit", "--before", "x", "--after", "y", "--set", "w=1"],
+        &["--set belongs to drift run, check, tipping and matrix"],
+    );
+}
+
+#[test]
+fn list_shows_every_setting_with_its_range_and_default() {
+    let out = succeeds(&["list"]);
+    for info in &drift_core::SETTINGS {
+        assert!(out.contains(&info.id()), "{} missing", info.id());
+    }
+    assert!(out.contains("harness.window_tokens"), "{out}");
+    assert!(out.contains("1..=100, default 100%"), "{out}");
+    assert!(out.contains("guards.entailment_gate"), "{out}");
+}

@@ -2,17 +2,17 @@
 //! summary of what was guessed out; exit 2 naming the file (and the line)
 //! for what cannot be read.
 
-use drift_core::import::{ImportOptions, import_text};
 use drift_core::{parse_scenario, scenario_to_json};
+use drift_session::{ImportOptions, import_text};
 
 mod support;
 use support::{drift, drift_with, fails_with_code_2_given};
 
 /// The sample sessions of drift-core, from this crate's directory.
-const OPS_CLAUDE: &str = "../drift-core/tests/transcripts/ops-claude-code.jsonl";
-const OPS_CODEX: &str = "../drift-core/tests/transcripts/ops-codex-rollout.jsonl";
-const OPS_RESPONSES: &str = "../drift-core/tests/transcripts/ops-responses.json";
-const NOTES: &str = "../drift-core/tests/transcripts/ops-notes.txt";
+const OPS_CLAUDE: &str = "../drift-session/tests/transcripts/ops-claude-code.jsonl";
+const OPS_CODEX: &str = "../drift-session/tests/transcripts/ops-codex-rollout.jsonl";
+const OPS_RESPONSES: &str = "../drift-session/tests/transcripts/ops-responses.json";
+const NOTES: &str = "../drift-session/tests/transcripts/ops-notes.txt";
 
 fn read(path: &str) -> String {
     std::fs::read_to_string(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(path))
@@ -61,7 +61,7 @@ fn with_o_the_file_is_written_and_the_summary_printed() {
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stderr, "");
-    assert!(out.stdout.starts_with("drift import: ../drift-core/tests/transcripts/ops-codex-rollout.jsonl (Codex CLI session, 13 messages; 2 records skipped)\n"), "{}", out.stdout);
+    assert!(out.stdout.starts_with("drift import: ../drift-session/tests/transcripts/ops-codex-rollout.jsonl (Codex CLI session, 13 messages; 2 records skipped)\n"), "{}", out.stdout);
     assert!(
         out.stdout
             .contains("Scenario \"ledger-refactor\": 12 turns"),

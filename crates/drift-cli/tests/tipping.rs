@@ -1,7 +1,7 @@
 //! `drift tipping` as a user sees it: the text report, the JSON document
 //! and its agreement with the engine, options and bad input.
 
-use drift_core::tipping::{Method, WindowTip, tipping_points};
+use drift_core::{Method, WindowTip, tipping_points};
 use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
 use serde_json::Value;
 

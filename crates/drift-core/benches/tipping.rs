@@ -14,9 +14,9 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, SamplingMode, criterion_group, criterion_main};
-use drift_core::losses::round_losses;
-use drift_core::tipping::{action_tipping, tipping_points};
+use drift_core::round_losses;
 use drift_core::{Guards, Scenario, builtin, builtin_ids, simulate};
+use drift_core::{action_tipping, tipping_points};
 
 /// coding-day repeated `copies` times, each copy 230 turns after the last,
 /// sharing the system prompt.

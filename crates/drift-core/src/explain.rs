@@ -16,8 +16,8 @@ use crate::scenario::{Fact, Scenario};
 /// A count as people read it, its digits grouped in threes.
 ///
 /// ```
-/// assert_eq!(drift_core::explain::thousands(0), "0");
-/// assert_eq!(drift_core::explain::thousands(1_234_567), "1,234,567");
+/// assert_eq!(drift_core::thousands(0), "0");
+/// assert_eq!(drift_core::thousands(1_234_567), "1,234,567");
 /// ```
 pub fn thousands(n: u64) -> String {
     let digits = n.to_string();

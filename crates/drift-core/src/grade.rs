@@ -1,4 +1,4 @@
-//! Grading an action against the facts that govern it (MODEL.md §5).
+//! Grading an action against the facts that govern it (docs/MODEL.md §5).
 
 use alloc::vec::Vec;
 use core::fmt;

@@ -1,12 +1,10 @@
-//! Token accounting and the schedule of compaction rounds (MODEL.md §2, §9).
+//! The harness: the token budget and the session's length (docs/MODEL.md §2, §9).
 //!
-//! The schedule depends only on the harness, the per-turn token sizes and the
-//! policy's switches, never on the facts: it is computed once per run in time
-//! linear in the number of turns.
-
-use alloc::vec::Vec;
-
-use crate::policy::Policy;
+//! A [`Harness`] is data; when a round is due for it is [`Harness::is_due`].
+//! Its nine fields are listed once, as [`HarnessField`], whose accessors let
+//! validation, the file format, links and controls treat them uniformly;
+//! their ranges, labels and defaults are in the settings registry
+//! ([`crate::SETTINGS`]). The schedule of rounds is in the `schedule` module.
 
 /// The harness's token budget and session length. All counts are tokens
 /// except `trigger_percent`, `tail_turns` and `turns`.
@@ -41,18 +39,13 @@ impl Harness {
     /// This harness with `overrides` applied on top.
     #[must_use]
     pub fn with(&self, overrides: &HarnessOverrides) -> Harness {
-        let o = overrides;
-        Harness {
-            window_tokens: o.window_tokens.unwrap_or(self.window_tokens),
-            trigger_percent: o.trigger_percent.unwrap_or(self.trigger_percent),
-            system_tokens: o.system_tokens.unwrap_or(self.system_tokens),
-            tokens_per_turn: o.tokens_per_turn.unwrap_or(self.tokens_per_turn),
-            tail_turns: o.tail_turns.unwrap_or(self.tail_turns),
-            summary_tokens: o.summary_tokens.unwrap_or(self.summary_tokens),
-            turns: o.turns.unwrap_or(self.turns),
-            reserve_tokens: o.reserve_tokens.unwrap_or(self.reserve_tokens),
-            user_message_tokens: o.user_message_tokens.unwrap_or(self.user_message_tokens),
+        let mut out = *self;
+        for field in HarnessField::ALL {
+            if let Some(v) = field.overridden(overrides) {
+                field.set(&mut out, v);
+            }
         }
+        out
     }
 
     /// The trigger threshold `W * T / 100` as the model uses it for pressure.
@@ -60,13 +53,37 @@ impl Harness {
         self.window_tokens as f64 * f64::from(self.trigger_percent) / 100.0
     }
 
-    /// Whether a context of `size` tokens makes a round (or an overflow) due.
-    pub(crate) fn is_due(&self, size: u64) -> bool {
+    /// Whether a context of `size` tokens makes a round (or an overflow) due:
+    /// above `trigger_percent` of the window, or within `reserve_tokens` of it.
+    pub fn is_due(&self, size: u64) -> bool {
         let over_trigger = u128::from(size) * 100
             > u128::from(self.window_tokens) * u128::from(self.trigger_percent);
         let in_reserve = self.reserve_tokens > 0
             && u128::from(size) + u128::from(self.reserve_tokens) > u128::from(self.window_tokens);
         over_trigger || in_reserve
+    }
+
+    /// The largest context that is not yet due for a round: rounds are due
+    /// above this many tokens.
+    ///
+    /// ```
+    /// let mut h = drift_core::builtin("coding-day").unwrap().harness;
+    /// h.window_tokens = 200_000;
+    /// h.trigger_percent = 90;
+    /// h.reserve_tokens = 0;
+    /// assert_eq!(h.due_above(), 180_000);
+    /// h.reserve_tokens = 33_000;
+    /// assert_eq!(h.due_above(), 167_000);
+    /// assert!(!h.is_due(h.due_above()) && h.is_due(h.due_above() + 1));
+    /// ```
+    pub fn due_above(&self) -> u64 {
+        let trigger = u128::from(self.window_tokens) * u128::from(self.trigger_percent) / 100;
+        let trigger = u64::try_from(trigger).unwrap_or(u64::MAX);
+        if self.reserve_tokens > 0 {
+            trigger.min(self.window_tokens.saturating_sub(self.reserve_tokens))
+        } else {
+            trigger
+        }
     }
 }
 
@@ -102,304 +119,174 @@ impl HarnessOverrides {
     /// `other`'s overrides on top of these.
     #[must_use]
     pub fn then(&self, other: &HarnessOverrides) -> HarnessOverrides {
-        HarnessOverrides {
-            window_tokens: other.window_tokens.or(self.window_tokens),
-            trigger_percent: other.trigger_percent.or(self.trigger_percent),
-            system_tokens: other.system_tokens.or(self.system_tokens),
-            tokens_per_turn: other.tokens_per_turn.or(self.tokens_per_turn),
-            tail_turns: other.tail_turns.or(self.tail_turns),
-            summary_tokens: other.summary_tokens.or(self.summary_tokens),
-            turns: other.turns.or(self.turns),
-            reserve_tokens: other.reserve_tokens.or(self.reserve_tokens),
-            user_message_tokens: other.user_message_tokens.or(self.user_message_tokens),
-        }
-    }
-}
-
-/// Per-turn token sizes with prefix sums, so any run of turns sums in O(1).
-#[derive(Clone, Debug)]
-pub(crate) struct TurnSizes {
-    /// `prefix[t]` = tokens of turns `1..=t`; `prefix[0] = 0`.
-    prefix: Vec<u64>,
-}
-
-impl TurnSizes {
-    /// Builds the sizes from the default and the sparse overrides
-    /// (validated: every turn in `1..=turns`, none twice).
-    pub(crate) fn new(harness: &Harness, overrides: impl Iterator<Item = (u32, u64)>) -> Self {
-        let n = harness.turns as usize;
-        let mut sizes = Vec::with_capacity(n + 1);
-        sizes.push(0);
-        sizes.resize(n + 1, harness.tokens_per_turn);
-        for (turn, tokens) in overrides {
-            if let Some(slot) = sizes.get_mut(turn as usize) {
-                *slot = tokens;
+        let mut out = *self;
+        for field in HarnessField::ALL {
+            if let Some(v) = field.overridden(other) {
+                field.set_override(&mut out, Some(v));
             }
         }
-        let mut sum = 0u64;
-        for slot in &mut sizes {
-            sum = sum.saturating_add(*slot);
-            *slot = sum;
+        out
+    }
+}
+
+/// One field of [`Harness`] (and of [`HarnessOverrides`]), for code that
+/// treats them uniformly.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum HarnessField {
+    /// [`Harness::window_tokens`].
+    WindowTokens,
+    /// [`Harness::trigger_percent`].
+    TriggerPercent,
+    /// [`Harness::system_tokens`].
+    SystemTokens,
+    /// [`Harness::tokens_per_turn`].
+    TokensPerTurn,
+    /// [`Harness::tail_turns`].
+    TailTurns,
+    /// [`Harness::summary_tokens`].
+    SummaryTokens,
+    /// [`Harness::turns`].
+    Turns,
+    /// [`Harness::reserve_tokens`].
+    ReserveTokens,
+    /// [`Harness::user_message_tokens`].
+    UserMessageTokens,
+}
+
+impl HarnessField {
+    /// Every field, in the order of the scenario format.
+    pub const ALL: [HarnessField; 9] = [
+        HarnessField::WindowTokens,
+        HarnessField::TriggerPercent,
+        HarnessField::SystemTokens,
+        HarnessField::TokensPerTurn,
+        HarnessField::TailTurns,
+        HarnessField::SummaryTokens,
+        HarnessField::Turns,
+        HarnessField::ReserveTokens,
+        HarnessField::UserMessageTokens,
+    ];
+
+    /// The field's name in a scenario file's `harness` object.
+    pub const fn name(self) -> &'static str {
+        match self {
+            HarnessField::WindowTokens => "window_tokens",
+            HarnessField::TriggerPercent => "trigger_percent",
+            HarnessField::SystemTokens => "system_tokens",
+            HarnessField::TokensPerTurn => "tokens_per_turn",
+            HarnessField::TailTurns => "tail_turns",
+            HarnessField::SummaryTokens => "summary_tokens",
+            HarnessField::Turns => "turns",
+            HarnessField::ReserveTokens => "reserve_tokens",
+            HarnessField::UserMessageTokens => "user_message_tokens",
         }
-        TurnSizes { prefix: sizes }
     }
 
-    /// Tokens of turn `t`.
-    pub(crate) fn tokens(&self, t: u32) -> u64 {
-        self.sum(t, t)
-    }
-
-    /// Tokens of turns `from..=to` (0 when the range is empty).
-    pub(crate) fn sum(&self, from: u32, to: u32) -> u64 {
-        if from == 0 || from > to {
-            return 0;
+    /// The field's value in `h`.
+    pub const fn get(self, h: &Harness) -> u64 {
+        match self {
+            HarnessField::WindowTokens => h.window_tokens,
+            HarnessField::TriggerPercent => h.trigger_percent as u64,
+            HarnessField::SystemTokens => h.system_tokens,
+            HarnessField::TokensPerTurn => h.tokens_per_turn,
+            HarnessField::TailTurns => h.tail_turns as u64,
+            HarnessField::SummaryTokens => h.summary_tokens,
+            HarnessField::Turns => h.turns as u64,
+            HarnessField::ReserveTokens => h.reserve_tokens,
+            HarnessField::UserMessageTokens => h.user_message_tokens,
         }
-        self.prefix[to as usize] - self.prefix[from as usize - 1]
     }
 
-    /// The first turn of the tail at turn `t` when the tail is the newest
-    /// turns fitting in `cap` tokens (at least turn `t` itself).
-    pub(crate) fn tail_start_within(&self, t: u32, cap: u64) -> u32 {
-        // sum(s..=t) shrinks as s grows: find the smallest s that fits.
-        let end = self.prefix[t as usize];
-        let first_fitting = self.prefix[..t as usize].partition_point(|&before| end - before > cap);
-        (first_fitting as u32 + 1).min(t)
-    }
-}
-
-/// One compaction round as the harness sees it, before any fact is visited.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub(crate) struct RoundPlan {
-    /// The turn the round happens at.
-    pub turn: u32,
-    /// Context size that triggered it.
-    pub tokens_before: u64,
-    /// Context size after it.
-    pub tokens_after: u64,
-    /// `o = clamp((tokens_before - thr) / thr, 0, 1)`.
-    pub overshoot: f64,
-    /// The first turn of the tail: a fact with `turn >= tail_start` is in it.
-    pub tail_start: u32,
-}
-
-/// When the rounds happen, and whether (and when) the session overflows.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Schedule {
-    pub rounds: Vec<RoundPlan>,
-    pub overflow_turn: Option<u32>,
-}
-
-impl Schedule {
-    /// Runs the token accounting of MODEL.md §2 with the §9 tokens-after
-    /// formula. Linear in `harness.turns`.
-    pub(crate) fn compute(harness: &Harness, policy: &Policy, sizes: &TurnSizes) -> Schedule {
-        let mut schedule = Schedule::default();
-        let threshold = harness.trigger_threshold();
-        let mut size = harness.system_tokens;
-        for t in 1..=harness.turns {
-            size += sizes.tokens(t);
-            if !harness.is_due(size) {
-                continue;
-            }
-            if !policy.compacts {
-                schedule.overflow_turn = Some(t);
-                break;
-            }
-            let tail_start = tail_start(harness, policy, sizes, t);
-            let tokens_after = tokens_after(harness, policy, sizes, t, tail_start);
-            let overshoot = ((size as f64 - threshold) / threshold).clamp(0.0, 1.0);
-            schedule.rounds.push(RoundPlan {
-                turn: t,
-                tokens_before: size,
-                tokens_after,
-                overshoot,
-                tail_start,
-            });
-            size = tokens_after;
-            if harness.is_due(size) {
-                schedule.overflow_turn = Some(t);
-                break;
-            }
+    /// Sets the field in `h`. A percent or turn count beyond `u32` is
+    /// saturated (validation rejects it anyway).
+    pub fn set(self, h: &mut Harness, v: u64) {
+        let narrow = u32::try_from(v).unwrap_or(u32::MAX);
+        match self {
+            HarnessField::WindowTokens => h.window_tokens = v,
+            HarnessField::TriggerPercent => h.trigger_percent = narrow,
+            HarnessField::SystemTokens => h.system_tokens = v,
+            HarnessField::TokensPerTurn => h.tokens_per_turn = v,
+            HarnessField::TailTurns => h.tail_turns = narrow,
+            HarnessField::SummaryTokens => h.summary_tokens = v,
+            HarnessField::Turns => h.turns = narrow,
+            HarnessField::ReserveTokens => h.reserve_tokens = v,
+            HarnessField::UserMessageTokens => h.user_message_tokens = v,
         }
-        schedule
     }
-}
 
-/// The first turn of the tail at a round at turn `t` (§2 `tail_turns`, or §9
-/// `tail_percent` when the policy sets it).
-fn tail_start(harness: &Harness, policy: &Policy, sizes: &TurnSizes, t: u32) -> u32 {
-    match policy.tail_percent {
-        Some(percent) => {
-            let cap = harness.window_tokens * u64::from(percent) / 100;
-            sizes.tail_start_within(t, cap)
+    /// The value `o` overrides the field with, if any.
+    pub fn overridden(self, o: &HarnessOverrides) -> Option<u64> {
+        match self {
+            HarnessField::WindowTokens => o.window_tokens,
+            HarnessField::TriggerPercent => o.trigger_percent.map(u64::from),
+            HarnessField::SystemTokens => o.system_tokens,
+            HarnessField::TokensPerTurn => o.tokens_per_turn,
+            HarnessField::TailTurns => o.tail_turns.map(u64::from),
+            HarnessField::SummaryTokens => o.summary_tokens,
+            HarnessField::Turns => o.turns.map(u64::from),
+            HarnessField::ReserveTokens => o.reserve_tokens,
+            HarnessField::UserMessageTokens => o.user_message_tokens,
         }
-        None => t.saturating_sub(harness.tail_turns) + 1,
     }
-}
 
-/// Context size right after a round at turn `t` (MODEL.md §9).
-fn tokens_after(
-    harness: &Harness,
-    policy: &Policy,
-    sizes: &TurnSizes,
-    t: u32,
-    tail_start: u32,
-) -> u64 {
-    let head_end = policy.keep_first_turns.min(t);
-    // Head turns that are not also tail turns.
-    let head_only_end = head_end.min(tail_start - 1);
-    let kept = sizes.sum(tail_start, t) + sizes.sum(1, head_only_end);
-    let summary = if policy.summarises {
-        harness.summary_tokens
-    } else {
-        0
-    };
-    let mut size = harness.system_tokens + summary + kept;
-    if let Some(budget) = policy
-        .user_budget_tokens
-        .filter(|_| policy.has_user_budget())
-    {
-        // The newest `recent` turns keep their user message verbatim; count those
-        // that are neither head nor tail, i.e. in (head_end, tail_start).
-        let recent = budget / harness.user_message_tokens;
-        let first_recent = (i64::from(t) + 1).saturating_sub(recent.min(i64::MAX as u64) as i64);
-        let from = first_recent.max(i64::from(head_end) + 1).max(1);
-        let outside = (i64::from(tail_start) - from).max(0) as u64;
-        size += harness.user_message_tokens * outside;
+    /// Sets (or with `None`, clears) the override of the field in `o`.
+    pub fn set_override(self, o: &mut HarnessOverrides, v: Option<u64>) {
+        let narrow = v.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
+        match self {
+            HarnessField::WindowTokens => o.window_tokens = v,
+            HarnessField::TriggerPercent => o.trigger_percent = narrow,
+            HarnessField::SystemTokens => o.system_tokens = v,
+            HarnessField::TokensPerTurn => o.tokens_per_turn = v,
+            HarnessField::TailTurns => o.tail_turns = narrow,
+            HarnessField::SummaryTokens => o.summary_tokens = v,
+            HarnessField::Turns => o.turns = narrow,
+            HarnessField::ReserveTokens => o.reserve_tokens = v,
+            HarnessField::UserMessageTokens => o.user_message_tokens = v,
+        }
     }
-    size
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::policy::Preset;
 
-    fn harness() -> Harness {
-        Harness {
-            window_tokens: 10_000,
-            trigger_percent: 100,
-            system_tokens: 1_000,
-            tokens_per_turn: 1_000,
-            tail_turns: 2,
-            summary_tokens: 500,
-            turns: 30,
-            reserve_tokens: 0,
-            user_message_tokens: 200,
+    #[test]
+    fn every_field_reads_back_what_it_sets() {
+        let mut h = crate::builtin("payments-incident").unwrap().harness;
+        let mut o = HarnessOverrides::NONE;
+        for (i, field) in HarnessField::ALL.into_iter().enumerate() {
+            let v = 7 + i as u64;
+            field.set(&mut h, v);
+            assert_eq!(field.get(&h), v, "{field:?}");
+            field.set_override(&mut o, Some(v + 1));
+            assert_eq!(field.overridden(&o), Some(v + 1), "{field:?}");
         }
-    }
-
-    fn schedule(h: &Harness, p: &Policy) -> Schedule {
-        Schedule::compute(h, p, &TurnSizes::new(h, core::iter::empty()))
-    }
-
-    #[test]
-    fn prefix_sums_and_overrides() {
-        let h = harness();
-        let s = TurnSizes::new(&h, [(3, 5_000), (30, 7)].into_iter());
-        assert_eq!(s.tokens(1), 1_000);
-        assert_eq!(s.tokens(3), 5_000);
-        assert_eq!(s.tokens(30), 7);
-        assert_eq!(s.sum(2, 4), 7_000);
-        assert_eq!(s.sum(5, 4), 0);
-        assert_eq!(s.sum(0, 4), 0);
+        assert_eq!(h.with(&o), {
+            let mut expect = h;
+            for field in HarnessField::ALL {
+                field.set(&mut expect, field.get(&h) + 1);
+            }
+            expect
+        });
+        let names: alloc::collections::BTreeSet<_> =
+            HarnessField::ALL.iter().map(|f| f.name()).collect();
+        assert_eq!(names.len(), 9);
     }
 
     #[test]
-    fn tail_within_a_token_cap() {
-        let h = harness();
-        let s = TurnSizes::new(&h, [(10, 4_000)].into_iter());
-        // Turns 8, 9, 10 = 1000 + 1000 + 4000 = 6000 fit in 6000, turn 7 does not.
-        assert_eq!(s.tail_start_within(10, 6_000), 8);
-        assert_eq!(s.tail_start_within(10, 5_999), 9);
-        // A turn larger than the cap is still the tail on its own.
-        assert_eq!(s.tail_start_within(10, 100), 10);
-        // Everything fits: the tail reaches turn 1.
-        assert_eq!(s.tail_start_within(3, 1_000_000), 1);
-    }
-
-    #[test]
-    fn rounds_follow_the_trigger() {
-        // size 1000 + 1000 t exceeds 10000 at t = 10; after: 1000 + 500 + 2000 = 3500;
-        // then 3500 + 1000 k exceeds at k = 7 (t = 17), and so on.
-        let s = schedule(&harness(), &Preset::PinnedPrefix.policy());
-        let turns: Vec<u32> = s.rounds.iter().map(|r| r.turn).collect();
-        assert_eq!(turns, [10, 17, 24]);
-        assert_eq!(s.rounds[0].tokens_before, 11_000);
-        assert_eq!(s.rounds[0].tokens_after, 3_500);
-        assert_eq!(s.rounds[0].tail_start, 9);
-        assert!((s.rounds[0].overshoot - 0.1).abs() < 1e-12);
-        assert_eq!(s.overflow_turn, None);
-    }
-
-    #[test]
-    fn no_compaction_overflows_at_the_trigger() {
-        let s = schedule(&harness(), &Preset::None.policy());
-        assert!(s.rounds.is_empty());
-        assert_eq!(s.overflow_turn, Some(10));
-    }
-
-    #[test]
-    fn a_round_that_cannot_make_room_is_recorded_then_overflows() {
-        let mut h = harness();
-        h.tail_turns = 9;
-        let s = schedule(&h, &Preset::PinnedPrefix.policy());
-        assert_eq!(s.rounds.len(), 1);
-        assert_eq!(s.rounds[0].tokens_after, 10_500);
-        assert_eq!(s.overflow_turn, Some(10));
-    }
-
-    #[test]
-    fn reserve_makes_rounds_due_earlier() {
-        let mut h = harness();
-        h.reserve_tokens = 3_000;
-        let s = schedule(&h, &Preset::PinnedPrefix.policy());
-        // Due once size > 7000: at t = 7 (size 8000).
-        assert_eq!(s.rounds[0].turn, 7);
-        // Pressure uses the trigger threshold only: 8000 < 10000 gives o = 0.
-        assert_eq!(s.rounds[0].overshoot, 0.0);
-    }
-
-    #[test]
-    fn head_turns_are_kept_and_counted_once() {
-        let h = harness();
-        let mut p = Preset::PinnedPrefix.policy();
-        p.keep_first_turns = 3;
-        let s = schedule(&h, &p);
-        assert_eq!(s.rounds[0].tokens_after, 1_000 + 500 + 2_000 + 3_000);
-        // A head reaching into the tail is not counted twice.
-        p.keep_first_turns = 10;
-        let sizes = TurnSizes::new(&h, core::iter::empty());
-        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 1_000 + 500 + 10_000);
-    }
-
-    #[test]
-    fn user_budget_adds_recent_user_messages_outside_the_kept_turns() {
-        let h = harness();
-        let mut p = Preset::CodexCli.policy();
-        p.user_budget_tokens = Some(1_000); // 5 recent turns
-        let sizes = TurnSizes::new(&h, core::iter::empty());
-        // Tail 9..=10; recent 6..=10; outside the tail: 6, 7, 8.
-        assert_eq!(
-            tokens_after(&h, &p, &sizes, 10, 9),
-            1_000 + 500 + 2_000 + 3 * 200
-        );
-        // With a head of 7 turns, 6 and 7 are kept already: only 8 is added.
-        p.keep_first_turns = 7;
-        assert_eq!(
-            tokens_after(&h, &p, &sizes, 10, 9),
-            1_000 + 500 + 2_000 + 7_000 + 200
-        );
-        // Without user protection the budget is ignored.
-        p.protected_roles = crate::vocab::RoleSet::SYSTEM;
-        p.keep_first_turns = 0;
-        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500);
-        // A budget smaller than one message keeps none.
-        p = Preset::CodexCli.policy();
-        p.user_budget_tokens = Some(199);
-        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500);
-        // A budget reaching before turn 1 counts only real turns.
-        p.user_budget_tokens = Some(200 * 50);
-        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500 + 8 * 200);
+    fn later_overrides_win() {
+        let a = HarnessOverrides {
+            trigger_percent: Some(90),
+            turns: Some(10),
+            ..HarnessOverrides::NONE
+        };
+        let b = HarnessOverrides {
+            trigger_percent: Some(80),
+            ..HarnessOverrides::NONE
+        };
+        let both = a.then(&b);
+        assert_eq!(both.trigger_percent, Some(80));
+        assert_eq!(both.turns, Some(10));
+        assert_eq!(both.window_tokens, None);
     }
 }

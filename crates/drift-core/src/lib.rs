@@ -7,24 +7,32 @@
 //! round by round, and every action graded `governed`, `weakly_governed`,
 //! `ungoverned`, `misbound`, `refused` or `not_reached`.
 //!
-//! The behaviour is the contract `MODEL.md` v1.1; the module tree follows it:
-//! [`vocab`] (§1), [`harness`] (§2 token accounting and rounds), [`round`]
-//! (§3 what a round does to a fact), [`policy`] (§4, §9 presets as data),
-//! [`grade`] (§5) and [`explain`](mod@explain) (why, in words), [`scenario`] and [`wire`] (§6 format and validation, §7
-//! result), [`builtin`](mod@builtin) (the scenarios behind the §8 findings).
+//! The behaviour is the model contract (`docs/MODEL.md`,
+//! v1.1); the private module tree follows it, and every public item is
+//! re-exported here, at one path:
 //!
-//! Read from a run: [`losses`] (round by round, which facts each round took
+//! | model | items | module |
+//! | --- | --- | --- |
+//! | §1 vocabulary | [`Kind`], [`Role`], [`RoleSet`], [`Retention`] | `vocab` |
+//! | §2, §9 harness | [`Harness`], [`HarnessField`], [`HarnessOverrides`] | `harness` |
+//! | §2, §9 when rounds happen | [`ContextFill`] (the tokens in context, turn by turn) | `schedule` |
+//! | §3 what a round does to a fact | [`FactState`], [`RoundState`] | `round` |
+//! | §4, §9 policies and presets | [`Policy`], [`PolicyChoice`], [`Preset`], [`PresetInfo`] | `policy` |
+//! | §5 grading | [`Outcome`], [`Reason`], [`ActionOutcome`] | `grade` |
+//! | §6 the scenario and its validation | [`Scenario`], [`Fact`], [`Action`], [`Resource`], [`ScenarioError`] | `scenario`, `error` |
+//! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
+//! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`] | `wire` |
+//! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
+//! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
+//!
+//! Read from a run: [`explain`] (why an action ended as it did, in one
+//! sentence), [`round_losses`] (round by round, which facts each round took
 //! below the line, dropped, spilled or left unverified, and which later
-//! actions that reaches) and [`tipping`] (per action, the smallest change of
-//! one retention, the window or one fact that flips its outcome).
+//! actions that reaches) and [`tipping_points`] (per action, the smallest
+//! change of one retention, the window or one fact that flips its outcome).
 //!
-//! For real sessions, around the simulation: [`guard`] (the four guards as
-//! a library a harness calls: binding ledger, constraint store, boundary
-//! gate, commitment ledger), [`entail`] (does a source support a claim: the
-//! [`entail::Entailment`] trait and a lexical checker that needs no model),
-//! [`transcript`] (OpenAI Responses items, Codex CLI and Claude Code session
-//! logs into messages), [`audit`] (a real compaction checked against what
-//! it replaced) and [`import`](mod@import) (a real session as a scenario).
+//! Real sessions (transcript readers, import, audit, entailment and the
+//! runtime guards) are the `drift-session` crate's, which builds on this one.
 //!
 //! ```
 //! use drift_core::{builtin, simulate, Outcome, PolicyChoice, Preset};
@@ -51,15 +59,16 @@
 //!   target (`#![no_std]` + `alloc`; floating point through `libm`).
 //! - **Total.** No input makes it panic: every way a scenario can be wrong is
 //!   a [`ScenarioError`] variant naming the field and the id or turn. Sizes
-//!   are bounded ([`scenario::MAX_TURNS`], [`scenario::MAX_TOKENS`]) so token
-//!   sums cannot overflow.
+//!   are bounded ([`MAX_TURNS`], [`MAX_TOKENS`]) so token sums cannot
+//!   overflow.
 //! - **Linear.** A run costs O(turns + facts · log rounds + actions ·
 //!   governing facts); fact states are produced on request in O(1) each, so a
-//!   full timeline costs time linear in its size. See [`round`] for how.
+//!   full timeline costs time linear in its size (the `round` module's
+//!   documentation says how).
 //!
 //! ## Readings of the contract
 //!
-//! Where `MODEL.md` leaves room, the engine reads it as follows.
+//! Where `docs/MODEL.md` leaves room, the engine reads it as follows.
 //!
 //! - A fact named twice in one `governed_by` governs once (it enters the
 //!   minimum and the fabrication-risk product once).
@@ -69,8 +78,8 @@
 //! - A resource `mentions` turn may lie outside the session; mentions after
 //!   an action's turn do not count for it.
 //! - `resources[].class` is required; `mentions` defaults to empty.
-//! - Turns are limited to [`scenario::MAX_TURNS`] and token counts to
-//!   [`scenario::MAX_TOKENS`]; larger values are validation errors.
+//! - Turns are limited to [`MAX_TURNS`] and token counts to
+//!   [`MAX_TOKENS`]; larger values are validation errors.
 //! - Fidelity under context pressure is `retention^n · Π(1 - s·o_k)`: the
 //!   power is multiplied in sequence as the literal reading does (bit-exact
 //!   when `pressure_sensitivity` is 0, the default), the pressure product via
@@ -81,38 +90,40 @@
 
 extern crate alloc;
 
-pub mod audit;
-pub mod builtin;
-pub mod entail;
-pub mod error;
-pub mod explain;
-pub mod grade;
-pub mod guard;
-pub mod harness;
-pub mod import;
-pub mod losses;
-pub mod policy;
-pub mod round;
-pub mod run;
-pub mod scenario;
-pub mod tipping;
-pub mod transcript;
-pub mod vocab;
-pub mod wire;
+mod builtin;
+mod error;
+mod explain;
+mod grade;
+mod harness;
+mod losses;
+mod policy;
+mod round;
+mod run;
+mod scenario;
+mod schedule;
+mod settings;
+mod tipping;
+mod vocab;
+mod wire;
 
 pub use builtin::{builtin, builtin_ids, builtin_source};
 pub use error::{Collection, ScenarioError};
-pub use explain::{Cause, Explanation, explain};
+pub use explain::{Cause, Explanation, explain, thousands};
 pub use grade::{ActionOutcome, Outcome, Reason};
-pub use harness::{Harness, HarnessOverrides};
-pub use import::{ImportOptions, Imported, import, import_text};
-pub use losses::{RoundLoss, round_losses};
+pub use harness::{Harness, HarnessField, HarnessOverrides};
+pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
-pub use scenario::{
-    Action, Binds, Fact, Guard, Guards, ModelParams, Resource, Scenario, TurnTokens,
+pub use scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};
+pub use schedule::ContextFill;
+pub use settings::{
+    Control, Guard, Guards, ModelField, ModelParams, Range, SETTINGS, Setting, SettingInfo, Unit,
+    Value, WrongValue, find_setting,
 };
-pub use tipping::{ActionTipping, tipping_points};
+pub use tipping::{
+    ActionTipping, FactFix, Flip, Lever, MAX_RETENTION_INTERVALS, MAX_WINDOW_RUNS, Method,
+    RETENTION_TOLERANCE, RetentionTip, WindowTip, action_tipping, tipping_points,
+};
 pub use vocab::{Kind, Retention, Role, RoleSet};
-pub use wire::{parse_scenario, result_to_json, scenario_to_json};
+pub use wire::{RESULT_FORMAT, SCENARIO_FORMAT, parse_scenario, result_to_json, scenario_to_json};

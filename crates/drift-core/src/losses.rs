@@ -6,13 +6,13 @@
 //! changed its standing in one of these ways, compared with the fact just
 //! before the round (verbatim if it had not met a round yet):
 //!
-//! | [`Change`] | the fact before the round | after it |
+//! | [`StandingChange`] | the fact before the round | after it |
 //! | --- | --- | --- |
-//! | [`Dropped`](Change::Dropped) | fidelity above 0 | dropped by a policy that does not summarise (fidelity 0) |
-//! | [`CrossedBelow`](Change::CrossedBelow) | actionable (`f >= threshold`) | summarised below the threshold |
-//! | [`Unverified`](Change::Unverified) | verified | summarised and unverified (the entailment gate's mark) |
-//! | [`Spilled`](Change::Spilled) | anything | spilled by the commitment audit (verbatim) |
-//! | [`Restored`](Change::Restored) | degraded: fidelity below 1, depth at least 1 or unverified | re-read verbatim |
+//! | [`Dropped`](StandingChange::Dropped) | fidelity above 0 | dropped by a policy that does not summarise (fidelity 0) |
+//! | [`CrossedBelow`](StandingChange::CrossedBelow) | actionable (`f >= threshold`) | summarised below the threshold |
+//! | [`Unverified`](StandingChange::Unverified) | verified | summarised and unverified (the entailment gate's mark) |
+//! | [`Spilled`](StandingChange::Spilled) | anything | spilled by the commitment audit (verbatim) |
+//! | [`Restored`](StandingChange::Restored) | degraded: fidelity below 1, depth at least 1 or unverified | re-read verbatim |
 //!
 //! When more than one row applies, the first in this order names the change:
 //! a drop that takes a fact below the line is a `Dropped`, and a summary that
@@ -49,7 +49,7 @@
 //! grade's cause. Actions are listed in file order.
 //!
 //! ```
-//! use drift_core::{builtin, losses::{Change, round_losses}, simulate};
+//! use drift_core::{StandingChange, builtin, round_losses, simulate};
 //!
 //! let scenario = builtin("payments-incident").unwrap();
 //! let run = simulate(&scenario).unwrap();
@@ -58,7 +58,7 @@
 //! let round3 = &losses[2];
 //! assert_eq!(round3.turn, 44);
 //! let lost = round3.changes.iter().find(|c| c.fact == freeze).unwrap();
-//! assert_eq!(lost.what, Change::CrossedBelow);
+//! assert_eq!(lost.what, StandingChange::CrossedBelow);
 //! let ids: Vec<&str> = lost.affects.iter().map(|&a| scenario.actions[a].id.as_str()).collect();
 //! assert_eq!(ids, ["restart-ledger-replica", "rollback-payments"]);
 //! ```
@@ -73,7 +73,7 @@ use crate::scenario::Scenario;
 
 /// What a round did to a fact's standing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Change {
+pub enum StandingChange {
     /// Summarised from actionable to below the actionable threshold.
     CrossedBelow,
     /// Dropped by a policy that does not summarise.
@@ -86,26 +86,26 @@ pub enum Change {
     Restored,
 }
 
-impl Change {
+impl StandingChange {
     /// The identifier used in JSON.
     pub const fn id(self) -> &'static str {
         match self {
-            Change::CrossedBelow => "crossed_below",
-            Change::Dropped => "dropped",
-            Change::Unverified => "unverified",
-            Change::Spilled => "spilled",
-            Change::Restored => "restored",
+            StandingChange::CrossedBelow => "crossed_below",
+            StandingChange::Dropped => "dropped",
+            StandingChange::Unverified => "unverified",
+            StandingChange::Spilled => "spilled",
+            StandingChange::Restored => "restored",
         }
     }
 
     /// Words for people.
     pub const fn label(self) -> &'static str {
         match self {
-            Change::CrossedBelow => "below the line",
-            Change::Dropped => "dropped",
-            Change::Unverified => "unverified",
-            Change::Spilled => "spilled",
-            Change::Restored => "restored",
+            StandingChange::CrossedBelow => "below the line",
+            StandingChange::Dropped => "dropped",
+            StandingChange::Unverified => "unverified",
+            StandingChange::Spilled => "spilled",
+            StandingChange::Restored => "restored",
         }
     }
 
@@ -113,7 +113,7 @@ impl Change {
     pub const fn is_loss(self) -> bool {
         matches!(
             self,
-            Change::CrossedBelow | Change::Dropped | Change::Unverified
+            StandingChange::CrossedBelow | StandingChange::Dropped | StandingChange::Unverified
         )
     }
 }
@@ -124,7 +124,7 @@ pub struct FactChange {
     /// Index of the fact in the scenario.
     pub fact: usize,
     /// What happened.
-    pub what: Change,
+    pub what: StandingChange,
     /// The fact just before the round (verbatim before its first round).
     pub before: FactState,
     /// The fact after the round.
@@ -153,14 +153,19 @@ impl RoundLoss {
 }
 
 /// How a round changed a fact, if it did.
-fn classify(state: RoundState, before: &FactState, after: &FactState, thr: f64) -> Option<Change> {
+fn classify(
+    state: RoundState,
+    before: &FactState,
+    after: &FactState,
+    thr: f64,
+) -> Option<StandingChange> {
     let degraded = before.fidelity < 1.0 || before.depth > 0 || before.unverified;
     Some(match state {
-        RoundState::Spilled => Change::Spilled,
-        RoundState::Restored if degraded => Change::Restored,
-        RoundState::Dropped if before.fidelity > 0.0 => Change::Dropped,
-        _ if before.fidelity >= thr && after.fidelity < thr => Change::CrossedBelow,
-        _ if after.unverified && !before.unverified => Change::Unverified,
+        RoundState::Spilled => StandingChange::Spilled,
+        RoundState::Restored if degraded => StandingChange::Restored,
+        RoundState::Dropped if before.fidelity > 0.0 => StandingChange::Dropped,
+        _ if before.fidelity >= thr && after.fidelity < thr => StandingChange::CrossedBelow,
+        _ if after.unverified && !before.unverified => StandingChange::Unverified,
         _ => return None,
     })
 }
@@ -248,8 +253,12 @@ pub fn round_losses(scenario: &Scenario, run: &Run) -> Vec<RoundLoss> {
                 continue;
             };
             let below = seen.fidelity < thr;
-            let crossing =
-                |c: &FactChange| matches!(c.what, Change::CrossedBelow | Change::Dropped);
+            let crossing = |c: &FactChange| {
+                matches!(
+                    c.what,
+                    StandingChange::CrossedBelow | StandingChange::Dropped
+                )
+            };
             if governs && below && graded.outcome == Outcome::Ungoverned {
                 hits.extend(latest(g, &crossing));
             }
@@ -265,7 +274,10 @@ pub fn round_losses(scenario: &Scenario, run: &Run) -> Vec<RoundLoss> {
             }
             if seen == FactState::VERBATIM
                 && let Some((j, k)) = last_change(g)
-                && matches!(out[j].changes[k].what, Change::Spilled | Change::Restored)
+                && matches!(
+                    out[j].changes[k].what,
+                    StandingChange::Spilled | StandingChange::Restored
+                )
             {
                 hits.push((j, k));
             }
@@ -300,11 +312,11 @@ mod tests {
         let s = RoundState::Summarised;
         assert_eq!(
             classify(s, &state(0.6, 1, false), &state(0.4, 2, true), thr),
-            Some(Change::CrossedBelow)
+            Some(StandingChange::CrossedBelow)
         );
         assert_eq!(
             classify(s, &state(0.9, 1, false), &state(0.8, 2, true), thr),
-            Some(Change::Unverified)
+            Some(StandingChange::Unverified)
         );
         assert_eq!(
             classify(s, &state(0.4, 2, false), &state(0.3, 3, false), thr),
@@ -312,7 +324,7 @@ mod tests {
         );
         assert_eq!(
             classify(RoundState::Dropped, &v, &state(0.0, 0, false), thr),
-            Some(Change::Dropped)
+            Some(StandingChange::Dropped)
         );
         assert_eq!(
             classify(
@@ -325,12 +337,12 @@ mod tests {
         );
         assert_eq!(
             classify(RoundState::Spilled, &state(0.6, 1, false), &v, thr),
-            Some(Change::Spilled)
+            Some(StandingChange::Spilled)
         );
         assert_eq!(classify(RoundState::Restored, &v, &v, thr), None);
         assert_eq!(
             classify(RoundState::Restored, &state(0.6, 1, false), &v, thr),
-            Some(Change::Restored)
+            Some(StandingChange::Restored)
         );
         assert_eq!(classify(RoundState::Tail, &v, &v, thr), None);
     }

@@ -1,4 +1,4 @@
-//! Compaction policies as data (MODEL.md §4 and §9).
+//! Compaction policies as data (docs/MODEL.md §4 and §9).
 //!
 //! A [`Policy`] is a handful of switches. The presets are values of it in one
 //! table, [`Preset::ALL`]; no part of the engine branches on a preset's name.
@@ -337,7 +337,7 @@ impl Preset {
         Preset::Deepagents,
     ];
 
-    /// The six reference policies of contract v1 (MODEL.md §4).
+    /// The six reference policies of contract v1 (docs/MODEL.md §4).
     pub const V1: [Preset; 6] = [
         Preset::None,
         Preset::SlidingWindow,
@@ -382,7 +382,7 @@ mod tests {
         assert_eq!(Preset::from_id("custom"), None);
     }
 
-    /// MODEL.md §4 and §9, one row per preset:
+    /// docs/MODEL.md §4 and §9, one row per preset:
     /// (compacts, protected roles, summarises, rereads, keep_first, tail %, user budget, trigger %, reserve).
     #[test]
     fn preset_switches_match_the_contract() {

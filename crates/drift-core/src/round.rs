@@ -1,4 +1,4 @@
-//! What the rounds do to each fact (MODEL.md §3), in closed form.
+//! What the rounds do to each fact (docs/MODEL.md §3), in closed form.
 //!
 //! Read literally, §3 visits every fact at every round. The engine does not:
 //! a fact's course through the rounds has at most four stretches, each a
@@ -23,9 +23,10 @@
 
 use alloc::vec::Vec;
 
-use crate::harness::RoundPlan;
 use crate::policy::Policy;
-use crate::scenario::{Fact, Guards, ModelParams};
+use crate::scenario::Fact;
+use crate::schedule::RoundPlan;
+use crate::settings::{Guards, ModelParams};
 use crate::vocab::{Kind, Retention, Role};
 
 /// How a round treated a fact (the `state` of a timeline entry).

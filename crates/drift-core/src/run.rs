@@ -4,10 +4,11 @@ use alloc::vec::Vec;
 
 use crate::error::ScenarioError;
 use crate::grade::{ActionOutcome, Grader, Outcome, Salience};
-use crate::harness::{Harness, Schedule, TurnSizes};
+use crate::harness::Harness;
 use crate::policy::Policy;
 use crate::round::{Context, Course, Decay, FactState, RoundState};
 use crate::scenario::Scenario;
+use crate::schedule::{ContextFill, Schedule, TurnSizes};
 
 /// Whether a round's summary can still be trusted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -98,6 +99,7 @@ pub struct Run {
     courses: Vec<Course>,
     decay: Decay,
     actions: Vec<ActionOutcome>,
+    sizes: TurnSizes,
 }
 
 /// Simulates `scenario` under its own settings.
@@ -107,7 +109,7 @@ pub struct Run {
 ///
 /// # Errors
 ///
-/// The scenario's first violation of MODEL.md §6 (see [`Scenario::validate`]).
+/// The scenario's first violation of docs/MODEL.md §6 (see [`Scenario::validate`]).
 ///
 /// # Example
 ///
@@ -228,6 +230,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
         courses,
         decay,
         actions,
+        sizes,
     })
 }
 
@@ -250,6 +253,31 @@ impl Run {
     /// The compaction rounds, in turn order.
     pub fn rounds(&self) -> &[Round] {
         &self.rounds
+    }
+
+    /// The tokens in context turn by turn, and each turn's size: what a
+    /// context-fill chart draws. O(turns).
+    ///
+    /// ```
+    /// let scenario = drift_core::builtin("payments-incident").unwrap();
+    /// let run = drift_core::simulate(&scenario).unwrap();
+    /// let fill = run.context_fill();
+    /// let first = run.rounds()[0];
+    /// // The round's turn appears twice: before the round and after it.
+    /// let at: Vec<u64> = fill.points.iter().filter(|p| p.0 == first.turn).map(|p| p.1).collect();
+    /// assert_eq!(at, [first.tokens_before, first.tokens_after]);
+    /// assert_eq!(fill.turn_tokens.len(), scenario.harness.turns as usize);
+    /// ```
+    pub fn context_fill(&self) -> ContextFill {
+        ContextFill::new(&self.harness, &self.sizes, &self.rounds, self.overflow_turn)
+    }
+
+    /// The tokens turn `turn` adds to the context (0 outside the session).
+    pub fn turn_tokens(&self, turn: u32) -> u64 {
+        if turn > self.harness.turns {
+            return 0;
+        }
+        self.sizes.tokens(turn)
     }
 
     /// The turn the window overflowed at, if it did.

@@ -1,18 +1,19 @@
 //! Scenarios: the session to simulate and the settings to simulate it under
-//! (MODEL.md §6), with their validation.
+//! (docs/MODEL.md §6), with their validation.
 //!
 //! A [`Scenario`] is plain data with public fields, so a front end can edit a
 //! copy freely; [`Scenario::validate`] (run by [`crate::simulate`] too) checks
 //! every rule of §6 and reports the first violation as a [`ScenarioError`].
-//! Reading and writing the JSON format lives in [`crate::wire`].
+//! Reading and writing the JSON format lives in the `wire` module.
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Collection, ScenarioError};
-use crate::harness::{Harness, HarnessOverrides};
+use crate::harness::{Harness, HarnessField, HarnessOverrides};
 use crate::policy::{Policy, PolicyChoice};
+use crate::settings::{Guards, ModelField, ModelParams, Setting, Value};
 use crate::vocab::{Kind, Retention, Role};
 
 /// Largest session the engine accepts, in turns.
@@ -56,127 +57,6 @@ pub struct TurnTokens {
     pub turn: u32,
     /// Its size in tokens.
     pub tokens: u64,
-}
-
-/// The guards of MODEL.md §3 and §5.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Guards {
-    /// Restore standing rules, carve-outs and corrections verbatim every round.
-    pub reinject_constraints: bool,
-    /// Refuse an action whose target binding is no longer actionable.
-    pub verify_bindings: bool,
-    /// Catch fresh fabrication; mark summary-of-summary claims unverified and
-    /// refuse irreversible actions on them.
-    pub entailment_gate: bool,
-    /// Spill commitments, rationales and rejected options before they fade.
-    pub commitment_audit: bool,
-}
-
-/// One guard, for code that treats them uniformly (parsing, URLs, toggles).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[allow(missing_docs)]
-pub enum Guard {
-    ReinjectConstraints,
-    VerifyBindings,
-    EntailmentGate,
-    CommitmentAudit,
-}
-
-impl Guard {
-    /// All four guards.
-    pub const ALL: [Guard; 4] = [
-        Guard::ReinjectConstraints,
-        Guard::VerifyBindings,
-        Guard::EntailmentGate,
-        Guard::CommitmentAudit,
-    ];
-
-    /// The identifier in scenario files.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Guard::ReinjectConstraints => "reinject_constraints",
-            Guard::VerifyBindings => "verify_bindings",
-            Guard::EntailmentGate => "entailment_gate",
-            Guard::CommitmentAudit => "commitment_audit",
-        }
-    }
-
-    /// A short display label.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Guard::ReinjectConstraints => "re-inject constraints",
-            Guard::VerifyBindings => "verify bindings",
-            Guard::EntailmentGate => "entailment gate",
-            Guard::CommitmentAudit => "commitment audit",
-        }
-    }
-
-    /// Parses an identifier.
-    pub fn from_id(id: &str) -> Option<Guard> {
-        Guard::ALL.into_iter().find(|g| g.id() == id)
-    }
-}
-
-impl Guards {
-    /// Whether `guard` is on.
-    pub const fn get(&self, guard: Guard) -> bool {
-        match guard {
-            Guard::ReinjectConstraints => self.reinject_constraints,
-            Guard::VerifyBindings => self.verify_bindings,
-            Guard::EntailmentGate => self.entailment_gate,
-            Guard::CommitmentAudit => self.commitment_audit,
-        }
-    }
-
-    /// Turns `guard` on or off.
-    pub fn set(&mut self, guard: Guard, on: bool) {
-        match guard {
-            Guard::ReinjectConstraints => self.reinject_constraints = on,
-            Guard::VerifyBindings => self.verify_bindings = on,
-            Guard::EntailmentGate => self.entailment_gate = on,
-            Guard::CommitmentAudit => self.commitment_audit = on,
-        }
-    }
-}
-
-/// The model's numeric parameters.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct ModelParams {
-    /// A fact is actionable while its fidelity is at least this.
-    pub actionable_threshold: f64,
-    /// How much context pressure (overshoot past the trigger) cuts retention.
-    pub pressure_sensitivity: f64,
-    /// Fabrication hazard per summarisation at a 4096-token summary.
-    pub fabrication_base: f64,
-    /// How fast the hazard grows as the summary budget shrinks.
-    pub fabrication_exponent: f64,
-    /// Laundering rate above which a round's regime is `fabricated_history`.
-    pub laundering_threshold: f64,
-}
-
-impl Default for ModelParams {
-    fn default() -> Self {
-        ModelParams {
-            actionable_threshold: 0.5,
-            pressure_sensitivity: 0.0,
-            fabrication_base: 0.05,
-            fabrication_exponent: 1.88,
-            laundering_threshold: 0.15,
-        }
-    }
-}
-
-impl ModelParams {
-    /// The fabrication hazard of one summarisation into `summary_tokens`:
-    /// `min(1, base * (4096 / B) ^ exponent)`, and 0 when the base is 0
-    /// (even where the power overflows).
-    pub fn fabrication_hazard(&self, summary_tokens: u64) -> f64 {
-        if self.fabrication_base == 0.0 {
-            return 0.0;
-        }
-        let ratio = 4096.0 / summary_tokens as f64;
-        (self.fabrication_base * libm::pow(ratio, self.fabrication_exponent)).min(1.0)
-    }
 }
 
 /// A concrete resource a binding can point at.
@@ -257,7 +137,7 @@ impl Scenario {
         self.facts.iter().position(|f| f.id == id)
     }
 
-    /// Checks every rule of MODEL.md §6.
+    /// Checks every rule of docs/MODEL.md §6.
     ///
     /// # Errors
     ///
@@ -502,96 +382,24 @@ fn check_integer(field: &str, value: u64, min: u64, max: u64) -> Result<(), Scen
     }
 }
 
-fn check_fraction(field: &str, value: f64) -> Result<(), ScenarioError> {
-    if (0.0..=1.0).contains(&value) {
-        Ok(())
-    } else {
-        Err(ScenarioError::NumberOutOfRange {
-            field: field.to_string(),
-            value,
-            min: 0.0,
-            max: Some(1.0),
-        })
-    }
-}
-
-/// Validates the harness in effect. A field set by a custom policy's
-/// `harness` object is named as `policy.harness.…`, where it must be fixed.
+/// Validates the harness in effect against the settings registry. A field
+/// set by a custom policy's `harness` object is named as `policy.harness.…`,
+/// where it must be fixed.
 pub(crate) fn validate_harness(
     h: &Harness,
     overrides: &HarnessOverrides,
     custom: bool,
 ) -> Result<(), ScenarioError> {
-    let name = |field: &str, overridden: bool| {
-        if custom && overridden {
-            alloc::format!("policy.harness.{field}")
+    for field in HarnessField::ALL {
+        let section = if custom && field.overridden(overrides).is_some() {
+            "policy.harness"
         } else {
-            alloc::format!("harness.{field}")
-        }
-    };
-    let o = overrides;
-    let turns = u64::from(MAX_TURNS);
-    let checks: [(&str, bool, u64, u64, u64); 9] = [
-        (
-            "window_tokens",
-            o.window_tokens.is_some(),
-            h.window_tokens,
-            1,
-            MAX_TOKENS,
-        ),
-        (
-            "trigger_percent",
-            o.trigger_percent.is_some(),
-            h.trigger_percent.into(),
-            1,
-            100,
-        ),
-        (
-            "system_tokens",
-            o.system_tokens.is_some(),
-            h.system_tokens,
-            0,
-            MAX_TOKENS,
-        ),
-        (
-            "tokens_per_turn",
-            o.tokens_per_turn.is_some(),
-            h.tokens_per_turn,
-            1,
-            MAX_TOKENS,
-        ),
-        (
-            "tail_turns",
-            o.tail_turns.is_some(),
-            h.tail_turns.into(),
-            1,
-            turns,
-        ),
-        (
-            "summary_tokens",
-            o.summary_tokens.is_some(),
-            h.summary_tokens,
-            1,
-            MAX_TOKENS,
-        ),
-        ("turns", o.turns.is_some(), h.turns.into(), 1, turns),
-        (
-            "reserve_tokens",
-            o.reserve_tokens.is_some(),
-            h.reserve_tokens,
-            0,
-            MAX_TOKENS,
-        ),
-        (
-            "user_message_tokens",
-            o.user_message_tokens.is_some(),
-            h.user_message_tokens,
-            1,
-            MAX_TOKENS,
-        ),
-    ];
-    for (field, overridden, value, min, max) in checks {
-        check_integer(&name(field, overridden), value, min, max)?;
+            "harness"
+        };
+        let name = alloc::format!("{section}.{}", field.name());
+        Setting::Harness(field)
+            .info()
+            .check(&name, Value::Whole(field.get(h)))?;
     }
     if h.window_tokens <= h.system_tokens {
         return Err(ScenarioError::WindowNotAboveSystem {
@@ -622,21 +430,17 @@ pub(crate) fn validate_numbers(
     retention: &Retention,
     model: &ModelParams,
 ) -> Result<(), ScenarioError> {
-    for (kind, value) in retention.iter() {
-        check_fraction(&alloc::format!("retention.{}", kind.id()), value)?;
-    }
-    check_fraction("model.actionable_threshold", model.actionable_threshold)?;
-    check_fraction("model.pressure_sensitivity", model.pressure_sensitivity)?;
-    check_fraction("model.fabrication_base", model.fabrication_base)?;
-    check_fraction("model.laundering_threshold", model.laundering_threshold)?;
-    let e = model.fabrication_exponent;
-    if !(e.is_finite() && e >= 0.0) {
-        return Err(ScenarioError::NumberOutOfRange {
-            field: "model.fabrication_exponent".to_string(),
-            value: e,
-            min: 0.0,
-            max: None,
-        });
+    let numbers = Kind::ALL
+        .into_iter()
+        .map(|k| (Setting::Retention(k), retention.get(k)))
+        .chain(
+            ModelField::ALL
+                .into_iter()
+                .map(|f| (Setting::Model(f), f.get(model))),
+        );
+    for (setting, value) in numbers {
+        let info = setting.info();
+        info.check(&info.id(), Value::Number(value))?;
     }
     Ok(())
 }

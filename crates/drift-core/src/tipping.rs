@@ -89,7 +89,7 @@
 //! `complete`). With every guard off, one run at that window answers such
 //! actions at once: what fails with nothing compacted is a fact a subagent
 //! never sees, whatever the rounds. The search is capped at
-//! [`scenario::MAX_TOKENS`](crate::scenario::MAX_TOKENS) and at
+//! [`MAX_TOKENS`](crate::MAX_TOKENS) and at
 //! [`MAX_WINDOW_RUNS`] runs.
 //!
 //! With context pressure, fidelity also rises with the window inside one
@@ -113,7 +113,7 @@
 //! BENCHMARKS.md.
 //!
 //! ```
-//! use drift_core::{builtin, Kind, Outcome, tipping::{tipping_points, WindowTip}};
+//! use drift_core::{builtin, tipping_points, Kind, Outcome, WindowTip};
 //!
 //! let scenario = builtin("payments-incident").unwrap();
 //! let tips = tipping_points(&scenario).unwrap();
@@ -134,11 +134,12 @@ use alloc::vec::Vec;
 
 use crate::error::ScenarioError;
 use crate::grade::Outcome;
-use crate::harness::{Harness, RoundPlan, Schedule, TurnSizes};
+use crate::harness::Harness;
 use crate::policy::Policy;
 use crate::round::{Context, Course, Decay};
 use crate::run::{Run, simulate};
 use crate::scenario::{Index, MAX_TOKENS, Scenario};
+use crate::schedule::{RoundPlan, Schedule, TurnSizes};
 use crate::vocab::{Kind, Retention};
 
 /// The width to which a retention boundary is bisected when its exact
@@ -276,7 +277,7 @@ pub struct ActionTipping {
 ///
 /// # Errors
 ///
-/// The scenario's first violation of MODEL.md §6, as [`simulate`] reports it.
+/// The scenario's first violation of docs/MODEL.md §6, as [`simulate`] reports it.
 pub fn tipping_points(scenario: &Scenario) -> Result<Vec<ActionTipping>, ScenarioError> {
     tipping_of(scenario, None)
 }
@@ -290,7 +291,7 @@ pub fn tipping_points(scenario: &Scenario) -> Result<Vec<ActionTipping>, Scenari
 ///
 /// # Errors
 ///
-/// The scenario's first violation of MODEL.md §6, as [`simulate`] reports it.
+/// The scenario's first violation of docs/MODEL.md §6, as [`simulate`] reports it.
 pub fn action_tipping(
     scenario: &Scenario,
     action: usize,

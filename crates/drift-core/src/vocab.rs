@@ -1,4 +1,4 @@
-//! The model's vocabulary (MODEL.md §1): kinds of fact, transcript roles, and
+//! The model's vocabulary (docs/MODEL.md §1): kinds of fact, transcript roles, and
 //! the per-kind retention table.
 
 use core::fmt;
@@ -28,7 +28,7 @@ pub enum Kind {
 }
 
 impl Kind {
-    /// Every kind, in the order of MODEL.md's table.
+    /// Every kind, in the order of docs/MODEL.md's table.
     pub const ALL: [Kind; 9] = [
         Kind::StandingRule,
         Kind::CarveOut,
@@ -76,7 +76,7 @@ impl Kind {
         Kind::ALL.into_iter().find(|k| k.id() == id)
     }
 
-    /// The default retention of MODEL.md §1.
+    /// The default retention of docs/MODEL.md §1.
     pub const fn default_retention(self) -> f64 {
         match self {
             Kind::StandingRule => 0.75,

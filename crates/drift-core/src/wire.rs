@@ -1,5 +1,5 @@
 //! The JSON formats at the boundary: `compaction-drift/scenario@1` in and
-//! out, `compaction-drift/result@1` out (MODEL.md §6, §7).
+//! out, `compaction-drift/result@1` out (docs/MODEL.md §6, §7).
 //!
 //! Reading goes through a `serde_json::Value` and converts by hand, so every
 //! error names the exact field (`facts[3] ("freeze").kind`) rather than a
@@ -11,16 +11,16 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
-use serde::ser::{SerializeSeq, Serializer};
+use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
 use crate::error::ScenarioError;
-use crate::harness::{Harness, HarnessOverrides};
+use crate::harness::{Harness, HarnessField, HarnessOverrides};
 use crate::policy::{Policy, PolicyChoice, Preset};
 use crate::run::Run;
-use crate::scenario::{
-    Action, Binds, Fact, Guard, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Resource, Scenario,
-    TurnTokens,
+use crate::scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};
+use crate::settings::{
+    Guard, Guards, ModelField, ModelParams, Range, Setting, Value as SettingValue,
 };
 use crate::vocab::{Kind, Retention, Role, RoleSet};
 
@@ -34,7 +34,7 @@ pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
 /// # Errors
 ///
 /// A JSON syntax error with its line and column, or the first violation of
-/// MODEL.md §6 naming the field and the id or turn.
+/// docs/MODEL.md §6 naming the field and the id or turn.
 ///
 /// # Example
 ///
@@ -242,17 +242,27 @@ const SCENARIO_FIELDS: &[&str] = &[
     "actions",
 ];
 
-const HARNESS_FIELDS: &[&str] = &[
-    "window_tokens",
-    "trigger_percent",
-    "system_tokens",
-    "tokens_per_turn",
-    "tail_turns",
-    "summary_tokens",
-    "turns",
-    "reserve_tokens",
-    "user_message_tokens",
-];
+/// The fields of a `harness` object, from the settings registry.
+const HARNESS_FIELDS: [&str; 9] = {
+    let mut names = [""; 9];
+    let mut i = 0;
+    while i < 9 {
+        names[i] = HarnessField::ALL[i].name();
+        i += 1;
+    }
+    names
+};
+
+/// The fields of the `model` object, from the settings registry.
+const MODEL_FIELDS: [&str; 5] = {
+    let mut names = [""; 5];
+    let mut i = 0;
+    while i < 5 {
+        names[i] = ModelField::ALL[i].name();
+        i += 1;
+    }
+    names
+};
 
 fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     // A foreign file is told so before any of its fields are.
@@ -281,7 +291,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     let harness = read_harness(Obj::new(
         top.required("harness")?,
         "harness".to_string(),
-        HARNESS_FIELDS,
+        &HARNESS_FIELDS,
     )?)?;
 
     let mut turn_tokens = Vec::new();
@@ -339,27 +349,10 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
 
     let mut model = ModelParams::default();
     if let Some(v) = top.get("model") {
-        let m = Obj::new(
-            v,
-            "model".to_string(),
-            &[
-                "actionable_threshold",
-                "pressure_sensitivity",
-                "fabrication_base",
-                "fabrication_exponent",
-                "laundering_threshold",
-            ],
-        )?;
-        let fields: [(&str, &mut f64); 5] = [
-            ("actionable_threshold", &mut model.actionable_threshold),
-            ("pressure_sensitivity", &mut model.pressure_sensitivity),
-            ("fabrication_base", &mut model.fabrication_base),
-            ("fabrication_exponent", &mut model.fabrication_exponent),
-            ("laundering_threshold", &mut model.laundering_threshold),
-        ];
-        for (key, slot) in fields {
-            if let Some(x) = m.number(key)? {
-                *slot = x;
+        let m = Obj::new(v, "model".to_string(), &MODEL_FIELDS)?;
+        for field in ModelField::ALL {
+            if let Some(x) = m.number(field.name())? {
+                field.set(&mut model, x);
             }
         }
     }
@@ -438,47 +431,49 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     })
 }
 
+/// The harness fields an object gives, each a whole number in its range.
 fn read_overrides(h: &Obj<'_>) -> Result<HarnessOverrides, ScenarioError> {
-    Ok(HarnessOverrides {
-        window_tokens: h.tokens("window_tokens")?,
-        trigger_percent: h.integer_in("trigger_percent", 1, 100)?.map(|n| n as u32),
-        system_tokens: h.tokens("system_tokens")?,
-        tokens_per_turn: h.tokens("tokens_per_turn")?,
-        tail_turns: h.turns("tail_turns")?,
-        summary_tokens: h.tokens("summary_tokens")?,
-        turns: h.turns("turns")?,
-        reserve_tokens: h.tokens("reserve_tokens")?,
-        user_message_tokens: h.tokens("user_message_tokens")?,
-    })
+    let mut overrides = HarnessOverrides::NONE;
+    for field in HarnessField::ALL {
+        let Range::Whole { min, max } = Setting::Harness(field).info().range else {
+            continue;
+        };
+        let value = h.integer_in(field.name(), min, max)?;
+        field.set_override(&mut overrides, value);
+    }
+    Ok(overrides)
 }
 
+/// A scenario's `harness`: the fields without a default are required.
 fn read_harness(h: Obj<'_>) -> Result<Harness, ScenarioError> {
-    for key in [
-        "window_tokens",
-        "system_tokens",
-        "tokens_per_turn",
-        "tail_turns",
-        "summary_tokens",
-        "turns",
-    ] {
-        h.required(key)?;
+    for field in HarnessField::ALL {
+        if Setting::Harness(field).info().default.is_none() {
+            h.required(field.name())?;
+        }
     }
-    let o = read_overrides(&h)?;
-    Ok(Harness {
-        window_tokens: o.window_tokens.unwrap_or_default(),
-        trigger_percent: o
-            .trigger_percent
-            .unwrap_or(Harness::DEFAULT_TRIGGER_PERCENT),
-        system_tokens: o.system_tokens.unwrap_or_default(),
-        tokens_per_turn: o.tokens_per_turn.unwrap_or_default(),
-        tail_turns: o.tail_turns.unwrap_or_default(),
-        summary_tokens: o.summary_tokens.unwrap_or_default(),
-        turns: o.turns.unwrap_or_default(),
-        reserve_tokens: o.reserve_tokens.unwrap_or_default(),
-        user_message_tokens: o
-            .user_message_tokens
-            .unwrap_or(Harness::DEFAULT_USER_MESSAGE_TOKENS),
-    })
+    let given = read_overrides(&h)?;
+    let mut harness = Harness {
+        window_tokens: 0,
+        trigger_percent: 0,
+        system_tokens: 0,
+        tokens_per_turn: 0,
+        tail_turns: 0,
+        summary_tokens: 0,
+        turns: 0,
+        reserve_tokens: 0,
+        user_message_tokens: 0,
+    };
+    for field in HarnessField::ALL {
+        let value = match (
+            field.overridden(&given),
+            Setting::Harness(field).info().default,
+        ) {
+            (Some(v), _) | (None, Some(SettingValue::Whole(v))) => v,
+            _ => 0,
+        };
+        field.set(&mut harness, value);
+    }
+    Ok(harness)
 }
 
 fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
@@ -510,7 +505,7 @@ fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
         protected_roles = protected_roles.with(role);
     }
     let harness = match p.get("harness") {
-        Some(h) => read_overrides(&Obj::new(h, "policy.harness".to_string(), HARNESS_FIELDS)?)?,
+        Some(h) => read_overrides(&Obj::new(h, "policy.harness".to_string(), &HARNESS_FIELDS)?)?,
         None => HarnessOverrides::NONE,
     };
     Ok(Policy {
@@ -593,66 +588,69 @@ struct ScenarioOut<'a> {
     id: &'a str,
     title: &'a str,
     description: &'a str,
-    harness: HarnessOut,
+    harness: HarnessOut<'a>,
     #[serde(skip_serializing_if = "<[_]>::is_empty")]
     turn_tokens: Vec<TurnTokensOut>,
-    policy: PolicyOut,
+    policy: PolicyOut<'a>,
     retention: Map<String, Value>,
     guards: Map<String, Value>,
-    model: ModelOut,
+    model: ModelOut<'a>,
     resources: Vec<ResourceOut<'a>>,
     facts: Vec<FactOut<'a>>,
     actions: Vec<ActionOut<'a>>,
 }
 
-#[derive(Serialize)]
-struct HarnessOut {
-    window_tokens: u64,
-    trigger_percent: u32,
-    system_tokens: u64,
-    tokens_per_turn: u64,
-    tail_turns: u32,
-    summary_tokens: u64,
-    turns: u32,
-    #[serde(skip_serializing_if = "is_zero")]
-    reserve_tokens: u64,
-    #[serde(skip_serializing_if = "is_default_user_message")]
-    user_message_tokens: u64,
+/// A scenario's harness: every field, but those at their default
+/// (`reserve_tokens` 0, `user_message_tokens` 200) that v1 files lack.
+struct HarnessOut<'a>(&'a Harness);
+
+impl Serialize for HarnessOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for field in HarnessField::ALL {
+            let value = field.get(self.0);
+            let optional = !matches!(field, HarnessField::TriggerPercent);
+            let default = Setting::Harness(field).info().default;
+            if optional && default == Some(SettingValue::Whole(value)) {
+                continue;
+            }
+            map.serialize_entry(field.name(), &value)?;
+        }
+        map.end()
+    }
 }
 
-fn is_zero(n: &u64) -> bool {
-    *n == 0
+/// A custom policy's harness overrides: the fields it sets.
+struct OverridesOut<'a>(&'a HarnessOverrides);
+
+impl Serialize for OverridesOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(None)?;
+        for field in HarnessField::ALL {
+            if let Some(value) = field.overridden(self.0) {
+                map.serialize_entry(field.name(), &value)?;
+            }
+        }
+        map.end()
+    }
 }
 
-fn is_default_user_message(n: &u64) -> bool {
-    *n == Harness::DEFAULT_USER_MESSAGE_TOKENS
-}
+/// The model parameters, in the registry's order.
+struct ModelOut<'a>(&'a ModelParams);
 
-#[derive(Serialize)]
-struct OverridesOut {
-    #[serde(skip_serializing_if = "Option::is_none")]
-    window_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trigger_percent: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    system_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tokens_per_turn: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    tail_turns: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    summary_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    turns: Option<u32>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    reserve_tokens: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    user_message_tokens: Option<u64>,
+impl Serialize for ModelOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(ModelField::ALL.len()))?;
+        for field in ModelField::ALL {
+            map.serialize_entry(field.name(), &field.get(self.0))?;
+        }
+        map.end()
+    }
 }
 
 #[derive(Serialize)]
 #[serde(untagged)]
-enum PolicyOut {
+enum PolicyOut<'a> {
     Preset(&'static str),
     Custom {
         compacts: bool,
@@ -663,7 +661,7 @@ enum PolicyOut {
         tail_percent: Option<u32>,
         user_budget_tokens: Option<u64>,
         #[serde(skip_serializing_if = "Option::is_none")]
-        harness: Option<OverridesOut>,
+        harness: Option<OverridesOut<'a>>,
     },
 }
 
@@ -671,15 +669,6 @@ enum PolicyOut {
 struct TurnTokensOut {
     turn: u32,
     tokens: u64,
-}
-
-#[derive(Serialize)]
-struct ModelOut {
-    actionable_threshold: f64,
-    pressure_sensitivity: f64,
-    fabrication_base: f64,
-    fabrication_exponent: f64,
-    laundering_threshold: f64,
 }
 
 #[derive(Serialize)]
@@ -721,20 +710,6 @@ struct ActionOut<'a> {
     consequence: &'a str,
 }
 
-fn overrides_out(o: &HarnessOverrides) -> Option<OverridesOut> {
-    (o != &HarnessOverrides::NONE).then_some(OverridesOut {
-        window_tokens: o.window_tokens,
-        trigger_percent: o.trigger_percent,
-        system_tokens: o.system_tokens,
-        tokens_per_turn: o.tokens_per_turn,
-        tail_turns: o.tail_turns,
-        summary_tokens: o.summary_tokens,
-        turns: o.turns,
-        reserve_tokens: o.reserve_tokens,
-        user_message_tokens: o.user_message_tokens,
-    })
-}
-
 /// Writes `scenario` as a `compaction-drift/scenario@1` file (pretty-printed).
 /// Reading it back gives an equal scenario.
 ///
@@ -746,7 +721,6 @@ fn overrides_out(o: &HarnessOverrides) -> Option<OverridesOut> {
 /// assert_eq!(drift_core::parse_scenario(&text).unwrap(), scenario);
 /// ```
 pub fn scenario_to_json(scenario: &Scenario) -> String {
-    let h = &scenario.harness;
     let policy = match &scenario.policy {
         PolicyChoice::Preset(p) => PolicyOut::Preset(p.id()),
         PolicyChoice::Custom(p) => PolicyOut::Custom {
@@ -757,7 +731,7 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
             keep_first_turns: p.keep_first_turns,
             tail_percent: p.tail_percent,
             user_budget_tokens: p.user_budget_tokens,
-            harness: overrides_out(&p.harness),
+            harness: (p.harness != HarnessOverrides::NONE).then_some(OverridesOut(&p.harness)),
         },
     };
     let doc = ScenarioOut {
@@ -765,17 +739,7 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
         id: &scenario.id,
         title: &scenario.title,
         description: &scenario.description,
-        harness: HarnessOut {
-            window_tokens: h.window_tokens,
-            trigger_percent: h.trigger_percent,
-            system_tokens: h.system_tokens,
-            tokens_per_turn: h.tokens_per_turn,
-            tail_turns: h.tail_turns,
-            summary_tokens: h.summary_tokens,
-            turns: h.turns,
-            reserve_tokens: h.reserve_tokens,
-            user_message_tokens: h.user_message_tokens,
-        },
+        harness: HarnessOut(&scenario.harness),
         turn_tokens: scenario
             .turn_tokens
             .iter()
@@ -794,13 +758,7 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
             .into_iter()
             .map(|g| (g.id().to_string(), Value::Bool(scenario.guards.get(g))))
             .collect(),
-        model: ModelOut {
-            actionable_threshold: scenario.model.actionable_threshold,
-            pressure_sensitivity: scenario.model.pressure_sensitivity,
-            fabrication_base: scenario.model.fabrication_base,
-            fabrication_exponent: scenario.model.fabrication_exponent,
-            laundering_threshold: scenario.model.laundering_threshold,
-        },
+        model: ModelOut(&scenario.model),
         resources: scenario
             .resources
             .iter()

@@ -1,4 +1,4 @@
-//! The 40 conformance pairs of MODEL.md: an independent implementation's
+//! The 40 conformance pairs of docs/MODEL.md: an independent implementation's
 //! results, which this engine must reproduce (integers and states exactly,
 //! fidelities and risks within 1e-9).
 

@@ -1,4 +1,4 @@
-//! The findings of MODEL.md §8, one test each, over the built-in scenarios.
+//! The findings of docs/MODEL.md §8, one test each, over the built-in scenarios.
 
 use drift_core::{
     Outcome, PolicyChoice, Preset, Reason, Role, Run, Scenario, builtin, builtin_ids, simulate,
@@ -166,7 +166,7 @@ fn finding_6_no_two_presets_give_identical_outcome_rows() {
         .collect();
     for (i, (a, row_a)) in rows.iter().enumerate() {
         for (b, row_b) in &rows[i + 1..] {
-            // openai_compact has user_verbatim's switches by definition (MODEL.md §9).
+            // openai_compact has user_verbatim's switches by definition (docs/MODEL.md §9).
             if (*a, *b) == (Preset::UserVerbatim, Preset::OpenaiCompact) {
                 assert_eq!(a.policy(), b.policy());
                 assert_eq!(row_a, row_b);

@@ -6,11 +6,11 @@ mod support;
 
 use std::fmt::Write as _;
 
-use drift_core::losses::{Change, RoundLoss, round_losses};
 use drift_core::{
     Cause, FactState, Guards, Outcome, PolicyChoice, Preset, Reason, Run, Scenario, builtin,
     builtin_ids, explain, simulate,
 };
+use drift_core::{RoundLoss, StandingChange, round_losses};
 use proptest::prelude::*;
 use support::generate::{Shape, scenario as generated};
 
@@ -98,7 +98,7 @@ fn change<'a>(
     losses: &'a [RoundLoss],
     round: usize,
     fact: &str,
-) -> &'a drift_core::losses::FactChange {
+) -> &'a drift_core::FactChange {
     let f = s.fact_index(fact).unwrap();
     losses[round]
         .changes
@@ -118,7 +118,7 @@ fn the_freeze_crosses_below_at_round_3_and_costs_two_later_actions() {
     assert_eq!(losses.len(), 5);
     let freeze = change(&s, &losses, 2, "payments-freeze");
     assert_eq!(losses[2].turn, 44);
-    assert_eq!(freeze.what, Change::CrossedBelow);
+    assert_eq!(freeze.what, StandingChange::CrossedBelow);
     assert_eq!(freeze.before.fidelity, 0.5625);
     assert_eq!(freeze.after.fidelity, 0.421875);
     assert_eq!(
@@ -152,7 +152,7 @@ fn a_drifted_binding_affects_the_misbound_actions() {
     let s = builtin("staging-migration").unwrap();
     let (run, losses) = losses_of(&s);
     let staging = change(&s, &losses, 1, "staging-db");
-    assert_eq!(staging.what, Change::CrossedBelow);
+    assert_eq!(staging.what, StandingChange::CrossedBelow);
     assert_eq!(ids(&s, &staging.affects), ["run-migration"]);
     let a = s
         .actions
@@ -186,7 +186,7 @@ fn a_sliding_window_drops_and_the_audit_spills() {
     );
     let (_, losses) = losses_of(&s);
     let freeze = change(&s, &losses, 0, "payments-freeze");
-    assert_eq!(freeze.what, Change::Dropped);
+    assert_eq!(freeze.what, StandingChange::Dropped);
     assert_eq!(freeze.after.fidelity, 0.0);
     assert_eq!(
         ids(&s, &freeze.affects),
@@ -210,7 +210,7 @@ fn a_sliding_window_drops_and_the_audit_spills() {
         .flat_map(|r| &r.changes)
         .find(|c| c.fact == why)
         .unwrap();
-    assert_eq!(c.what, Change::Spilled);
+    assert_eq!(c.what, StandingChange::Spilled);
     assert_eq!(ids(&s, &c.affects), ["answer-reviewer", "split-payments"]);
 }
 
@@ -258,14 +258,16 @@ fn check_definitions(s: &Scenario, run: &Run, losses: &[RoundLoss]) -> Result<()
             };
             prop_assert_eq!(c.before, before);
             match c.what {
-                Change::CrossedBelow => {
+                StandingChange::CrossedBelow => {
                     prop_assert!(before.fidelity >= thr && after.fidelity < thr)
                 }
-                Change::Dropped => prop_assert!(before.fidelity > 0.0 && after.fidelity == 0.0),
-                Change::Unverified => prop_assert!(!before.unverified && after.unverified),
-                Change::Spilled => prop_assert_eq!(after, FactState::VERBATIM),
+                StandingChange::Dropped => {
+                    prop_assert!(before.fidelity > 0.0 && after.fidelity == 0.0)
+                }
+                StandingChange::Unverified => prop_assert!(!before.unverified && after.unverified),
+                StandingChange::Spilled => prop_assert_eq!(after, FactState::VERBATIM),
                 // Never under contract v1.1 (see the module docs).
-                Change::Restored => prop_assert!(false, "restored after a loss"),
+                StandingChange::Restored => prop_assert!(false, "restored after a loss"),
             }
             for &a in &c.affects {
                 let action = &s.actions[a];
@@ -310,7 +312,10 @@ fn check_definitions(s: &Scenario, run: &Run, losses: &[RoundLoss]) -> Result<()
                 j + 1
             );
             let c = c.unwrap();
-            prop_assert!(matches!(c.what, Change::CrossedBelow | Change::Dropped));
+            prop_assert!(matches!(
+                c.what,
+                StandingChange::CrossedBelow | StandingChange::Dropped
+            ));
             prop_assert!(
                 c.affects.contains(&a),
                 "{} not affected ({:?})",

@@ -54,7 +54,7 @@ fn builtin_scenarios_under_every_preset() {
     insta::assert_snapshot!("matrix", text);
 }
 
-/// The six reference policies of contract v1 (MODEL.md §4). Every v1 file
+/// The six reference policies of contract v1 (docs/MODEL.md §4). Every v1 file
 /// must give the same result under every later contract version, and the
 /// built-in scenarios are v1 files, so this snapshot must stay byte-identical
 /// forever: never accept a change to it. A diff here is a bug in the change

@@ -1,4 +1,4 @@
-//! Harness presets (MODEL.md §9): each new switch matters, and the findings
+//! Harness presets (docs/MODEL.md §9): each new switch matters, and the findings
 //! the real presets must reproduce in the 200k-token `coding-day` scenario.
 
 use drift_core::{

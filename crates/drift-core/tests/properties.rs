@@ -1,4 +1,4 @@
-//! Properties of the model (MODEL.md §8 invariants) over generated scenarios,
+//! Properties of the model (docs/MODEL.md §8 invariants) over generated scenarios,
 //! and the engine held to a literal transcription of the contract.
 
 mod support;

@@ -4,7 +4,7 @@
 
 mod support;
 
-use drift_core::tipping::{
+use drift_core::{
     ActionTipping, Lever, Method, RETENTION_TOLERANCE, WindowTip, action_tipping, tipping_points,
 };
 use drift_core::{
@@ -185,9 +185,7 @@ fn check_window(s: &Scenario, a: usize, tip: &ActionTipping, now: Outcome, here:
                 }
             }
             if complete {
-                let far = searched_to
-                    .saturating_mul(3)
-                    .min(drift_core::scenario::MAX_TOKENS);
+                let far = searched_to.saturating_mul(3).min(drift_core::MAX_TOKENS);
                 assert!(with_window(s, a, far).is_failure(), "{here}: {far} works");
             }
         }

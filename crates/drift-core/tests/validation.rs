@@ -1,4 +1,4 @@
-//! Every way a scenario file can be wrong (MODEL.md §6), one test each.
+//! Every way a scenario file can be wrong (docs/MODEL.md §6), one test each.
 //!
 //! Each test starts from one small valid file, [`BASE`], makes one edit and
 //! checks two things: the [`ScenarioError`] variant, and that its message
@@ -1091,13 +1091,13 @@ fn window_tokens_zero() {
 
 #[test]
 fn turns_beyond_the_largest_session() {
-    let turns = u64::from(drift_core::scenario::MAX_TURNS) + 1;
+    let turns = u64::from(drift_core::MAX_TURNS) + 1;
     harness_integer_out_of_range("turns", turns);
 }
 
 #[test]
 fn token_count_beyond_the_largest() {
-    harness_integer_out_of_range("tokens_per_turn", drift_core::scenario::MAX_TOKENS + 1);
+    harness_integer_out_of_range("tokens_per_turn", drift_core::MAX_TOKENS + 1);
 }
 
 #[test]

@@ -12,7 +12,7 @@
 
 use std::fmt;
 
-use drift_core::{Kind, Outcome, Role, RoundState, Run, Scenario};
+use drift_core::{ContextFill, Kind, Outcome, Role, RoundState, Run, Scenario};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -607,7 +607,9 @@ pub fn state_label(state: RoundState) -> &'static str {
     }
 }
 
-/// The context's size over the session: what the context-fill chart draws.
+/// The context's size over the session, as the context-fill chart draws it:
+/// the engine's [`ContextFill`] with the window, the usual turn size and the
+/// rounds beside it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Fill {
     /// `(turn, tokens in context)`: after each turn, and after each round
@@ -630,56 +632,29 @@ pub struct Fill {
 }
 
 impl Fill {
-    /// Replays the harness's token accounting for `run` (a run of
-    /// `scenario`): each turn adds its tokens, each round drops the context
-    /// to its size after the round.
-    pub fn new(scenario: &Scenario, run: &Run) -> Fill {
+    /// The fill of `run`.
+    pub fn new(run: &Run) -> Fill {
         let h = run.harness();
-        let mut sizes = vec![h.tokens_per_turn; h.turns as usize];
-        for e in &scenario.turn_tokens {
-            if let Some(slot) = (e.turn as usize)
-                .checked_sub(1)
-                .and_then(|i| sizes.get_mut(i))
-            {
-                *slot = e.tokens;
-            }
-        }
-        let end = run.overflow_turn().unwrap_or(h.turns);
-        let rounds: Vec<(u32, u64, u64)> = run
-            .rounds()
-            .iter()
-            .map(|r| (r.turn, r.tokens_before, r.tokens_after))
-            .collect();
-        let mut points = Vec::with_capacity(end as usize + rounds.len() + 1);
-        let mut size = h.system_tokens;
-        points.push((0, size));
-        let mut next_round = rounds.iter().peekable();
-        for t in 1..=end {
-            size = size.saturating_add(sizes.get(t as usize - 1).copied().unwrap_or(0));
-            points.push((t, size));
-            if let Some(&&(turn, _, after)) = next_round.peek()
-                && turn == t
-            {
-                size = after;
-                points.push((t, size));
-                next_round.next();
-            }
-        }
-        let trigger = h.window_tokens * u64::from(h.trigger_percent) / 100;
-        let due_at = if h.reserve_tokens > 0 {
-            trigger.min(h.window_tokens.saturating_sub(h.reserve_tokens))
-        } else {
-            trigger
-        };
+        let ContextFill {
+            points,
+            turn_tokens,
+            due_above,
+            end,
+            overflowed,
+        } = run.context_fill();
         Fill {
             points,
-            turn_tokens: sizes,
+            turn_tokens,
             tokens_per_turn: h.tokens_per_turn,
             window: h.window_tokens,
-            due_at,
-            rounds,
+            due_at: due_above,
+            rounds: run
+                .rounds()
+                .iter()
+                .map(|r| (r.turn, r.tokens_before, r.tokens_after))
+                .collect(),
             end,
-            overflowed: run.overflow_turn().is_some(),
+            overflowed,
         }
     }
 

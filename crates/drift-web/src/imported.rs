@@ -7,12 +7,12 @@
 //! from an [`Imported`]; [`Guesses::to_json`] and [`Guesses::from_json`]
 //! carry it across.
 
-use drift_core::import::{Governance, ImportOptions, Imported, import_text};
 use drift_core::{PolicyChoice, Scenario, parse_scenario, scenario_to_json};
+use drift_session::{Governance, ImportOptions, Imported, import_text};
 use serde_json::{Value, json};
 
 use crate::story::plural;
-use drift_core::explain::thousands;
+use drift_core::thousands;
 
 /// Why an action was guessed, in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -208,7 +208,7 @@ impl Guesses {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use drift_core::import::{ImportOptions, import_text};
+    use drift_session::{ImportOptions, import_text};
 
     const LOG: &str = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Never restart db-prod-01 without an approver on the call."}]}
 {"type":"message","role":"user","content":[{"type":"input_text","text":"Never restart db-prod-01 without an approver on the call."}]}

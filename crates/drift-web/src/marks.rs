@@ -1,12 +1,12 @@
 //! Where an audit's findings sit in the two texts, for highlighting: every
-//! finding of [`drift_core::audit::Audit`] becomes marks in BEFORE (per
+//! finding of [`drift_session::Audit`] becomes marks in BEFORE (per
 //! message and field) and in AFTER, and a text with marks splits into
 //! plain and marked pieces.
 
 use std::collections::BTreeMap;
 
-use drift_core::audit::{Audit, Field, Place};
-use drift_core::entail::scan::Span;
+use drift_session::Span;
+use drift_session::{Audit, MessageField, Place};
 
 /// A group of findings, as the audit lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -73,7 +73,7 @@ pub struct Mark {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Marks {
     /// Marks in BEFORE, per (message, field).
-    pub before: BTreeMap<(usize, Field), Vec<Mark>>,
+    pub before: BTreeMap<(usize, MessageField), Vec<Mark>>,
     /// Marks in AFTER.
     pub after: Vec<Mark>,
 }
@@ -176,7 +176,7 @@ pub fn pieces<'a>(text: &'a str, marks: &[Mark]) -> Vec<Piece<'a>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use drift_core::audit::audit_text;
+    use drift_session::audit_text;
 
     const BEFORE: &str = "We are still on libfoo 2.3.1, do not bump.\n\
         Postgres 14 was chosen because the migration tooling needs advisory locks.";

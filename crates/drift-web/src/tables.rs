@@ -4,10 +4,10 @@
 
 use std::fmt::Write as _;
 
-use drift_core::explain::thousands;
-use drift_core::losses::{Change, RoundLoss};
-use drift_core::tipping::{ActionTipping, Lever, WindowTip};
+use drift_core::thousands;
+use drift_core::{ActionTipping, Lever, WindowTip};
 use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
+use drift_core::{RoundLoss, StandingChange};
 
 use crate::html::{escape, outcome_class};
 use crate::story::Story;
@@ -194,17 +194,17 @@ pub fn losses_html(scenario: &Scenario, run: &Run, losses: &[RoundLoss]) -> Stri
                 continue;
             };
             let what = match c.what {
-                Change::CrossedBelow => "fell below the actionable line",
-                Change::Dropped => "was dropped",
-                Change::Unverified => "became unverified",
-                Change::Spilled => "was spilled to a durable store",
-                Change::Restored => "was restored verbatim",
+                StandingChange::CrossedBelow => "fell below the actionable line",
+                StandingChange::Dropped => "was dropped",
+                StandingChange::Unverified => "became unverified",
+                StandingChange::Spilled => "was spilled to a durable store",
+                StandingChange::Restored => "was restored verbatim",
             };
             let _ = write!(
                 out,
                 "<li class=\"{}\"><strong>{}</strong> ({}, {}) {what}: {:.2} → {:.2}",
                 match c.what {
-                    Change::Spilled | Change::Restored => "gain",
+                    StandingChange::Spilled | StandingChange::Restored => "gain",
                     _ => "loss",
                 },
                 escape(&fact.id),
@@ -368,7 +368,7 @@ mod tests {
         let mut s = builtin("staging-migration").unwrap();
         let run = simulate(&s).unwrap();
         let changed: Vec<bool> = (0..s.actions.len()).map(|i| i == 1).collect();
-        let tips: Vec<Vec<String>> = drift_core::tipping::tipping_points(&s)
+        let tips: Vec<Vec<String>> = drift_core::tipping_points(&s)
             .unwrap()
             .iter()
             .map(|t| tipping_text(&s, t))
@@ -396,7 +396,7 @@ mod tests {
     fn round_by_round_names_the_fact_the_round_and_the_actions() {
         let s = builtin("payments-incident").unwrap();
         let run = simulate(&s).unwrap();
-        let losses = drift_core::losses::round_losses(&s, &run);
+        let losses = drift_core::round_losses(&s, &run);
         let html = losses_html(&s, &run, &losses);
         assert!(
             html.contains("<li><strong>Round 3</strong> (turn 44):"),
@@ -408,15 +408,14 @@ mod tests {
         none.policy = PolicyChoice::Preset(Preset::None);
         let run = simulate(&none).unwrap();
         assert!(
-            losses_html(&none, &run, &drift_core::losses::round_losses(&none, &run))
-                .contains("No round")
+            losses_html(&none, &run, &drift_core::round_losses(&none, &run)).contains("No round")
         );
     }
 
     #[test]
     fn tipping_text_names_levers_and_outcomes() {
         let s = builtin("payments-incident").unwrap();
-        let tips = drift_core::tipping::tipping_points(&s).unwrap();
+        let tips = drift_core::tipping_points(&s).unwrap();
         let rollback = s
             .actions
             .iter()
@@ -442,7 +441,7 @@ mod tests {
             for p in Preset::ALL {
                 let mut s = builtin(id).unwrap();
                 s.policy = PolicyChoice::Preset(p);
-                let tips = drift_core::tipping::tipping_points(&s).unwrap();
+                let tips = drift_core::tipping_points(&s).unwrap();
                 for tip in &tips {
                     let text = tipping_text(&s, tip);
                     if text == ["no single change flips it"] {

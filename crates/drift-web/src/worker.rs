@@ -18,11 +18,12 @@
 //! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
 //!   [`Guesses`]).
 
-use drift_core::losses::round_losses;
-use drift_core::tipping::tipping_points;
+use drift_core::round_losses;
+use drift_core::tipping_points;
 use drift_core::{Scenario, parse_scenario, scenario_to_json, simulate};
 use serde_json::{Value, json};
 
+#[cfg(feature = "session")]
 use crate::imported::Guesses;
 use crate::tables::{losses_html, tipping_text};
 
@@ -117,17 +118,20 @@ pub fn read_reply(reply: &str) -> Option<Reply> {
     })
 }
 
+#[cfg(feature = "session")]
 /// The message asking for `transcript` to be imported.
 pub fn import_request(seq: u64, transcript: &str) -> String {
     format!("{seq}\n{transcript}")
 }
 
+#[cfg(feature = "session")]
 /// The import worker's answer: the [`Guesses`] (see [`Guesses::to_json`]),
 /// or why the transcript could not be read, naming the line.
 pub fn import_reply(message: &str) -> String {
     answer(message, |text| Guesses::read(text).map(|g| g.to_json()))
 }
 
+#[cfg(feature = "session")]
 /// An import reply read back: its sequence number and the guesses (or why
 /// there are none).
 pub fn read_import_reply(reply: &str) -> Option<(u64, Result<Guesses, String>)> {
@@ -194,6 +198,7 @@ mod tests {
         assert!(read_reply("not a reply").is_none());
     }
 
+    #[cfg(feature = "session")]
     #[test]
     fn an_import_request_comes_back_as_guesses() {
         let log = concat!(
@@ -213,6 +218,7 @@ mod tests {
         );
     }
 
+    #[cfg(feature = "session")]
     #[test]
     fn a_broken_transcript_is_an_error_reply_naming_the_line() {
         let (seq, guesses) = read_import_reply(&import_reply(

@@ -112,7 +112,7 @@ fn the_context_fill_replays_the_harness() {
             let mut s = builtin(id).unwrap();
             s.policy = drift_core::PolicyChoice::Preset(preset);
             let run = simulate(&s).unwrap();
-            let fill = Fill::new(&s, &run);
+            let fill = Fill::new(&run);
             // At every round the replayed size is the engine's size before it,
             // and the next point is its size after.
             for (turn, before, after) in &fill.rounds {
@@ -129,7 +129,7 @@ fn the_context_fill_replays_the_harness() {
         }
     }
     let s = builtin("payments-incident").unwrap();
-    let fill = Fill::new(&s, &simulate(&s).unwrap());
+    let fill = Fill::new(&simulate(&s).unwrap());
     assert_eq!(
         fill.round_near(45.0, 3.0).map(|(i, r)| (i, r.0)),
         Some((2, 44))

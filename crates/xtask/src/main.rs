@@ -88,6 +88,7 @@ fn test() -> Result {
             "clippy",
             "--workspace",
             "--all-targets",
+            "--all-features",
             "--locked",
             "--",
             "-D",
@@ -102,6 +103,7 @@ fn test() -> Result {
             "--target",
             "wasm32-unknown-unknown",
             "--all-targets",
+            "--all-features",
             "--locked",
             "--",
             "-D",
@@ -109,15 +111,23 @@ fn test() -> Result {
         ]))
     })?;
     step("native tests, doc tests included", || {
-        run(cargo(&["test", "--workspace", "--locked"]))
+        run(cargo(&[
+            "test",
+            "--workspace",
+            "--all-features",
+            "--locked",
+        ]))
     })?;
     step("API documentation builds without warnings", || {
         let mut cmd = cargo(&[
             "doc",
             "--no-deps",
             "--locked",
+            "--all-features",
             "--package",
             "drift-core",
+            "--package",
+            "drift-session",
             "--package",
             "drift-web",
         ]);
@@ -125,12 +135,14 @@ fn test() -> Result {
         run(cmd)
     })?;
     step(
-        "drift-core builds without std (thumbv7em-none-eabihf)",
+        "drift-core and drift-session build without std (thumbv7em-none-eabihf)",
         || {
             run(cargo(&[
                 "build",
                 "--package",
                 "drift-core",
+                "--package",
+                "drift-session",
                 "--target",
                 "thumbv7em-none-eabihf",
                 "--locked",

@@ -1,4 +1,4 @@
-//! MODEL.md §2–§5 transcribed literally: every fact visited at every round.
+//! docs/MODEL.md §2–§5 transcribed literally: every fact visited at every round.
 //!
 //! Slow on purpose and written without looking at the engine's closed form,
 //! so the property tests can hold the engine to the contract on generated

@@ -7,8 +7,8 @@
 
 use std::time::Duration;
 
-use drift_core::audit::{Audit, Field, IdChange, audit};
-use drift_core::transcript::{MessageRole, Transcript, read_transcript};
+use drift_session::{Audit, IdChange, MessageField, audit};
+use drift_session::{MessageRole, Transcript, read_transcript};
 use leptos::html::Textarea;
 use leptos::prelude::*;
 
@@ -288,8 +288,8 @@ pub fn AuditView() -> impl IntoView {
                     .into_iter()
                     .filter_map(|i| {
                         let m = report.before.messages.get(i)?;
-                        let text_marks = report.marks.before.get(&(i, Field::Text)).map_or(&[][..], Vec::as_slice);
-                        let arg_marks = report.marks.before.get(&(i, Field::Arguments)).map_or(&[][..], Vec::as_slice);
+                        let text_marks = report.marks.before.get(&(i, MessageField::Text)).map_or(&[][..], Vec::as_slice);
+                        let arg_marks = report.marks.before.get(&(i, MessageField::Arguments)).map_or(&[][..], Vec::as_slice);
                         Some(view! {
                             <div class="message">
                                 <div class="message-head">

@@ -6,13 +6,13 @@
 //! itself, and the page keeps showing the last valid run.
 
 use drift_core::{
-    Guard, Harness, Kind, ModelParams, Policy, PolicyChoice, Preset, Role, builtin, builtin_ids,
+    Control, Policy, PolicyChoice, Preset, Role, SETTINGS, SettingInfo, Unit, Value, builtin,
+    builtin_ids, thousands,
 };
 use leptos::prelude::*;
 
 use super::state::AppState;
-use crate::share::Source;
-use drift_core::explain::thousands;
+use crate::page::Source;
 
 /// A labelled range input that acts while it is dragged.
 #[component]
@@ -413,118 +413,81 @@ pub fn PolicyPanel() -> impl IntoView {
     }
 }
 
-type HarnessField = (
-    &'static str,
-    &'static str,
-    fn(&Harness) -> u64,
-    fn(&mut Harness, u64),
-    u64,
-    u64,
-    u64,
-);
+/// A setting's control: its element id, made from its identifier
+/// (`harness-window_tokens`, `retention-standing_rule`).
+fn element_id(info: &SettingInfo) -> String {
+    format!("{}-{}", info.section, info.name)
+}
 
-/// Harness fields: id, label, get, set, min, max, step.
-const HARNESS: [HarnessField; 9] = [
-    (
-        "h-window",
-        "window (tokens)",
-        |h| h.window_tokens,
-        |h, v| h.window_tokens = v,
-        1_000,
-        2_000_000,
-        1_000,
-    ),
-    (
-        "h-system",
-        "system prompt (tokens)",
-        |h| h.system_tokens,
-        |h, v| h.system_tokens = v,
-        0,
-        1_000_000,
-        100,
-    ),
-    (
-        "h-turn",
-        "tokens per turn",
-        |h| h.tokens_per_turn,
-        |h, v| h.tokens_per_turn = v,
-        1,
-        1_000_000,
-        100,
-    ),
-    (
-        "h-tail",
-        "tail (turns kept)",
-        |h| h.tail_turns.into(),
-        |h, v| h.tail_turns = v as u32,
-        1,
-        1_000,
-        1,
-    ),
-    (
-        "h-summary",
-        "summary budget (tokens)",
-        |h| h.summary_tokens,
-        |h, v| h.summary_tokens = v,
-        1,
-        1_000_000,
-        256,
-    ),
-    (
-        "h-turns",
-        "turns",
-        |h| h.turns.into(),
-        |h, v| h.turns = v as u32,
-        1,
-        100_000,
-        1,
-    ),
-    (
-        "h-reserve",
-        "reserve (tokens)",
-        |h| h.reserve_tokens,
-        |h, v| h.reserve_tokens = v,
-        0,
-        1_000_000,
-        1_000,
-    ),
-    (
-        "h-user",
-        "user message (tokens)",
-        |h| h.user_message_tokens,
-        |h, v| h.user_message_tokens = v,
-        1,
-        100_000,
-        10,
-    ),
-    (
-        "h-trigger",
-        "",
-        |h| h.trigger_percent.into(),
-        |h, v| h.trigger_percent = v as u32,
-        1,
-        100,
-        1,
-    ),
-];
+/// The control for one numeric setting of the registry: a slider for
+/// fractions, factors and percents, a number box for counts.
+fn setting_control(state: AppState, info: &'static SettingInfo) -> impl IntoView + use<> {
+    let setting = info.setting;
+    let Control { min, max, step } = info.control;
+    let id = element_id(info);
+    let label = info.label.to_string();
+    match info.unit {
+        Unit::Tokens | Unit::Turns => {
+            let value = Memo::new(move |_| {
+                state.scenario.with(|s| match setting.get(s) {
+                    Value::Whole(n) => n,
+                    _ => 0,
+                })
+            });
+            let on_change = Callback::new(move |v: u64| {
+                state
+                    .edit(|s| {
+                        let _ = setting.set(s, Value::Whole(v));
+                    })
+                    .map_err(|e| e.to_string())
+            });
+            view! {
+                <NumberInput id label value min=min as u64 max=max as u64 step=step as u64 on_change />
+            }
+            .into_any()
+        }
+        _ => {
+            let whole = info.unit == Unit::Percent;
+            let value = Memo::new(move |_| {
+                state.scenario.with(|s| match setting.get(s) {
+                    Value::Whole(n) => n as f64,
+                    Value::Number(x) => x,
+                    Value::Switch(on) => f64::from(u8::from(on)),
+                })
+            });
+            let on_change = Callback::new(move |v: f64| {
+                let value = if whole {
+                    Value::Whole(v.round() as u64)
+                } else {
+                    Value::Number(v)
+                };
+                state
+                    .edit(|s| {
+                        let _ = setting.set(s, value);
+                    })
+                    .map_err(|e| e.to_string())
+            });
+            let format: fn(f64) -> String = if whole {
+                percent
+            } else if step < 0.01 {
+                |v| format!("{v:.3}")
+            } else {
+                fraction
+            };
+            view! { <Slider id label value min max step format on_change /> }.into_any()
+        }
+    }
+}
+
+/// The registry's rows of one section (`harness`, `retention`, `model`, `guards`).
+fn section(name: &'static str) -> impl Iterator<Item = &'static SettingInfo> {
+    SETTINGS.iter().filter(move |s| s.section == name)
+}
 
 /// The harness: window, trigger, sizes, tail, summary, turns.
 #[component]
 pub fn HarnessPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let field = move |(id, label, get, put, min, max, step): HarnessField| {
-        let value = Memo::new(move |_| state.scenario.with(|s| get(&s.harness)));
-        let on_change = Callback::new(move |v: u64| {
-            state
-                .edit(|s| put(&mut s.harness, v))
-                .map_err(|e| e.to_string())
-        });
-        view! {
-            <NumberInput id=id.to_string() label=label.to_string() value min max step on_change />
-        }
-    };
-    let (_, _, get_trigger, put_trigger, ..) = HARNESS[8];
-    let trigger = Memo::new(move |_| state.scenario.with(|s| get_trigger(&s.harness) as f64));
     let effective = Memo::new(move |_| {
         state.scenario.with(|s| {
             let p = s.effective_policy();
@@ -542,7 +505,7 @@ pub fn HarnessPanel() -> impl IntoView {
                 format!(
                     "In effect: {}; rounds are due above {} tokens.",
                     notes.join(", "),
-                    thousands(due_at(&h))
+                    thousands(h.due_above())
                 )
             }
         })
@@ -551,33 +514,10 @@ pub fn HarnessPanel() -> impl IntoView {
         <section class="panel harness" aria-labelledby="harness-heading">
             <h2 id="harness-heading">"Harness"</h2>
             <div class="grid">
-                {HARNESS[..2].iter().copied().map(field).collect_view()}
-                <Slider
-                    id="h-trigger".to_string()
-                    label="trigger (% of window)".to_string()
-                    value=trigger
-                    min=1.0
-                    max=100.0
-                    step=1.0
-                    format=percent
-                    on_change=Callback::new(move |v: f64| {
-                        state.edit(|s| put_trigger(&mut s.harness, v.round() as u64)).map_err(|e| e.to_string())
-                    })
-                />
-                {HARNESS[2..8].iter().copied().map(field).collect_view()}
+                {section("harness").map(|info| setting_control(state, info)).collect_view()}
             </div>
             <p class="note">{effective}</p>
         </section>
-    }
-}
-
-/// The context size above which a round is due.
-fn due_at(h: &Harness) -> u64 {
-    let trigger = h.window_tokens * u64::from(h.trigger_percent) / 100;
-    if h.reserve_tokens > 0 {
-        trigger.min(h.window_tokens.saturating_sub(h.reserve_tokens))
-    } else {
-        trigger
     }
 }
 
@@ -588,27 +528,7 @@ pub fn RetentionPanel() -> impl IntoView {
     view! {
         <section class="panel retention" aria-labelledby="retention-heading">
             <h2 id="retention-heading">"Retention per summarisation"</h2>
-            {Kind::ALL
-                .into_iter()
-                .map(|kind| {
-                    let value = Memo::new(move |_| state.scenario.with(|s| s.retention.get(kind)));
-                    let on_change = Callback::new(move |v: f64| {
-                        state.edit(|s| s.retention.set(kind, v)).map_err(|e| e.to_string())
-                    });
-                    view! {
-                        <Slider
-                            id=format!("retention-{}", kind.id())
-                            label=kind.label().to_string()
-                            value
-                            min=0.0
-                            max=1.0
-                            step=0.01
-                            format=fraction
-                            on_change
-                        />
-                    }
-                })
-                .collect_view()}
+            {section("retention").map(|info| setting_control(state, info)).collect_view()}
         </section>
     }
 }
@@ -617,96 +537,30 @@ pub fn RetentionPanel() -> impl IntoView {
 #[component]
 pub fn GuardsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let hint = |g: Guard| match g {
-        Guard::ReinjectConstraints => {
-            "Rules, carve-outs and corrections are re-injected verbatim after every round."
-        }
-        Guard::VerifyBindings => {
-            "An action on a binding that is no longer actionable is refused instead of guessed."
-        }
-        Guard::EntailmentGate => {
-            "Summary-of-summary claims are unverified; irreversible actions on them are refused."
-        }
-        Guard::CommitmentAudit => {
-            "Commitments, rationales and rejected options are spilled to a durable store before they fade."
-        }
-    };
     view! {
         <section class="panel guards" aria-labelledby="guards-heading">
             <h2 id="guards-heading">"Guards"</h2>
-            {Guard::ALL
-                .into_iter()
-                .map(|g| {
-                    let checked = Memo::new(move |_| state.scenario.with(|s| s.guards.get(g)));
+            {section("guards")
+                .map(|info| {
+                    let setting = info.setting;
+                    let checked = Memo::new(move |_| {
+                        state.scenario.with(|s| setting.get(s) == Value::Switch(true))
+                    });
                     let on_change = Callback::new(move |on: bool| {
-                        state.edit(|s| s.guards.set(g, on)).map_err(|e| e.to_string())
+                        state
+                            .edit(|s| {
+                                let _ = setting.set(s, Value::Switch(on));
+                            })
+                            .map_err(|e| e.to_string())
                     });
                     view! {
-                        <Toggle id=format!("guard-{}", g.id()) label=g.label().to_string() checked on_change hint=hint(g) />
+                        <Toggle id=element_id(info) label=info.label.to_string() checked on_change hint=info.help />
                     }
                 })
                 .collect_view()}
         </section>
     }
 }
-
-type ModelField = (
-    &'static str,
-    &'static str,
-    fn(&ModelParams) -> f64,
-    fn(&mut ModelParams, f64),
-    f64,
-    f64,
-    f64,
-);
-
-const MODEL: [ModelField; 5] = [
-    (
-        "m-threshold",
-        "actionable threshold",
-        |m| m.actionable_threshold,
-        |m, v| m.actionable_threshold = v,
-        0.0,
-        1.0,
-        0.01,
-    ),
-    (
-        "m-pressure",
-        "pressure sensitivity",
-        |m| m.pressure_sensitivity,
-        |m, v| m.pressure_sensitivity = v,
-        0.0,
-        1.0,
-        0.01,
-    ),
-    (
-        "m-fab",
-        "fabrication level",
-        |m| m.fabrication_base,
-        |m, v| m.fabrication_base = v,
-        0.0,
-        0.5,
-        0.005,
-    ),
-    (
-        "m-exp",
-        "fabrication exponent",
-        |m| m.fabrication_exponent,
-        |m, v| m.fabrication_exponent = v,
-        0.0,
-        4.0,
-        0.01,
-    ),
-    (
-        "m-laundering",
-        "laundering threshold",
-        |m| m.laundering_threshold,
-        |m, v| m.laundering_threshold = v,
-        0.0,
-        1.0,
-        0.01,
-    ),
-];
 
 /// The model parameters.
 #[component]
@@ -715,19 +569,7 @@ pub fn ModelPanel() -> impl IntoView {
     view! {
         <section class="panel model" aria-labelledby="model-heading">
             <h2 id="model-heading">"Model"</h2>
-            {MODEL
-                .into_iter()
-                .map(|(id, label, get, put, min, max, step)| {
-                    let value = Memo::new(move |_| state.scenario.with(|s| get(&s.model)));
-                    let on_change = Callback::new(move |v: f64| {
-                        state.edit(|s| put(&mut s.model, v)).map_err(|e| e.to_string())
-                    });
-                    let format: fn(f64) -> String = if step < 0.01 { |v| format!("{v:.3}") } else { fraction };
-                    view! {
-                        <Slider id=id.to_string() label=label.to_string() value min max step format on_change />
-                    }
-                })
-                .collect_view()}
+            {section("model").map(|info| setting_control(state, info)).collect_view()}
         </section>
     }
 }

@@ -11,7 +11,7 @@ use super::dom::{download, download_url, file_name, file_text, take_chosen_file}
 use super::state::{AppState, Notice, share_url};
 use super::timelines::png_data_url;
 use crate::chart::{self, Palette};
-use crate::share::Source;
+use crate::link::Source;
 
 /// Reads `file` and loads it as a scenario; a file that does not read leaves
 /// the session as it was and says what is wrong.

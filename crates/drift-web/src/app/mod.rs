@@ -1,11 +1,13 @@
 //! The Leptos application (wasm32 only).
 
+#[cfg(feature = "session")]
 mod audit;
 mod compare;
 mod controls;
 mod dom;
 mod files;
 mod panels;
+#[cfg(feature = "session")]
 mod session;
 mod state;
 mod storage;
@@ -15,7 +17,7 @@ mod workers;
 
 use leptos::prelude::*;
 
-use crate::share::Tab;
+use crate::link::Tab;
 pub use state::AppState;
 
 /// Installs the panic banner and mounts the simulator on `<body>`.
@@ -27,6 +29,7 @@ pub fn start() {
 /// Installs the panic banner and mounts "Your own session" (import and
 /// audit) on `<body>`. It is a page of its own, built as its own module, so
 /// the simulator does not carry the transcript reader.
+#[cfg(feature = "session")]
 pub fn start_session() {
     install_panic_banner();
     leptos::mount::mount_to_body(session::SessionPage);

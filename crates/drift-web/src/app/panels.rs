@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use super::state::AppState;
 use super::tips::Tips;
 use crate::html::escape;
-use crate::share::{Source, Tab};
+use crate::link::{Source, Tab};
 use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
 use wasm_bindgen::JsCast;
 

@@ -5,8 +5,8 @@
 
 use std::time::Duration;
 
-use drift_core::import::ImportOptions;
 use drift_core::{Kind, PolicyChoice, Preset, Scenario, scenario_to_json, simulate};
+use drift_session::ImportOptions;
 use leptos::html::Textarea;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -16,7 +16,7 @@ use super::dom::{download, file_name, file_text, take_chosen_file};
 use super::workers::Lazy;
 use crate::html::escape;
 use crate::imported::Guesses;
-use crate::share::{self, PageState, Source, Tab};
+use crate::link::{self, PageState, Source, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html};
 use crate::worker::{import_request, read_import_reply};
@@ -274,11 +274,11 @@ fn ImportView() -> impl IntoView {
             source: Source::Imported(Box::new(s.clone())),
             scenario: s,
             tab: Tab::Timelines,
-            compare: share::DEFAULT_COMPARE,
+            compare: link::DEFAULT_COMPARE,
         };
         let _ = window()
             .location()
-            .set_href(&format!("../{}", share::url_suffix(&share::encode(&state))));
+            .set_href(&format!("../{}", link::url_suffix(&link::encode(&state))));
     };
     let export = move |_| {
         if let Some((s, _)) = edited.get_untracked() {

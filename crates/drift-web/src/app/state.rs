@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use super::storage::{self, Saved};
 use crate::chart::Chart;
-use crate::share::{self, PageState, Source, Tab};
+use crate::link::{self, PageState, Source, Tab};
 use crate::story::{self, Story};
 
 /// A message shown in the banner.
@@ -200,7 +200,7 @@ impl AppState {
     fn sync_outward(self) {
         let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
         Effect::new(move |_| {
-            let query = share::encode(&self.page_state());
+            let query = link::encode(&self.page_state());
             if let Some(handle) = pending.get_value() {
                 handle.clear();
             }
@@ -235,7 +235,7 @@ fn initial_state() -> (PageState, Option<Notice>) {
     let location = window().location();
     let search = location.search().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
-    match share::decode(share::link_query(&search, &hash)) {
+    match link::decode(link::link_query(&search, &hash)) {
         Ok(Some(state)) => return (state, None),
         Err(e) => {
             return (
@@ -248,7 +248,7 @@ fn initial_state() -> (PageState, Option<Notice>) {
         Ok(None) => {}
     }
     match storage::load() {
-        Saved::Found(saved) => match share::decode(&saved) {
+        Saved::Found(saved) => match link::decode(&saved) {
             Ok(Some(state)) => (state, None),
             Ok(None) => (PageState::default_state(), None),
             Err(e) => (
@@ -277,7 +277,7 @@ fn replace_url(query: &str) {
     let _ = history.replace_state_with_url(
         &wasm_bindgen::JsValue::NULL,
         "",
-        Some(&format!("{path}{}", share::url_suffix(query))),
+        Some(&format!("{path}{}", link::url_suffix(query))),
     );
 }
 
@@ -286,5 +286,5 @@ pub fn share_url(state: &PageState) -> String {
     let location = window().location();
     let origin = location.origin().unwrap_or_default();
     let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}{}", share::url_suffix(&share::encode(state)))
+    format!("{origin}{path}{}", link::url_suffix(&link::encode(state)))
 }

@@ -11,7 +11,7 @@ use wasm_bindgen::JsCast;
 use super::dom::{device_pixel_ratio, observe_width};
 use super::state::AppState;
 use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
-use drift_core::explain::thousands;
+use drift_core::thousands;
 
 /// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
 /// pixel ratio, and returns the ratio.
@@ -178,9 +178,8 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let fill = Memo::new(move |_| {
-        state.with_sim(|sim| (Fill::new(&sim.scenario, &sim.run), sim.chart.axis.turns))
-    });
+    let fill =
+        Memo::new(move |_| state.with_sim(|sim| (Fill::new(&sim.run), sim.chart.axis.turns)));
     let hover = RwSignal::new(None::<(f64, String)>);
     Effect::new(move |_| {
         let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {

@@ -1,10 +1,11 @@
 //! Properties of the runtime guards over generated ledgers, stores,
 //! boundaries and rewrites.
 
-use drift_core::entail::Judgement;
-use drift_core::guard::{
-    Belief, BindingError, BindingLedger, BoundaryError, BoundaryGate, Change, Claim, ClaimReason,
+use drift_session::Judgement;
+use drift_session::{
+    Belief, BindingError, BindingLedger, BoundaryError, BoundaryGate, Claim, ClaimReason,
     ClaimStatus, Commitment, CommitmentLedger, ConstraintStore, GateSettings, Inventory, Rewrite,
+    RewriteChange,
 };
 use proptest::prelude::*;
 
@@ -421,7 +422,7 @@ proptest! {
                 prop_assert_eq!(&refused.asserted, &expect_asserted);
                 for s in &refused.must_spill {
                     let dropped = rewrite.entries.iter().all(|(i, _)| *i != s.id);
-                    prop_assert_eq!(dropped, s.change == Change::Dropped);
+                    prop_assert_eq!(dropped, s.change == RewriteChange::Dropped);
                 }
                 for id in spill {
                     ledger.spill(&id);

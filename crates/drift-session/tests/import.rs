@@ -6,12 +6,12 @@
 
 use std::fmt::Write as _;
 
-use drift_core::audit::Field;
-use drift_core::import::{Governance, ImportOptions, Imported, Notice, import, import_text};
-use drift_core::transcript::{
+use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate};
+use drift_session::MessageField;
+use drift_session::{Governance, ImportOptions, Imported, Notice, import, import_text};
+use drift_session::{
     Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
-use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate};
 use proptest::prelude::*;
 
 fn sample_text(name: &str) -> String {
@@ -56,7 +56,7 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
         if g.id != f.id || g.kind_cue.kind != f.kind || g.origin.turn != f.turn {
             return Err(format!("fact guess {} does not match its fact", g.id));
         }
-        if g.origin.place.field != Field::Text
+        if g.origin.place.field != MessageField::Text
             || m.text
                 .get(g.origin.place.span.start..g.origin.place.span.end)
                 != Some(f.text.as_str())
@@ -549,7 +549,7 @@ fn options_out_of_range_are_clamped_and_said() {
         id: "x".into(),
         window_tokens: 0,
         policy: Some(Preset::None),
-        estimate: drift_core::import::TokenEstimate { chars_per_token: 0 },
+        estimate: drift_session::TokenEstimate { chars_per_token: 0 },
         tail_turns: 0,
         summary_tokens: 0,
     };
@@ -660,7 +660,7 @@ proptest! {
     fn imports_always_validate(t in transcript(), window in 0u64..5_000, per in 0u32..8) {
         let options = ImportOptions {
             window_tokens: window,
-            estimate: drift_core::import::TokenEstimate { chars_per_token: per },
+            estimate: drift_session::TokenEstimate { chars_per_token: per },
             ..ImportOptions::default()
         };
         let imported = import(&t, &options);

@@ -58,7 +58,7 @@
 //! these checks is used.
 //!
 //! ```
-//! use drift_core::entail::{Entailment, LexicalEntailment};
+//! use drift_session::{Entailment, LexicalEntailment};
 //!
 //! let source = "turn 212: we are still on libfoo 2.3.1, do not bump.";
 //! let checker = LexicalEntailment;
@@ -74,7 +74,7 @@
 
 pub(crate) mod lexicon;
 mod rules;
-pub mod scan;
+pub(crate) mod scan;
 pub(crate) mod support;
 
 use alloc::string::{String, ToString};
@@ -109,7 +109,7 @@ pub struct Judgement {
 /// plugged in with a closure.
 ///
 /// ```
-/// use drift_core::entail::{Entailment, Judgement};
+/// use drift_session::{Entailment, Judgement};
 ///
 /// let substring = |claim: &str, source: &str| Judgement {
 ///     entailment: if source.contains(claim) { 1.0 } else { 0.0 },

@@ -4,7 +4,7 @@
 //!
 //! [`import`] reads the transcript once and returns an [`Imported`]: the
 //! scenario (which always passes [`Scenario::validate`] and reads back
-//! through [`crate::scenario_to_json`] and [`crate::parse_scenario`]
+//! through [`drift_core::scenario_to_json`] and [`drift_core::parse_scenario`]
 //! unchanged), and beside it, in the same order as the scenario's facts and
 //! actions, a [`FactGuess`] or [`ActionGuess`] saying where each came from
 //! (message, record, byte span) and why (the cue, the pattern, what it
@@ -13,7 +13,7 @@
 //! simulating; the edited scenario is an ordinary `scenario@1` file.
 //!
 //! ```
-//! use drift_core::import::{ImportOptions, Governance, import_text};
+//! use drift_session::{ImportOptions, Governance, import_text};
 //! use drift_core::{Kind, Role, simulate};
 //!
 //! let log = r#"{"type":"message","role":"developer","content":"Never restart payments-api without an approver."}
@@ -138,7 +138,7 @@
 //! `BENCHMARKS.md`).
 
 mod kinds;
-pub mod patterns;
+mod patterns;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -148,16 +148,16 @@ use core::fmt;
 pub use kinds::KindCue;
 pub use patterns::{PATTERNS, Pattern};
 
-use crate::audit::{Field, MessageSentence, Place, each_sentence, normal, reads_rules};
+use crate::audit::{MessageField, MessageSentence, Place, each_sentence, normal, reads_rules};
 use crate::entail::RuleCue;
 use crate::entail::scan::{self, EntityKind, Span};
-use crate::harness::Harness;
-use crate::policy::{PolicyChoice, Preset};
-use crate::scenario::{Action, Fact, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Scenario};
 use crate::transcript::{
     MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
-use crate::vocab::{Retention, Role};
+use drift_core::Harness;
+use drift_core::{Action, Fact, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Scenario};
+use drift_core::{PolicyChoice, Preset};
+use drift_core::{Retention, Role};
 
 /// How many tokens a text is taken to be.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -174,7 +174,7 @@ impl TokenEstimate {
     /// at least 1.
     ///
     /// ```
-    /// use drift_core::import::TokenEstimate;
+    /// use drift_session::TokenEstimate;
     /// assert_eq!(TokenEstimate::DEFAULT.tokens(9), 3);
     /// assert_eq!(TokenEstimate::DEFAULT.tokens(0), 1);
     /// ```
@@ -480,11 +480,11 @@ struct TurnPlan {
 
 impl TurnPlan {
     /// The turns whose size is not `per_turn`.
-    fn turn_tokens(&self, per_turn: u64) -> Vec<crate::scenario::TurnTokens> {
+    fn turn_tokens(&self, per_turn: u64) -> Vec<drift_core::TurnTokens> {
         (1u32..)
             .zip(&self.sizes)
             .filter(|(_, tokens)| **tokens != per_turn)
-            .map(|(turn, &tokens)| crate::scenario::TurnTokens { turn, tokens })
+            .map(|(turn, &tokens)| drift_core::TurnTokens { turn, tokens })
             .collect()
     }
 }
@@ -635,7 +635,7 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
     let mut ids = Ids::default();
     each_sentence(
         transcript,
-        |role, field| field == Field::Text && reads_rules(role),
+        |role, field| field == MessageField::Text && reads_rules(role),
         true,
         |sentence: &MessageSentence<'_>| {
             let rule = sentence.rule_cue();
@@ -805,7 +805,7 @@ fn read_actions(
         let origin = Origin {
             place: Place {
                 message: m,
-                field: Field::Arguments,
+                field: MessageField::Arguments,
                 span: Span::new(0, arguments.len()),
             },
             record: message.record,

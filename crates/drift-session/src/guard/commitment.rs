@@ -2,7 +2,7 @@
 //!
 //! A decision survives a rewrite only as an identifiable object. The ledger
 //! keeps each [`Commitment`] with a stable id, and its rationale and rejected
-//! options as first-class [`Entry`]s with ids of their own
+//! options as first-class [`LedgerEntry`]s with ids of their own
 //! (`db`, `db/because/1`, `db/rejected/1`). The window holds them as
 //! `[id] text` lines ([`CommitmentLedger::window_text`]); a rewrite of the
 //! window is read back by id ([`Rewrite::parse`]) and validated against the
@@ -18,8 +18,8 @@
 //!   a spilled entry word for word.
 //!
 //! ```
-//! use drift_core::entail::LexicalEntailment;
-//! use drift_core::guard::{Change, Commitment, CommitmentLedger, Rewrite};
+//! use drift_session::LexicalEntailment;
+//! use drift_session::{RewriteChange, Commitment, CommitmentLedger, Rewrite};
 //!
 //! let mut ledger = CommitmentLedger::new();
 //! ledger
@@ -35,7 +35,7 @@
 //! let refused = ledger.validate(&rewrite, &LexicalEntailment).unwrap_err();
 //! let ids: Vec<&str> = refused.must_spill.iter().map(|s| s.id.as_str()).collect();
 //! assert_eq!(ids, ["db/because/1", "db/rejected/1"]);
-//! assert!(refused.must_spill.iter().all(|s| s.change == Change::Dropped));
+//! assert!(refused.must_spill.iter().all(|s| s.change == RewriteChange::Dropped));
 //!
 //! // Spilled to the durable store, they may leave the window.
 //! for id in ids {
@@ -55,7 +55,7 @@ use crate::entail::Entailment;
 
 /// What an entry is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum EntryKind {
+pub enum LedgerEntryKind {
     /// A decision that was taken.
     Commitment,
     /// Why it was taken.
@@ -104,11 +104,11 @@ impl Commitment {
 
 /// One first-class entry of the ledger.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Entry {
+pub struct LedgerEntry {
     /// `db`, `db/because/1`, `db/rejected/2`.
     pub id: String,
     /// What it is.
-    pub kind: EntryKind,
+    pub kind: LedgerEntryKind,
     /// The id of the commitment it belongs to (its own for a commitment).
     pub commitment: String,
     /// Its canonical text.
@@ -214,7 +214,7 @@ fn valid_entry_id(id: &str) -> bool {
 
 /// How a rewrite changed an entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Change {
+pub enum RewriteChange {
     /// The rewrite does not hold it.
     Dropped,
     /// The rewrite holds it with another text.
@@ -230,9 +230,9 @@ pub struct Spill {
     /// The entry.
     pub id: String,
     /// What it is.
-    pub kind: EntryKind,
+    pub kind: LedgerEntryKind,
     /// What the rewrite did to it.
-    pub change: Change,
+    pub change: RewriteChange,
 }
 
 /// Why a rewrite was refused; every list names entries by id.
@@ -279,7 +279,7 @@ impl core::error::Error for RewriteRefused {}
 /// of them; and which have a durable record.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CommitmentLedger {
-    entries: Vec<Entry>,
+    entries: Vec<LedgerEntry>,
     window: BTreeMap<String, String>,
     durable: BTreeSet<String>,
 }
@@ -304,18 +304,18 @@ impl CommitmentLedger {
             return Err(CommitmentError::DuplicateId { id: c.id });
         }
         let mut new = Vec::with_capacity(1 + c.rationale.len() + c.rejected.len());
-        new.push((c.id.clone(), EntryKind::Commitment, c.statement));
+        new.push((c.id.clone(), LedgerEntryKind::Commitment, c.statement));
         for (n, r) in c.rationale.into_iter().enumerate() {
             new.push((
                 format!("{}/because/{}", c.id, n + 1),
-                EntryKind::Rationale,
+                LedgerEntryKind::Rationale,
                 r,
             ));
         }
         for (n, r) in c.rejected.into_iter().enumerate() {
             new.push((
                 format!("{}/rejected/{}", c.id, n + 1),
-                EntryKind::RejectedOption,
+                LedgerEntryKind::RejectedOption,
                 r,
             ));
         }
@@ -324,7 +324,7 @@ impl CommitmentLedger {
         }
         for (id, kind, text) in new {
             self.window.insert(id.clone(), text.clone());
-            self.entries.push(Entry {
+            self.entries.push(LedgerEntry {
                 id,
                 kind,
                 commitment: c.id.clone(),
@@ -335,12 +335,12 @@ impl CommitmentLedger {
     }
 
     /// Every entry, in the order recorded.
-    pub fn entries(&self) -> &[Entry] {
+    pub fn entries(&self) -> &[LedgerEntry] {
         &self.entries
     }
 
     /// The entry with this id.
-    pub fn entry(&self, id: &str) -> Option<&Entry> {
+    pub fn entry(&self, id: &str) -> Option<&LedgerEntry> {
         self.entries.iter().find(|e| e.id == id)
     }
 
@@ -367,7 +367,7 @@ impl CommitmentLedger {
 
     /// Records that the entry has a durable record (the harness wrote it to
     /// its store); returns it, or `None` for an unknown id.
-    pub fn spill(&mut self, id: &str) -> Option<&Entry> {
+    pub fn spill(&mut self, id: &str) -> Option<&LedgerEntry> {
         let entry = self.entries.iter().find(|e| e.id == id)?;
         self.durable.insert(entry.id.clone());
         Some(entry)
@@ -379,7 +379,7 @@ impl CommitmentLedger {
     }
 
     /// Every entry with a durable record, in the order recorded.
-    pub fn durable(&self) -> impl Iterator<Item = &Entry> {
+    pub fn durable(&self) -> impl Iterator<Item = &LedgerEntry> {
         self.entries.iter().filter(|e| self.durable.contains(&e.id))
     }
 
@@ -410,13 +410,13 @@ impl CommitmentLedger {
                 None => refused.must_spill.push(Spill {
                     id: e.id.clone(),
                     kind: e.kind,
-                    change: Change::Dropped,
+                    change: RewriteChange::Dropped,
                 }),
                 Some(text) if *text == held.as_str() => {}
                 Some(text) if !durable => refused.must_spill.push(Spill {
                     id: e.id.clone(),
                     kind: e.kind,
-                    change: Change::Altered {
+                    change: RewriteChange::Altered {
                         to: (*text).to_string(),
                     },
                 }),
@@ -508,8 +508,8 @@ mod tests {
             refused.must_spill,
             [Spill {
                 id: "db".into(),
-                kind: EntryKind::Commitment,
-                change: Change::Altered {
+                kind: LedgerEntryKind::Commitment,
+                change: RewriteChange::Altered {
                     to: "Postgres for the main store.".into()
                 }
             }]

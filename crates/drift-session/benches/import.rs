@@ -21,8 +21,8 @@ mod support;
 use support::{Rng, json_string};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use drift_core::import::{ImportOptions, import, import_text};
-use drift_core::transcript::read_transcript;
+use drift_session::read_transcript;
+use drift_session::{ImportOptions, import, import_text};
 
 const SERVICES: &[&str] = &[
     "payments-api",

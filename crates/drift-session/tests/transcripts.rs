@@ -2,9 +2,9 @@
 //! expected, and no input whatever makes the reader, the checker or the
 //! audit panic or point outside its text.
 
-use drift_core::audit::{Audit, Field, audit, audit_text};
-use drift_core::entail::LexicalEntailment;
-use drift_core::transcript::{MessageRole, Transcript, TranscriptFormat, read_transcript};
+use drift_session::LexicalEntailment;
+use drift_session::{Audit, MessageField, audit, audit_text};
+use drift_session::{MessageRole, Transcript, TranscriptFormat, read_transcript};
 use proptest::prelude::*;
 
 fn sample(name: &str) -> Transcript {
@@ -144,16 +144,15 @@ fn the_responses_plan_audits_its_merged_tickets() {
 
 /// Every span of an audit lies on character boundaries inside its text.
 fn spans_fit(a: &Audit, before: &Transcript, after: &str) -> Result<(), TestCaseError> {
-    let fits = |text: &str, s: drift_core::entail::scan::Span| {
-        s.start <= s.end && text.get(s.start..s.end).is_some()
-    };
-    let place_fits = |p: &drift_core::audit::Place| {
+    let fits =
+        |text: &str, s: drift_session::Span| s.start <= s.end && text.get(s.start..s.end).is_some();
+    let place_fits = |p: &drift_session::Place| {
         before
             .messages
             .get(p.message)
             .is_some_and(|m| match p.field {
-                Field::Text => fits(&m.text, p.span),
-                Field::Arguments => fits(m.tool_arguments.as_deref().unwrap_or(""), p.span),
+                MessageField::Text => fits(&m.text, p.span),
+                MessageField::Arguments => fits(m.tool_arguments.as_deref().unwrap_or(""), p.span),
             })
     };
     for d in &a.dropped_constraints {

@@ -1,4 +1,5 @@
-//! The page's state as a link: a short, versioned query string.
+//! The page's state ([`PageState`]) as a link: a short, versioned query
+//! string.
 //!
 //! A link names the scenario (a built-in id, or the whole imported file
 //! inline) and lists only what differs from that scenario's own settings, so
@@ -14,11 +15,9 @@
 //! | `s` / `src` | built-in scenario id / imported scenario file (base64url JSON) |
 //! | `t` | view tab (`timelines`, `rounds`, `matrix`, `compare`) |
 //! | `c` | the preset the compare view sets against the current policy |
-//! | `p` | policy preset id, or `custom` with `pc pr ps px pf pt pu` and `ph.*` |
-//! | `w tr sy tt k b n rv um` | harness: window, trigger %, system, tokens per turn, tail turns, summary, turns, reserve, user message |
-//! | `r.<kind>` | retention (`r.sr r.co r.cr r.sc r.ts r.cm r.ra r.ro r.bi`) |
-//! | `g` | guards on: letters `r` `v` `e` `c`; empty for none |
-//! | `m.at m.ps m.fb m.fe m.lt` | model parameters |
+//! | `p` | policy preset id, or `custom` with `pc pr ps px pf pt pu` and `ph.<harness key>` |
+//! | `w tr sy …`, `r.sr …`, `m.at …` | a harness field, a kind's retention, a model parameter: each setting's key in [`drift_core::SETTINGS`] |
+//! | `g` | guards on: their letters in [`drift_core::SETTINGS`] (`r` `v` `e` `c`); empty for none |
 //! | `x` / `nf` | indices of externalised facts / of facts not forwarded, dot-separated |
 //!
 //! A link carries its state in the query (`?v=1&…`) unless that is longer
@@ -30,135 +29,15 @@
 use std::fmt::{self, Write as _};
 
 use drift_core::{
-    Guard, Harness, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, Scenario,
-    ScenarioError, builtin, parse_scenario, scenario_to_json,
+    HarnessField, HarnessOverrides, MAX_TOKENS, MAX_TURNS, Policy, PolicyChoice, Preset, Range,
+    Role, RoleSet, SETTINGS, Scenario, ScenarioError, Setting, SettingInfo, Unit, Value, builtin,
+    parse_scenario, scenario_to_json,
 };
+
+pub use crate::page::{DEFAULT_COMPARE, PageState, Source, Tab};
 
 /// The current link format.
 pub const VERSION: u32 = 1;
-
-/// Which view the page shows.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Tab {
-    /// One fidelity row per fact.
-    #[default]
-    Timelines,
-    /// The rounds table.
-    Rounds,
-    /// Scenario × preset outcome counts.
-    Matrix,
-    /// The current policy against another preset.
-    Compare,
-}
-
-impl Tab {
-    /// Every tab, in display order.
-    pub const ALL: [Tab; 4] = [Tab::Timelines, Tab::Rounds, Tab::Matrix, Tab::Compare];
-
-    /// The identifier in links.
-    pub const fn id(self) -> &'static str {
-        match self {
-            Tab::Timelines => "timelines",
-            Tab::Rounds => "rounds",
-            Tab::Matrix => "matrix",
-            Tab::Compare => "compare",
-        }
-    }
-
-    /// The label on the tab.
-    pub const fn label(self) -> &'static str {
-        match self {
-            Tab::Timelines => "Timelines",
-            Tab::Rounds => "Rounds",
-            Tab::Matrix => "Matrix",
-            Tab::Compare => "Compare",
-        }
-    }
-
-    fn from_id(id: &str) -> Option<Tab> {
-        Tab::ALL.into_iter().find(|t| t.id() == id)
-    }
-}
-
-/// Where the scenario comes from.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Source {
-    /// A built-in scenario, by id.
-    Builtin(String),
-    /// A file the user imported, carried whole.
-    Imported(Box<Scenario>),
-}
-
-impl Source {
-    /// The scenario as it was loaded, before any change in the page.
-    pub fn scenario(&self) -> Option<Scenario> {
-        match self {
-            Source::Builtin(id) => builtin(id),
-            Source::Imported(s) => Some(s.as_ref().clone()),
-        }
-    }
-}
-
-/// Everything a link carries.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PageState {
-    /// The scenario as loaded.
-    pub source: Source,
-    /// The scenario with every change made in the page.
-    pub scenario: Scenario,
-    /// The visible tab.
-    pub tab: Tab,
-    /// The preset the compare view sets against the current policy.
-    pub compare: Preset,
-}
-
-impl PageState {
-    /// The default view: the first built-in scenario, unchanged.
-    pub fn default_state() -> PageState {
-        let id = drift_core::builtin_ids()
-            .next()
-            .unwrap_or("payments-incident");
-        let scenario = builtin(id).unwrap_or_else(|| fallback_scenario(id));
-        PageState {
-            source: Source::Builtin(id.to_string()),
-            scenario,
-            tab: Tab::Timelines,
-            compare: DEFAULT_COMPARE,
-        }
-    }
-}
-
-/// What the compare view sets against the current policy until asked otherwise.
-pub const DEFAULT_COMPARE: Preset = Preset::OpenaiCompact;
-
-/// A scenario with no facts, used only if a built-in failed to load (a bug
-/// the built-in tests catch), so the page never has nothing to show.
-fn fallback_scenario(id: &str) -> Scenario {
-    Scenario {
-        id: id.to_string(),
-        title: String::new(),
-        description: String::new(),
-        harness: Harness {
-            window_tokens: 32_000,
-            trigger_percent: 100,
-            system_tokens: 2_000,
-            tokens_per_turn: 1_500,
-            tail_turns: 6,
-            summary_tokens: 4_000,
-            turns: 70,
-            reserve_tokens: 0,
-            user_message_tokens: Harness::DEFAULT_USER_MESSAGE_TOKENS,
-        },
-        turn_tokens: Vec::new(),
-        policy: PolicyChoice::default(),
-        retention: Default::default(),
-        guards: Default::default(),
-        model: Default::default(),
-        resources: Vec::new(),
-        facts: Vec::new(),
-        actions: Vec::new(),
-    }
-}
 
 /// Why a link could not be read.
 #[derive(Clone, Debug, PartialEq)]
@@ -233,25 +112,6 @@ impl std::error::Error for LinkError {}
 
 // ------------------------------------------------------------ short codes
 
-const KIND_CODES: [(Kind, &str); 9] = [
-    (Kind::StandingRule, "sr"),
-    (Kind::CarveOut, "co"),
-    (Kind::Correction, "cr"),
-    (Kind::Scope, "sc"),
-    (Kind::TaskState, "ts"),
-    (Kind::Commitment, "cm"),
-    (Kind::Rationale, "ra"),
-    (Kind::RejectedOption, "ro"),
-    (Kind::Binding, "bi"),
-];
-
-const GUARD_CODES: [(Guard, char); 4] = [
-    (Guard::ReinjectConstraints, 'r'),
-    (Guard::VerifyBindings, 'v'),
-    (Guard::EntailmentGate, 'e'),
-    (Guard::CommitmentAudit, 'c'),
-];
-
 const ROLE_CODES: [(Role, char); 4] = [
     (Role::System, 's'),
     (Role::User, 'u'),
@@ -259,121 +119,57 @@ const ROLE_CODES: [(Role, char); 4] = [
     (Role::Tool, 't'),
 ];
 
-/// The harness fields: link key, getter, setter.
-type HarnessField = (&'static str, fn(&Harness) -> u64, fn(&mut Harness, u64));
-
-const HARNESS_FIELDS: [HarnessField; 9] = [
-    ("w", |h| h.window_tokens, |h, v| h.window_tokens = v),
-    (
-        "tr",
-        |h| h.trigger_percent.into(),
-        |h, v| h.trigger_percent = v as u32,
-    ),
-    ("sy", |h| h.system_tokens, |h, v| h.system_tokens = v),
-    ("tt", |h| h.tokens_per_turn, |h, v| h.tokens_per_turn = v),
-    ("k", |h| h.tail_turns.into(), |h, v| h.tail_turns = v as u32),
-    ("b", |h| h.summary_tokens, |h, v| h.summary_tokens = v),
-    ("n", |h| h.turns.into(), |h, v| h.turns = v as u32),
-    ("rv", |h| h.reserve_tokens, |h, v| h.reserve_tokens = v),
-    (
-        "um",
-        |h| h.user_message_tokens,
-        |h, v| h.user_message_tokens = v,
-    ),
-];
-
-/// Fields that hold turns or percents, not token counts.
-fn is_u32_field(key: &str) -> bool {
-    matches!(key, "tr" | "k" | "n")
+/// The settings a link carries as `key=value`: harness, retention, model,
+/// in the order links have always written them. Guards travel together in
+/// `g`.
+fn valued_settings() -> impl Iterator<Item = &'static SettingInfo> {
+    let section = |s: &SettingInfo| match s.setting {
+        Setting::Harness(_) => 0,
+        Setting::Retention(_) => 1,
+        Setting::Model(_) => 2,
+        Setting::Guard(_) => 3,
+    };
+    (0..3).flat_map(move |k| SETTINGS.iter().filter(move |s| section(s) == k))
 }
 
-type OverrideField = (
-    &'static str,
-    fn(&HarnessOverrides) -> Option<u64>,
-    fn(&mut HarnessOverrides, u64),
-);
+/// The guards' settings, whose keys are the letters of `g`.
+fn guard_settings() -> impl Iterator<Item = &'static SettingInfo> {
+    SETTINGS
+        .iter()
+        .filter(|s| matches!(s.setting, Setting::Guard(_)))
+}
 
-const OVERRIDE_FIELDS: [OverrideField; 9] = [
-    (
-        "ph.w",
-        |o| o.window_tokens,
-        |o, v| o.window_tokens = Some(v),
-    ),
-    (
-        "ph.tr",
-        |o| o.trigger_percent.map(u64::from),
-        |o, v| o.trigger_percent = Some(v as u32),
-    ),
-    (
-        "ph.sy",
-        |o| o.system_tokens,
-        |o, v| o.system_tokens = Some(v),
-    ),
-    (
-        "ph.tt",
-        |o| o.tokens_per_turn,
-        |o, v| o.tokens_per_turn = Some(v),
-    ),
-    (
-        "ph.k",
-        |o| o.tail_turns.map(u64::from),
-        |o, v| o.tail_turns = Some(v as u32),
-    ),
-    (
-        "ph.b",
-        |o| o.summary_tokens,
-        |o, v| o.summary_tokens = Some(v),
-    ),
-    (
-        "ph.n",
-        |o| o.turns.map(u64::from),
-        |o, v| o.turns = Some(v as u32),
-    ),
-    (
-        "ph.rv",
-        |o| o.reserve_tokens,
-        |o, v| o.reserve_tokens = Some(v),
-    ),
-    (
-        "ph.um",
-        |o| o.user_message_tokens,
-        |o, v| o.user_message_tokens = Some(v),
-    ),
-];
+/// The largest whole number a link may give a harness field: what its type
+/// holds (a percent or a turn count, or a token count). Validation then
+/// names the field when the value is outside its range.
+fn largest(info: &SettingInfo) -> u64 {
+    match info.unit {
+        Unit::Tokens => MAX_TOKENS,
+        _ => u64::from(MAX_TURNS),
+    }
+}
 
-type ModelField = (
-    &'static str,
-    fn(&drift_core::ModelParams) -> f64,
-    fn(&mut drift_core::ModelParams, f64),
-);
+/// The key a custom policy's override of `field` has: `ph.` and the field's key.
+fn override_key(field: HarnessField) -> String {
+    format!("ph.{}", Setting::Harness(field).info().key)
+}
 
-const MODEL_FIELDS: [ModelField; 5] = [
-    (
-        "m.at",
-        |m| m.actionable_threshold,
-        |m, v| m.actionable_threshold = v,
-    ),
-    (
-        "m.ps",
-        |m| m.pressure_sensitivity,
-        |m, v| m.pressure_sensitivity = v,
-    ),
-    (
-        "m.fb",
-        |m| m.fabrication_base,
-        |m, v| m.fabrication_base = v,
-    ),
-    (
-        "m.fe",
-        |m| m.fabrication_exponent,
-        |m, v| m.fabrication_exponent = v,
-    ),
-    (
-        "m.lt",
-        |m| m.laundering_threshold,
-        |m, v| m.laundering_threshold = v,
-    ),
-];
+/// A setting's value as a link writes it.
+fn link_value(value: Value) -> String {
+    match value {
+        Value::Whole(n) => n.to_string(),
+        Value::Number(x) => number(x),
+        Value::Switch(on) => u8::from(on).to_string(),
+    }
+}
+
+/// Whether two values of a setting differ (to the bit, for numbers).
+fn differs(a: Value, b: Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.to_bits() != y.to_bits(),
+        _ => a != b,
+    }
+}
 
 // ------------------------------------------------------------ encoding
 
@@ -430,30 +226,28 @@ pub fn encode(state: &PageState) -> String {
             }
         }
     }
-    for (key, get, _) in HARNESS_FIELDS {
-        if get(&s.harness) != get(&base.harness) {
-            q.push(key, get(&s.harness).to_string());
+    let changed = |q: &mut Query, model: bool| {
+        for info in valued_settings() {
+            if matches!(info.setting, Setting::Model(_)) != model {
+                continue;
+            }
+            let (now, was) = (info.setting.get(s), info.setting.get(&base));
+            if differs(now, was) {
+                q.push(info.key, link_value(now));
+            }
         }
-    }
-    for (kind, code) in KIND_CODES {
-        let v = s.retention.get(kind);
-        if v.to_bits() != base.retention.get(kind).to_bits() {
-            q.push(&format!("r.{code}"), number(v));
-        }
-    }
+    };
+    // Harness and retention, then the guards, then the model: the order
+    // links have always had.
+    changed(&mut q, false);
     if s.guards != base.guards {
-        let letters: String = GUARD_CODES
-            .iter()
-            .filter(|(g, _)| s.guards.get(*g))
-            .map(|(_, c)| *c)
+        let letters: String = guard_settings()
+            .filter(|info| info.setting.get(s) == Value::Switch(true))
+            .map(|info| info.key)
             .collect();
         q.push("g", letters);
     }
-    for (key, get, _) in MODEL_FIELDS {
-        if get(&s.model).to_bits() != get(&base.model).to_bits() {
-            q.push(key, number(get(&s.model)));
-        }
-    }
+    changed(&mut q, true);
     let flags = |scenario: &Scenario, pick: fn(&drift_core::Fact) -> bool| -> String {
         let mut out = String::new();
         for (i, f) in scenario.facts.iter().enumerate() {
@@ -497,9 +291,9 @@ fn encode_custom(q: &mut Query, p: &Policy) {
     if let Some(u) = p.user_budget_tokens {
         q.push("pu", u.to_string());
     }
-    for (key, get, _) in OVERRIDE_FIELDS {
-        if let Some(v) = get(&p.harness) {
-            q.push(key, v.to_string());
+    for field in HarnessField::ALL {
+        if let Some(v) = field.overridden(&p.harness) {
+            q.push(&override_key(field), v.to_string());
         }
     }
 }
@@ -685,50 +479,34 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
                 Preset::from_id(p).ok_or_else(|| bad("p", p, "a policy preset id or custom"))?,
             )
         };
-    } else if let Some(key) = ["pc", "pr", "ps", "px", "pf", "pt", "pu"]
-        .into_iter()
-        .chain(OVERRIDE_FIELDS.iter().map(|f| f.0))
+    } else if let Some(key) = POLICY_KEYS
+        .iter()
+        .map(|k| k.to_string())
+        .chain(HarnessField::ALL.into_iter().map(override_key))
         .find(|k| get(k).is_some())
     {
-        return Err(bad(key, get(key).unwrap_or(""), "p=custom alongside it"));
+        return Err(bad(&key, get(&key).unwrap_or(""), "p=custom alongside it"));
     }
-    for (key, _, set) in HARNESS_FIELDS {
-        if let Some(v) = get(key) {
-            let max = if is_u32_field(key) {
-                u64::from(drift_core::scenario::MAX_TURNS)
-            } else {
-                drift_core::scenario::MAX_TOKENS
-            };
-            set(&mut scenario.harness, integer(key, v, max)?);
-        }
-    }
-    for (kind, code) in KIND_CODES {
-        let key = format!("r.{code}");
-        if let Some(v) = get(&key) {
-            scenario.retention.set(kind, fraction(&key, v)?);
+    for info in valued_settings() {
+        if let Some(v) = get(info.key) {
+            let value = read_value(info, v)?;
+            info.setting
+                .set(&mut scenario, value)
+                .map_err(|_| bad(info.key, v, info.range.expected()))?;
         }
     }
     if let Some(letters) = get("g") {
-        let mut guards = drift_core::Guards::default();
+        let mut on = Vec::new();
         for c in letters.chars() {
-            let (g, _) = GUARD_CODES
-                .iter()
-                .find(|(_, code)| *code == c)
+            let info = guard_settings()
+                .find(|info| info.key.chars().eq([c]))
                 .ok_or_else(|| bad("g", letters, "guard letters from r, v, e, c"))?;
-            guards.set(*g, true);
+            on.push(info.setting);
         }
-        scenario.guards = guards;
-    }
-    for (key, _, set) in MODEL_FIELDS {
-        if let Some(v) = get(key) {
-            let x = if key == "m.fe" {
-                decimal(v)
-                    .filter(|x| x.is_finite() && *x >= 0.0)
-                    .ok_or_else(|| bad(key, v, "a number of 0 or more"))?
-            } else {
-                fraction(key, v)?
-            };
-            set(&mut scenario.model, x);
+        for info in guard_settings() {
+            let _ = info
+                .setting
+                .set(&mut scenario, Value::Switch(on.contains(&info.setting)));
         }
     }
     let facts = scenario.facts.len();
@@ -753,17 +531,41 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
     }))
 }
 
+/// The keys of a custom policy's switches.
+const POLICY_KEYS: [&str; 7] = ["pc", "pr", "ps", "px", "pf", "pt", "pu"];
+
 fn is_known_key(key: &str) -> bool {
-    const FIXED: [&str; 16] = [
-        "v", "s", "src", "t", "c", "p", "pc", "pr", "ps", "px", "pf", "pt", "pu", "g", "x", "nf",
-    ];
+    const FIXED: [&str; 8] = ["v", "s", "src", "t", "c", "p", "g", "x"];
     FIXED.contains(&key)
-        || HARNESS_FIELDS.iter().any(|f| f.0 == key)
-        || OVERRIDE_FIELDS.iter().any(|f| f.0 == key)
-        || MODEL_FIELDS.iter().any(|f| f.0 == key)
-        || KIND_CODES
-            .iter()
-            .any(|(_, c)| key.strip_prefix("r.") == Some(c))
+        || key == "nf"
+        || POLICY_KEYS.contains(&key)
+        || valued_settings().any(|s| s.key == key)
+        || key.strip_prefix("ph.").and_then(find_harness_key).is_some()
+}
+
+/// The harness field whose link key is `key`.
+fn find_harness_key(key: &str) -> Option<HarnessField> {
+    HarnessField::ALL
+        .into_iter()
+        .find(|f| Setting::Harness(*f).info().key == key)
+}
+
+/// A setting's value as a link gives it, checked against what the setting
+/// takes (a harness field: a whole number its type holds, whose range
+/// validation checks, naming the field).
+fn read_value(info: &SettingInfo, v: &str) -> Result<Value, LinkError> {
+    match info.range {
+        Range::Whole { .. } => integer(info.key, v, largest(info)).map(Value::Whole),
+        Range::Number { min, max } => decimal(v)
+            .filter(|x| x.is_finite() && *x >= min && max.is_none_or(|m| *x <= m))
+            .map(Value::Number)
+            .ok_or_else(|| bad(info.key, v, info.range.expected())),
+        Range::Switch => match v {
+            "1" => Ok(Value::Switch(true)),
+            "0" => Ok(Value::Switch(false)),
+            _ => Err(bad(info.key, v, "0 or 1")),
+        },
+    }
 }
 
 fn decode_custom<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Policy, LinkError> {
@@ -789,14 +591,11 @@ fn decode_custom<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Policy, L
         roles = roles.with(*r);
     }
     let mut harness = HarnessOverrides::NONE;
-    for (key, _, set) in OVERRIDE_FIELDS {
-        if let Some(v) = get(key) {
-            let max = if matches!(key, "ph.tr" | "ph.k" | "ph.n") {
-                u64::from(drift_core::scenario::MAX_TURNS)
-            } else {
-                drift_core::scenario::MAX_TOKENS
-            };
-            set(&mut harness, integer(key, v, max)?);
+    for field in HarnessField::ALL {
+        let key = override_key(field);
+        if let Some(v) = get(&key) {
+            let value = integer(&key, v, largest(Setting::Harness(field).info()))?;
+            field.set_override(&mut harness, Some(value));
         }
     }
     Ok(Policy {
@@ -805,14 +604,14 @@ fn decode_custom<'a>(get: &impl Fn(&str) -> Option<&'a str>) -> Result<Policy, L
         summarises: flag("ps")?,
         rereads_external: flag("px")?,
         keep_first_turns: match get("pf") {
-            Some(v) => integer("pf", v, u64::from(drift_core::scenario::MAX_TURNS))? as u32,
+            Some(v) => integer("pf", v, u64::from(MAX_TURNS))? as u32,
             None => 0,
         },
         tail_percent: get("pt")
             .map(|v| integer("pt", v, 99).map(|n| n as u32))
             .transpose()?,
         user_budget_tokens: get("pu")
-            .map(|v| integer("pu", v, drift_core::scenario::MAX_TOKENS))
+            .map(|v| integer("pu", v, MAX_TOKENS))
             .transpose()?,
         harness,
     })
@@ -847,12 +646,6 @@ fn decimal(v: &str) -> Option<f64> {
         .into_iter()
         .find(|y| format!("{y}") == v)
         .or(Some(x))
-}
-
-fn fraction(key: &str, v: &str) -> Result<f64, LinkError> {
-    decimal(v)
-        .filter(|x| (0.0..=1.0).contains(x))
-        .ok_or_else(|| bad(key, v, "a number from 0 to 1"))
 }
 
 fn indices(key: &str, list: &str, len: usize) -> Result<Vec<usize>, LinkError> {

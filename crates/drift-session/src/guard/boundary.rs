@@ -27,8 +27,8 @@
 //! premise rests on one.
 //!
 //! ```
-//! use drift_core::entail::LexicalEntailment;
-//! use drift_core::guard::{BoundaryError, BoundaryGate, Claim, ClaimStatus};
+//! use drift_session::LexicalEntailment;
+//! use drift_session::{BoundaryError, BoundaryGate, Claim, ClaimStatus};
 //!
 //! let raw = ["turn 212: we are still on libfoo 2.3.1, do not bump."];
 //! let mut gate = BoundaryGate::new();

@@ -7,7 +7,7 @@
 
 use crate::entail::scan::{Span, Token, is, is_any};
 use crate::entail::{ONLY_LEADS, RuleCue};
-use crate::vocab::Kind;
+use drift_core::Kind;
 
 /// Why a fact has the kind it was given: the kind, the cue as a person would
 /// quote it, and where the cue is in the message text.

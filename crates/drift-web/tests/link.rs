@@ -6,7 +6,7 @@ use drift_core::{
     Guard, HarnessOverrides, Kind, Policy, PolicyChoice, Preset, Role, RoleSet, TurnTokens,
     builtin, builtin_ids, parse_scenario, scenario_to_json,
 };
-use drift_web::share::{
+use drift_web::link::{
     DEFAULT_COMPARE, LONGEST_QUERY, LinkError, PageState, Source, Tab, base64url, decode, encode,
     link_query, url_suffix,
 };

@@ -31,7 +31,7 @@
 //! position in a JSON array.
 //!
 //! ```
-//! use drift_core::transcript::{MessageRole, TranscriptFormat, read_transcript};
+//! use drift_session::{MessageRole, TranscriptFormat, read_transcript};
 //!
 //! let log = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Do not bump libfoo."}]}
 //! {"type":"function_call","name":"shell","arguments":"{\"cmd\":\"cat Cargo.toml\"}","call_id":"c1"}
@@ -53,7 +53,7 @@ use core::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::vocab::Role;
+use drift_core::Role;
 
 /// Which format a transcript was read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]

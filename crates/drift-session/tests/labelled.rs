@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use drift_core::audit::{Audit, audit_text};
+use drift_session::{Audit, audit_text};
 
 /// One labelled pair.
 struct Pair {

@@ -9,7 +9,7 @@
 //! says which rules a context no longer carries word for word.
 //!
 //! ```
-//! use drift_core::guard::ConstraintStore;
+//! use drift_session::ConstraintStore;
 //!
 //! let mut store = ConstraintStore::new();
 //! store.add("freeze", "payments-api is in a change freeze until 2026-01-05.").unwrap();

@@ -1,6 +1,6 @@
 //! Runtime guards a harness can call, one per way compaction fails.
 //!
-//! The simulation models what these guards buy ([`crate::Guards`]); this
+//! The simulation models what these guards buy ([`drift_core::Guards`]); this
 //! module is the guards themselves, for a harness to run around a real
 //! model. Each is plain data with methods, no I/O: the harness owns the
 //! clock, the storage and the model, and asks the guard before it acts.
@@ -29,15 +29,9 @@ pub use boundary::{
     GateSettings, UnverifiedTag,
 };
 pub use commitment::{
-    Change, Commitment, CommitmentError, CommitmentLedger, Entry, EntryKind, Rewrite,
-    RewriteRefused, Spill,
+    Commitment, CommitmentError, CommitmentLedger, LedgerEntry, LedgerEntryKind, Rewrite,
+    RewriteChange, RewriteRefused, Spill,
 };
 pub use constraint::{
     BLOCK_CLOSE, BLOCK_OPEN, BLOCK_PREAMBLE, Constraint, ConstraintError, ConstraintStore,
 };
-
-/// The README's Rust examples (its guard section), compiled and run as doc
-/// tests so that they stay true.
-#[cfg(doctest)]
-#[doc = include_str!("../../../../README.md")]
-struct ReadmeExamples;

@@ -16,8 +16,8 @@ mod support;
 use support::{Rng, json_string};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use drift_core::audit::{audit, audit_text};
-use drift_core::transcript::read_transcript;
+use drift_session::read_transcript;
+use drift_session::{audit, audit_text};
 
 const SERVICES: &[&str] = &[
     "payments-api",

@@ -44,7 +44,7 @@
 //! ## Precision and recall
 //!
 //! Measured on two labelled sets of before/after pairs in
-//! `crates/drift-core/tests/labelled/`, written for this purpose: faithful
+//! `crates/drift-session/tests/labelled/`, written for this purpose: faithful
 //! summaries, dropped constraints, invented versions, paths, ports and
 //! numbers, swapped, renumbered and merged ids, dropped rationale and
 //! rejections, contradictions, and several deliberately beyond a lexical
@@ -98,7 +98,7 @@
 //! 19,842) is reported as unsupported.
 //!
 //! ```
-//! use drift_core::audit::audit_text;
+//! use drift_session::audit_text;
 //!
 //! let before = "We are still on libfoo 2.3.1, do not bump.\n\
 //!               Postgres 14 was chosen because the migration tooling needs advisory locks.";
@@ -142,7 +142,7 @@ const ENTITY_WEIGHT: f64 = 2.0;
 /// Which text of a message a place is in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Field {
+pub enum MessageField {
     /// [`crate::transcript::Message::text`].
     Text,
     /// [`crate::transcript::Message::tool_arguments`].
@@ -155,7 +155,7 @@ pub struct Place {
     /// 0-based index into the transcript's messages.
     pub message: usize,
     /// Which text.
-    pub field: Field,
+    pub field: MessageField,
     /// Where in it.
     pub span: Span,
 }
@@ -167,8 +167,8 @@ impl Place {
             .messages
             .get(self.message)
             .map_or("", |m| match self.field {
-                Field::Text => self.span.of(&m.text),
-                Field::Arguments => self.span.of(m.tool_arguments.as_deref().unwrap_or("")),
+                MessageField::Text => self.span.of(&m.text),
+                MessageField::Arguments => self.span.of(m.tool_arguments.as_deref().unwrap_or("")),
             })
     }
 }
@@ -597,14 +597,14 @@ impl MessageSentence<'_> {
 /// tokenised).
 pub(crate) fn each_sentence<'t>(
     transcript: &'t Transcript,
-    read: impl Fn(MessageRole, Field) -> bool,
+    read: impl Fn(MessageRole, MessageField) -> bool,
     prose_only: bool,
     mut visit: impl FnMut(&MessageSentence<'t>),
 ) {
     for (m, message) in transcript.messages.iter().enumerate() {
         let fields = [
-            (Field::Text, Some(message.text.as_str())),
-            (Field::Arguments, message.tool_arguments.as_deref()),
+            (MessageField::Text, Some(message.text.as_str())),
+            (MessageField::Arguments, message.tool_arguments.as_deref()),
         ];
         for (field, text) in fields {
             let Some(text) = text else { continue };
@@ -612,7 +612,7 @@ pub(crate) fn each_sentence<'t>(
                 continue;
             }
             for sentence in scan::sentences(text) {
-                let prose = field == Field::Text
+                let prose = field == MessageField::Text
                     && !sentence.code
                     && sentence.span.len() <= MAX_SENTENCE_BYTES;
                 if prose_only && !prose {
@@ -723,7 +723,7 @@ fn note_id(
     ids: &mut BTreeMap<u64, IdMentions>,
     t: &Token<'_>,
     message: usize,
-    field: Field,
+    field: MessageField,
     sentence: Place,
 ) {
     if !matches!(t.entity, Some(EntityKind::Identifier | EntityKind::Ticket))
@@ -828,7 +828,7 @@ fn merges(summary: &Summary<'_>, before: &Before, transcript: &Transcript) -> Ve
     }
     let sentence_terms = |place: &Place| {
         let text = match transcript.messages.get(place.message) {
-            Some(m) if place.field == Field::Text => m.text.as_str(),
+            Some(m) if place.field == MessageField::Text => m.text.as_str(),
             Some(m) => m.tool_arguments.as_deref().unwrap_or(""),
             None => "",
         };

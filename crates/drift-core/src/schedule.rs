@@ -1,0 +1,350 @@
+//! When rounds happen: the token accounting of docs/MODEL.md §2 with the §9
+//! tokens-after formula, and the context's size turn by turn.
+//!
+//! The schedule depends only on the harness, the per-turn token sizes and the
+//! policy's switches, never on the facts: it is computed once per run in time
+//! linear in the number of turns. [`ContextFill`] replays it for a chart.
+
+use alloc::vec::Vec;
+
+use crate::harness::Harness;
+use crate::policy::Policy;
+use crate::run::Round;
+
+/// Per-turn token sizes with prefix sums, so any run of turns sums in O(1).
+#[derive(Clone, Debug)]
+pub(crate) struct TurnSizes {
+    /// `prefix[t]` = tokens of turns `1..=t`; `prefix[0] = 0`.
+    prefix: Vec<u64>,
+}
+
+impl TurnSizes {
+    /// Builds the sizes from the default and the sparse overrides
+    /// (validated: every turn in `1..=turns`, none twice).
+    pub(crate) fn new(harness: &Harness, overrides: impl Iterator<Item = (u32, u64)>) -> Self {
+        let n = harness.turns as usize;
+        let mut sizes = Vec::with_capacity(n + 1);
+        sizes.push(0);
+        sizes.resize(n + 1, harness.tokens_per_turn);
+        for (turn, tokens) in overrides {
+            if let Some(slot) = sizes.get_mut(turn as usize) {
+                *slot = tokens;
+            }
+        }
+        let mut sum = 0u64;
+        for slot in &mut sizes {
+            sum = sum.saturating_add(*slot);
+            *slot = sum;
+        }
+        TurnSizes { prefix: sizes }
+    }
+
+    /// Tokens of turn `t`.
+    pub(crate) fn tokens(&self, t: u32) -> u64 {
+        self.sum(t, t)
+    }
+
+    /// Tokens of turns `from..=to` (0 when the range is empty).
+    pub(crate) fn sum(&self, from: u32, to: u32) -> u64 {
+        if from == 0 || from > to {
+            return 0;
+        }
+        self.prefix[to as usize] - self.prefix[from as usize - 1]
+    }
+
+    /// The first turn of the tail at turn `t` when the tail is the newest
+    /// turns fitting in `cap` tokens (at least turn `t` itself).
+    pub(crate) fn tail_start_within(&self, t: u32, cap: u64) -> u32 {
+        // sum(s..=t) shrinks as s grows: find the smallest s that fits.
+        let end = self.prefix[t as usize];
+        let first_fitting = self.prefix[..t as usize].partition_point(|&before| end - before > cap);
+        (first_fitting as u32 + 1).min(t)
+    }
+}
+
+/// One compaction round as the harness sees it, before any fact is visited.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct RoundPlan {
+    /// The turn the round happens at.
+    pub turn: u32,
+    /// Context size that triggered it.
+    pub tokens_before: u64,
+    /// Context size after it.
+    pub tokens_after: u64,
+    /// `o = clamp((tokens_before - thr) / thr, 0, 1)`.
+    pub overshoot: f64,
+    /// The first turn of the tail: a fact with `turn >= tail_start` is in it.
+    pub tail_start: u32,
+}
+
+/// When the rounds happen, and whether (and when) the session overflows.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Schedule {
+    pub rounds: Vec<RoundPlan>,
+    pub overflow_turn: Option<u32>,
+}
+
+impl Schedule {
+    /// Runs the token accounting of docs/MODEL.md §2 with the §9 tokens-after
+    /// formula. Linear in `harness.turns`.
+    pub(crate) fn compute(harness: &Harness, policy: &Policy, sizes: &TurnSizes) -> Schedule {
+        let mut schedule = Schedule::default();
+        let threshold = harness.trigger_threshold();
+        let mut size = harness.system_tokens;
+        for t in 1..=harness.turns {
+            size += sizes.tokens(t);
+            if !harness.is_due(size) {
+                continue;
+            }
+            if !policy.compacts {
+                schedule.overflow_turn = Some(t);
+                break;
+            }
+            let tail_start = tail_start(harness, policy, sizes, t);
+            let tokens_after = tokens_after(harness, policy, sizes, t, tail_start);
+            let overshoot = ((size as f64 - threshold) / threshold).clamp(0.0, 1.0);
+            schedule.rounds.push(RoundPlan {
+                turn: t,
+                tokens_before: size,
+                tokens_after,
+                overshoot,
+                tail_start,
+            });
+            size = tokens_after;
+            if harness.is_due(size) {
+                schedule.overflow_turn = Some(t);
+                break;
+            }
+        }
+        schedule
+    }
+}
+
+/// The first turn of the tail at a round at turn `t` (§2 `tail_turns`, or §9
+/// `tail_percent` when the policy sets it).
+fn tail_start(harness: &Harness, policy: &Policy, sizes: &TurnSizes, t: u32) -> u32 {
+    match policy.tail_percent {
+        Some(percent) => {
+            let cap = harness.window_tokens * u64::from(percent) / 100;
+            sizes.tail_start_within(t, cap)
+        }
+        None => t.saturating_sub(harness.tail_turns) + 1,
+    }
+}
+
+/// Context size right after a round at turn `t` (docs/MODEL.md §9).
+fn tokens_after(
+    harness: &Harness,
+    policy: &Policy,
+    sizes: &TurnSizes,
+    t: u32,
+    tail_start: u32,
+) -> u64 {
+    let head_end = policy.keep_first_turns.min(t);
+    // Head turns that are not also tail turns.
+    let head_only_end = head_end.min(tail_start - 1);
+    let kept = sizes.sum(tail_start, t) + sizes.sum(1, head_only_end);
+    let summary = if policy.summarises {
+        harness.summary_tokens
+    } else {
+        0
+    };
+    let mut size = harness.system_tokens + summary + kept;
+    if let Some(budget) = policy
+        .user_budget_tokens
+        .filter(|_| policy.has_user_budget())
+    {
+        // The newest `recent` turns keep their user message verbatim; count those
+        // that are neither head nor tail, i.e. in (head_end, tail_start).
+        let recent = budget / harness.user_message_tokens;
+        let first_recent = (i64::from(t) + 1).saturating_sub(recent.min(i64::MAX as u64) as i64);
+        let from = first_recent.max(i64::from(head_end) + 1).max(1);
+        let outside = (i64::from(tail_start) - from).max(0) as u64;
+        size += harness.user_message_tokens * outside;
+    }
+    size
+}
+
+/// The tokens in context over a run, turn by turn: what a fill chart draws.
+/// Made by [`crate::Run::context_fill`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextFill {
+    /// `(turn, tokens in context)`: the system prompt at turn 0, then after
+    /// each turn, and after each round a second point at the round's turn,
+    /// so the line is a sawtooth.
+    pub points: Vec<(u32, u64)>,
+    /// Each turn's own size (index 0 is turn 1), for every turn of the session.
+    pub turn_tokens: Vec<u64>,
+    /// Rounds are due above this many tokens ([`Harness::due_above`]).
+    pub due_above: u64,
+    /// The last turn reached.
+    pub end: u32,
+    /// Whether the session overflowed at `end`.
+    pub overflowed: bool,
+}
+
+impl ContextFill {
+    /// Replays the accounting: each turn adds its tokens, each round sets the
+    /// context to its size after the round.
+    pub(crate) fn new(
+        harness: &Harness,
+        sizes: &TurnSizes,
+        rounds: &[Round],
+        overflow_turn: Option<u32>,
+    ) -> ContextFill {
+        let end = overflow_turn.unwrap_or(harness.turns);
+        let mut points = Vec::with_capacity(end as usize + rounds.len() + 1);
+        let mut size = harness.system_tokens;
+        points.push((0, size));
+        let mut rounds = rounds.iter().peekable();
+        for t in 1..=end {
+            size = size.saturating_add(sizes.tokens(t));
+            points.push((t, size));
+            if let Some(round) = rounds.next_if(|r| r.turn == t) {
+                size = round.tokens_after;
+                points.push((t, size));
+            }
+        }
+        ContextFill {
+            points,
+            turn_tokens: (1..=harness.turns).map(|t| sizes.tokens(t)).collect(),
+            due_above: harness.due_above(),
+            end,
+            overflowed: overflow_turn.is_some(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::policy::Preset;
+
+    fn harness() -> Harness {
+        Harness {
+            window_tokens: 10_000,
+            trigger_percent: 100,
+            system_tokens: 1_000,
+            tokens_per_turn: 1_000,
+            tail_turns: 2,
+            summary_tokens: 500,
+            turns: 30,
+            reserve_tokens: 0,
+            user_message_tokens: 200,
+        }
+    }
+
+    fn schedule(h: &Harness, p: &Policy) -> Schedule {
+        Schedule::compute(h, p, &TurnSizes::new(h, core::iter::empty()))
+    }
+
+    #[test]
+    fn prefix_sums_and_overrides() {
+        let h = harness();
+        let s = TurnSizes::new(&h, [(3, 5_000), (30, 7)].into_iter());
+        assert_eq!(s.tokens(1), 1_000);
+        assert_eq!(s.tokens(3), 5_000);
+        assert_eq!(s.tokens(30), 7);
+        assert_eq!(s.sum(2, 4), 7_000);
+        assert_eq!(s.sum(5, 4), 0);
+        assert_eq!(s.sum(0, 4), 0);
+    }
+
+    #[test]
+    fn tail_within_a_token_cap() {
+        let h = harness();
+        let s = TurnSizes::new(&h, [(10, 4_000)].into_iter());
+        // Turns 8, 9, 10 = 1000 + 1000 + 4000 = 6000 fit in 6000, turn 7 does not.
+        assert_eq!(s.tail_start_within(10, 6_000), 8);
+        assert_eq!(s.tail_start_within(10, 5_999), 9);
+        // A turn larger than the cap is still the tail on its own.
+        assert_eq!(s.tail_start_within(10, 100), 10);
+        // Everything fits: the tail reaches turn 1.
+        assert_eq!(s.tail_start_within(3, 1_000_000), 1);
+    }
+
+    #[test]
+    fn rounds_follow_the_trigger() {
+        // size 1000 + 1000 t exceeds 10000 at t = 10; after: 1000 + 500 + 2000 = 3500;
+        // then 3500 + 1000 k exceeds at k = 7 (t = 17), and so on.
+        let s = schedule(&harness(), &Preset::PinnedPrefix.policy());
+        let turns: Vec<u32> = s.rounds.iter().map(|r| r.turn).collect();
+        assert_eq!(turns, [10, 17, 24]);
+        assert_eq!(s.rounds[0].tokens_before, 11_000);
+        assert_eq!(s.rounds[0].tokens_after, 3_500);
+        assert_eq!(s.rounds[0].tail_start, 9);
+        assert!((s.rounds[0].overshoot - 0.1).abs() < 1e-12);
+        assert_eq!(s.overflow_turn, None);
+    }
+
+    #[test]
+    fn no_compaction_overflows_at_the_trigger() {
+        let s = schedule(&harness(), &Preset::None.policy());
+        assert!(s.rounds.is_empty());
+        assert_eq!(s.overflow_turn, Some(10));
+    }
+
+    #[test]
+    fn a_round_that_cannot_make_room_is_recorded_then_overflows() {
+        let mut h = harness();
+        h.tail_turns = 9;
+        let s = schedule(&h, &Preset::PinnedPrefix.policy());
+        assert_eq!(s.rounds.len(), 1);
+        assert_eq!(s.rounds[0].tokens_after, 10_500);
+        assert_eq!(s.overflow_turn, Some(10));
+    }
+
+    #[test]
+    fn reserve_makes_rounds_due_earlier() {
+        let mut h = harness();
+        h.reserve_tokens = 3_000;
+        let s = schedule(&h, &Preset::PinnedPrefix.policy());
+        // Due once size > 7000: at t = 7 (size 8000).
+        assert_eq!(s.rounds[0].turn, 7);
+        // Pressure uses the trigger threshold only: 8000 < 10000 gives o = 0.
+        assert_eq!(s.rounds[0].overshoot, 0.0);
+    }
+
+    #[test]
+    fn head_turns_are_kept_and_counted_once() {
+        let h = harness();
+        let mut p = Preset::PinnedPrefix.policy();
+        p.keep_first_turns = 3;
+        let s = schedule(&h, &p);
+        assert_eq!(s.rounds[0].tokens_after, 1_000 + 500 + 2_000 + 3_000);
+        // A head reaching into the tail is not counted twice.
+        p.keep_first_turns = 10;
+        let sizes = TurnSizes::new(&h, core::iter::empty());
+        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 1_000 + 500 + 10_000);
+    }
+
+    #[test]
+    fn user_budget_adds_recent_user_messages_outside_the_kept_turns() {
+        let h = harness();
+        let mut p = Preset::CodexCli.policy();
+        p.user_budget_tokens = Some(1_000); // 5 recent turns
+        let sizes = TurnSizes::new(&h, core::iter::empty());
+        // Tail 9..=10; recent 6..=10; outside the tail: 6, 7, 8.
+        assert_eq!(
+            tokens_after(&h, &p, &sizes, 10, 9),
+            1_000 + 500 + 2_000 + 3 * 200
+        );
+        // With a head of 7 turns, 6 and 7 are kept already: only 8 is added.
+        p.keep_first_turns = 7;
+        assert_eq!(
+            tokens_after(&h, &p, &sizes, 10, 9),
+            1_000 + 500 + 2_000 + 7_000 + 200
+        );
+        // Without user protection the budget is ignored.
+        p.protected_roles = crate::vocab::RoleSet::SYSTEM;
+        p.keep_first_turns = 0;
+        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500);
+        // A budget smaller than one message keeps none.
+        p = Preset::CodexCli.policy();
+        p.user_budget_tokens = Some(199);
+        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500);
+        // A budget reaching before turn 1 counts only real turns.
+        p.user_budget_tokens = Some(200 * 50);
+        assert_eq!(tokens_after(&h, &p, &sizes, 10, 9), 3_500 + 8 * 200);
+    }
+}

@@ -1,0 +1,66 @@
+//! # drift-session: Compaction Drift for real sessions
+//!
+//! What reads a real agent session, built on the simulation engine
+//! (`drift-core`):
+//!
+//! | what | items | module |
+//! | --- | --- | --- |
+//! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
+//! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
+//! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
+//! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
+//! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
+//!
+//! Every public item is re-exported here, at one path.
+//!
+//! ## Invariants
+//!
+//! - **Depends only on `drift-core`** (and serde, serde_json); `drift-core`
+//!   never depends on it.
+//! - **No I/O.** It takes text and returns data: the caller reads the files
+//!   and owns the clock and the model. `#![no_std]` + `alloc`.
+//! - **Total.** No input makes it panic: a log cut off or garbled is an
+//!   error naming the line, or a transcript that says what it skipped.
+//!
+//! The README's Rust examples compile and run as this crate's doc tests.
+
+#![no_std]
+#![warn(missing_docs)]
+
+extern crate alloc;
+
+mod audit;
+mod entail;
+mod guard;
+mod import;
+mod transcript;
+
+pub use audit::{
+    AUDIT_FORMAT, Audit, AuditCounts, BeforeMention, ChangedId, DroppedConstraint, IdChange,
+    MAX_SENTENCE_BYTES, MessageField, Place, Unsupported, VanishedReasoning, audit, audit_text,
+};
+pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
+pub use entail::{
+    Contradiction, Entailment, Judgement, LexicalEntailment, LexicalJudgement, Lookalike, Mention,
+    ReasoningKind, RuleCue, lookalike,
+};
+pub use guard::{
+    BLOCK_CLOSE, BLOCK_OPEN, BLOCK_PREAMBLE, Belief, BeliefClass, BindingError, BindingLedger,
+    BoundaryError, BoundaryGate, BoundaryReport, Claim, ClaimReason, ClaimReport, ClaimStatus,
+    Commitment, CommitmentError, CommitmentLedger, Constraint, ConstraintError, ConstraintStore,
+    GateSettings, Inventory, InventoryResource, LedgerEntry, LedgerEntryKind, Resolution, Rewrite,
+    RewriteChange, RewriteRefused, Spill, UnverifiedTag,
+};
+pub use import::{
+    ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, MessageTurn, Notice,
+    Origin, PATTERNS, Pattern, SkippedAction, TokenEstimate, default_policy, import, import_text,
+};
+pub use transcript::{
+    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+};
+
+/// The README's Rust examples, compiled and run as doc tests so that they
+/// stay true.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeExamples;
