@@ -12,8 +12,8 @@ use std::io::Write as _;
 
 use drift_core::{Preset, scenario_to_json, thousands};
 use drift_session::{
-    Governance, ImportOptions, Imported, MessageRole, Origin, Transcript, TranscriptFormat, import,
-    read_transcript,
+    Governance, ImportOptions, Imported, MessageRole, Origin, SkipReason, SkippedAction,
+    Transcript, TranscriptFormat, import, read_transcript,
 };
 
 use crate::audit::{line_of, plural, quote, read_text};
@@ -38,7 +38,8 @@ pub struct Request {
 pub fn command(request: &Request) -> Result<String, String> {
     let path = request.transcript.as_str();
     let text = read_text(path, "TRANSCRIPT")?;
-    let transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
+    let mut transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
+    let agent_logs = read_agent_logs(path, &mut transcript)?;
     let options = ImportOptions {
         id: request.id.clone().unwrap_or_else(|| id_from_path(path)),
         window_tokens: request
@@ -53,6 +54,7 @@ pub fn command(request: &Request) -> Result<String, String> {
     let summary = Summary {
         transcript: &transcript,
         array: text.trim_start().starts_with('['),
+        agent_logs: &agent_logs,
     }
     .render(&imported, path, request.output.as_deref());
     match request.output.as_deref() {
@@ -66,6 +68,58 @@ pub fn command(request: &Request) -> Result<String, String> {
             Ok(json)
         }
     }
+}
+
+/// The subagent logs of a Claude Code session at `path`, added to
+/// `transcript`: `<session>/subagents/agent-*.jsonl` (2.1), and the
+/// `agent-*.jsonl` files beside the session whose lines name its session id
+/// (2.0). Returns their paths.
+pub fn read_agent_logs(path: &str, transcript: &mut Transcript) -> Result<Vec<String>, String> {
+    let session = std::path::Path::new(path);
+    if transcript.format != TranscriptFormat::ClaudeCodeSession || path == "-" {
+        return Ok(Vec::new());
+    }
+    let mut found: Vec<std::path::PathBuf> = Vec::new();
+    let listed = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
+        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .filter_map(|e| e.ok().map(|e| e.path()))
+                    .filter(|p| {
+                        p.file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with("agent-") && n.ends_with(".jsonl"))
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        files.sort();
+        files
+    };
+    found.extend(listed(&session.with_extension("").join("subagents")));
+    let session_id = session.file_stem().and_then(|s| s.to_str()).unwrap_or("");
+    if let Some(dir) = session.parent().filter(|_| !session_id.is_empty()) {
+        for file in listed(dir) {
+            let names_session = std::fs::read_to_string(&file)
+                .ok()
+                .and_then(|t| t.lines().next().map(|l| l.contains(session_id)))
+                .unwrap_or(false);
+            if names_session {
+                found.push(file);
+            }
+        }
+    }
+    let mut read = Vec::new();
+    for file in found {
+        let shown = file.display().to_string();
+        let text =
+            std::fs::read_to_string(&file).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        transcript
+            .add_agent_log(&text)
+            .map_err(|e| format!("{shown}: {e}"))?;
+        read.push(shown);
+    }
+    Ok(read)
 }
 
 /// An id from a file name: its stem, lowercase, runs of anything but ASCII
@@ -96,6 +150,8 @@ struct Summary<'a> {
     transcript: &'a Transcript,
     /// A JSON array: records are items, not lines.
     array: bool,
+    /// The subagent logs read with it.
+    agent_logs: &'a [String],
 }
 
 impl Summary<'_> {
@@ -112,7 +168,18 @@ impl Summary<'_> {
             return format!("line {}", line_of(text, origin.place.span.start));
         }
         let record = if self.array { "item" } else { "line" };
-        format!("{record} {}", origin.record)
+        let file = self
+            .transcript
+            .messages
+            .get(origin.place.message)
+            .map_or(0, |m| m.file);
+        match file
+            .checked_sub(1)
+            .and_then(|i| self.transcript.agent_logs.get(i))
+        {
+            Some(agent) => format!("agent {agent} {record} {}", origin.record),
+            None => format!("{record} {}", origin.record),
+        }
     }
 
     fn render(&self, imported: &Imported, path: &str, output: Option<&str>) -> String {
@@ -145,6 +212,56 @@ impl Summary<'_> {
         );
         for notice in &imported.notices {
             let _ = writeln!(out, "  note: {notice}");
+        }
+        if let Some(line) = imported.truncated {
+            let _ = writeln!(
+                out,
+                "  note: line {line} is cut off (the log is still being written): read up to it"
+            );
+        }
+        for log in self.agent_logs {
+            let _ = writeln!(out, "  subagent log read: {log}");
+        }
+        if !imported.skipped_records.is_empty() {
+            let kinds: Vec<String> = imported
+                .skipped_records
+                .iter()
+                .map(|(kind, n)| format!("{kind} {n}"))
+                .collect();
+            let _ = writeln!(out, "  records skipped, by type: {}", kinds.join(", "));
+        }
+        if !imported.compactions.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nCompactions in the log: {}",
+                imported.compactions.len()
+            );
+            for c in &imported.compactions {
+                let record = if self.array { "item" } else { "line" };
+                let trigger = c.trigger.map_or("", |t| t.id());
+                let tokens = c
+                    .tokens_before
+                    .map(|n| format!("{} tokens before", thousands(n)));
+                let what: Vec<&str> = [Some(trigger).filter(|t| !t.is_empty())]
+                    .into_iter()
+                    .flatten()
+                    .chain(tokens.as_deref())
+                    .chain(
+                        c.encrypted
+                            .then_some("encrypted: what it kept cannot be read"),
+                    )
+                    .collect();
+                let detail = if what.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", what.join(", "))
+                };
+                let _ = writeln!(
+                    out,
+                    "  after turn {:<5} {record} {}{detail}",
+                    c.turn, c.record
+                );
+            }
         }
 
         let _ = writeln!(out, "\nFacts (guessed): {}", s.facts.len());
@@ -205,17 +322,21 @@ impl Summary<'_> {
             );
         }
 
-        if !imported.skipped.is_empty() {
+        let (ungoverned, not_run): (Vec<&SkippedAction>, Vec<&SkippedAction>) = imported
+            .skipped
+            .iter()
+            .partition(|k| k.why == SkipReason::NothingBefore);
+        if !ungoverned.is_empty() {
             let _ = writeln!(
                 out,
                 "\nSkipped: {} with nothing before it to govern it",
                 plural(
-                    imported.skipped.len(),
+                    ungoverned.len(),
                     "consequential call",
                     "consequential calls"
                 )
             );
-            for k in &imported.skipped {
+            for k in ungoverned {
                 let _ = writeln!(
                     out,
                     "  turn {:<5} {:<10} {}  {}",
@@ -223,6 +344,24 @@ impl Summary<'_> {
                     self.place(&k.origin),
                     k.pattern.id,
                     quote(&format!("{}: {}", k.tool, k.command), 90)
+                );
+            }
+        }
+        if !not_run.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nNot run: {} (no action: the agent did not take them)",
+                plural(not_run.len(), "consequential call", "consequential calls")
+            );
+            for k in not_run {
+                let _ = writeln!(
+                    out,
+                    "  turn {:<5} {:<10} {}  {} ({})",
+                    k.origin.turn,
+                    self.place(&k.origin),
+                    k.pattern.id,
+                    quote(&format!("{}: {}", k.tool, k.command), 80),
+                    k.why.words()
                 );
             }
         }

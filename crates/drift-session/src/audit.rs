@@ -124,7 +124,7 @@ use crate::entail::{
     Prohibition, ReasoningKind, RuleCue, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
     rejection_mark, rule_cue,
 };
-use crate::transcript::{MessageRole, Transcript, TranscriptFormat};
+use crate::transcript::{Message, MessageRole, Provenance, Transcript, TranscriptFormat};
 
 /// The `format` of an audit's JSON.
 pub const AUDIT_FORMAT: &str = "compaction-drift/audit@1";
@@ -543,8 +543,9 @@ struct Before {
 
 /// Whose sentences can state a rule: everyone's but the model's own (its
 /// output and its reasoning).
-pub(crate) fn reads_rules(role: MessageRole) -> bool {
+pub(crate) fn reads_rules(role: MessageRole, provenance: Provenance) -> bool {
     !matches!(role, MessageRole::Assistant | MessageRole::Reasoning)
+        && !matches!(provenance, Provenance::Harness | Provenance::UserShell)
 }
 
 fn reads_reasons(role: MessageRole) -> bool {
@@ -570,6 +571,8 @@ pub(crate) struct MessageSentence<'t> {
     pub(crate) place: Place,
     /// Who said it.
     pub(crate) role: MessageRole,
+    /// Where its text came from.
+    pub(crate) provenance: Provenance,
     /// The sentence.
     pub(crate) text: &'t str,
     /// Its words and entities, spans relative to the field's text.
@@ -583,7 +586,7 @@ impl MessageSentence<'_> {
     /// The cue (and its token) when this sentence states a rule that counts:
     /// prose, from anyone but the model itself, with a strict rule cue.
     pub(crate) fn rule_cue(&self) -> Option<(RuleCue, usize)> {
-        if self.prose && reads_rules(self.role) {
+        if self.prose && reads_rules(self.role, self.provenance) {
             rule_cue(&self.tokens)
         } else {
             None
@@ -597,7 +600,7 @@ impl MessageSentence<'_> {
 /// tokenised).
 pub(crate) fn each_sentence<'t>(
     transcript: &'t Transcript,
-    read: impl Fn(MessageRole, MessageField) -> bool,
+    read: impl Fn(&Message, MessageField) -> bool,
     prose_only: bool,
     mut visit: impl FnMut(&MessageSentence<'t>),
 ) {
@@ -608,7 +611,7 @@ pub(crate) fn each_sentence<'t>(
         ];
         for (field, text) in fields {
             let Some(text) = text else { continue };
-            if !read(message.role, field) {
+            if !read(message, field) {
                 continue;
             }
             for sentence in scan::sentences(text) {
@@ -625,6 +628,7 @@ pub(crate) fn each_sentence<'t>(
                         span: sentence.span,
                     },
                     role: message.role,
+                    provenance: message.provenance,
                     text: sentence.span.of(text),
                     tokens: scan::tokens(text, sentence.span),
                     prose,
@@ -934,15 +938,14 @@ mod tests {
 
     #[test]
     fn the_model_does_not_make_rules() {
-        let t = Transcript {
-            format: TranscriptFormat::ResponsesItems,
-            messages: alloc::vec![crate::transcript::Message::new(
+        let t = Transcript::new(
+            TranscriptFormat::ResponsesItems,
+            alloc::vec![crate::transcript::Message::new(
                 MessageRole::Assistant,
                 "I must never forget the semicolon.",
                 1
             )],
-            skipped: 0,
-        };
+        );
         assert_eq!(audit(&t, "").counts.constraints, 0);
     }
 

@@ -52,11 +52,14 @@ pub use guard::{
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
 };
 pub use import::{
-    ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, MessageTurn, Notice,
-    Origin, PATTERNS, Pattern, SkippedAction, TokenEstimate, default_policy, import, import_text,
+    ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, LoggedCompaction,
+    MessageTurn, Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate,
+    default_policy, import, import_text,
 };
+pub use transcript::text::strip_line_numbers;
 pub use transcript::{
-    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
+    TranscriptError, TranscriptFormat, read_transcript,
 };
 
 /// The README's Rust examples, compiled and run as doc tests so that they

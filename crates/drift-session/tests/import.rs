@@ -295,7 +295,20 @@ fn ops_claude_code() {
             "correction-call-approver-today"
         ]
     );
-    assert_eq!(imported.records_skipped, 2, "the subagent and title lines");
+    assert_eq!(imported.records_skipped, 1, "the title line");
+    // The subagent's line is its brief: read, and no fact of anyone's.
+    let brief = t
+        .messages
+        .iter()
+        .find(|m| m.provenance == drift_session::Provenance::Brief)
+        .expect("the sidechain line is the subagent's brief");
+    assert_eq!(brief.text, "Subagent brief: never deploy anything.");
+    assert!(
+        imported
+            .facts
+            .iter()
+            .all(|f| f.origin.place.message != t.messages.iter().position(|m| m == brief).unwrap())
+    );
     assert_eq!(t.messages.len(), imported.scenario.harness.turns as usize);
 }
 
@@ -311,8 +324,9 @@ fn ops_codex() {
     assert!(found.contains(&("only-edit-files-under", Scope, Role::User)));
     assert!(found.contains(&("do-not-run-slow", CarveOut, Role::User)));
     assert!(found.iter().any(|f| f.1 == Correction));
-    // The harness's own summary restates the rule: a fact of the assistant's.
-    assert!(found.contains(&("never-push-main", StandingRule, Role::Assistant)));
+    // The harness's own summary restates the rule: it relays it, it states
+    // no rule of its own.
+    assert!(found.iter().all(|f| f.2 != Role::Assistant), "{found:?}");
     let actions: Vec<(&str, bool)> = imported
         .scenario
         .actions
@@ -641,15 +655,14 @@ fn message() -> impl Strategy<Value = Message> {
 }
 
 fn transcript() -> impl Strategy<Value = Transcript> {
-    (prop::collection::vec(message(), 0..40), 0usize..4).prop_map(|(messages, format)| Transcript {
-        format: [
+    (prop::collection::vec(message(), 0..40), 0usize..4).prop_map(|(messages, format)| {
+        let format = [
             TranscriptFormat::PlainText,
             TranscriptFormat::ResponsesItems,
             TranscriptFormat::CodexSession,
             TranscriptFormat::ClaudeCodeSession,
-        ][format],
-        messages,
-        skipped: 0,
+        ][format];
+        Transcript::new(format, messages)
     })
 }
 

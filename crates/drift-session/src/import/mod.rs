@@ -94,24 +94,32 @@
 //!
 //! ## Actions
 //!
-//! A tool call is an action when its command (see [`patterns`]: the string
-//! values of its JSON arguments, file contents left out) or its tool name
-//! matches one of these patterns, case-insensitively; the first row that
-//! matches names it:
+//! A tool call is an action when it ran (a call the user rejected, an
+//! approval request, a refused request are listed as not run) and its
+//! command (see [`patterns`]: the command of its JSON arguments, file
+//! contents and justifications left out; a patch's file operations) or its
+//! tool name matches one of these patterns, case-insensitively, outside the
+//! read-only steps of the command (`kubectl get`, `grep`, `SELECT`,
+//! `terraform plan` …); the first row that matches names it. Calls of
+//! tools that only read, plan or delegate (`Read`, `Grep`, `Task`,
+//! `write_stdin` …) are never actions; a subagent's calls are its actions,
+//! marked delegated. A chained command names its risky step:
 //!
 //! | pattern | matches | irreversible |
 //! | --- | --- | --- |
 //! | `rm-rf` | `rm -rf` (`-fr`, `-Rf`, `-r -f`, `--recursive --force`) | yes |
 //! | `drop` | `drop table` (database, schema, index, view, collection, keyspace), `dropdb` | yes |
 //! | `truncate` | `truncate` | yes |
-//! | `delete` | `delete` (`DELETE FROM`, `kubectl delete`, `curl -X DELETE`, a `delete_*` tool) | yes |
+//! | `delete` | `delete` (`DELETE FROM`, `kubectl delete`, `curl -X DELETE`, a `delete_*` tool, `find -delete`, a patch's deleted file) | yes |
 //! | `destroy` | `destroy` (`terraform destroy`), `helm uninstall` | yes |
 //! | `force-push` | `git push -f` (`--force`, `--force-with-lease`), `force-push` | yes |
 //! | `reset-hard` | `git reset --hard` | yes |
 //! | `publish` | `publish` (`cargo publish`, `npm publish`) | yes |
 //! | `payment` | a word starting with payment, charge, refund or payout, with post, put, create, capture, confirm, send, issue, pay, execute or submit | yes |
+//! | `drain` | `kubectl drain`, `kubectl cordon` | no |
+//! | `scale` | `kubectl scale`, `kubectl autoscale` | no |
 //! | `push-main` | `git push … main` (or `master`) | no |
-//! | `migrate` | `migrate` (`db:migrate`, `manage.py migrate`, `prisma migrate`) | no |
+//! | `migrate` | `migrate` (`db:migrate`, `manage.py migrate`, `prisma migrate`), a SQL file run by `psql -f` (`mysql`, `sqlite3`) | no |
 //! | `restart` | `restart` (`kubectl rollout restart`, `systemctl restart`), `reboot` | no |
 //! | `rollback` | `rollback` (`helm rollback`), `roll back`, `kubectl rollout undo` | no |
 //! | `deploy` | `deploy`, `kubectl apply`, `terraform apply`, `helm upgrade` (`install`), `pulumi up` | no |
@@ -151,8 +159,11 @@ pub use patterns::{PATTERNS, Pattern};
 use crate::audit::{MessageField, MessageSentence, Place, each_sentence, normal, reads_rules};
 use crate::entail::RuleCue;
 use crate::entail::scan::{self, EntityKind, Span};
+use crate::entail::{Entailment, LexicalEntailment};
+use crate::transcript::text::{is_patch, patch_command};
 use crate::transcript::{
-    MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    CallStatus, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptError,
+    TranscriptFormat, read_transcript,
 };
 use drift_core::Harness;
 use drift_core::{Action, Fact, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Scenario};
@@ -307,7 +318,7 @@ pub struct ActionGuess {
 }
 
 /// A consequential tool call that is not an action: nothing before it
-/// could govern it.
+/// could govern it, or it never ran.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SkippedAction {
     /// The tool call.
@@ -318,6 +329,42 @@ pub struct SkippedAction {
     pub command: String,
     /// The pattern that matched.
     pub pattern: &'static Pattern,
+    /// Why it is not an action.
+    pub why: SkipReason,
+}
+
+/// Why a consequential call is not an action.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SkipReason {
+    /// No fact stated before it could govern it.
+    NothingBefore,
+    /// It never ran (rejected by the user, an approval request, refused).
+    NotRun(CallStatus),
+}
+
+impl SkipReason {
+    /// In words: "nothing before it to govern it", "rejected by the user".
+    pub const fn words(self) -> &'static str {
+        match self {
+            SkipReason::NothingBefore => "nothing before it to govern it",
+            SkipReason::NotRun(status) => status.why_not(),
+        }
+    }
+}
+
+/// A compaction the log records, placed in the scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LoggedCompaction {
+    /// The record of its marker (line or item).
+    pub record: usize,
+    /// The scenario turn after which it happened.
+    pub turn: u32,
+    /// How it was set off, when the log says.
+    pub trigger: Option<CompactionTrigger>,
+    /// The context's size before it, when the log says.
+    pub tokens_before: Option<u64>,
+    /// Whether its summary is encrypted (cannot be read).
+    pub encrypted: bool,
 }
 
 /// A message's place in the scenario.
@@ -403,9 +450,15 @@ pub struct Imported {
     pub skipped: Vec<SkippedAction>,
     /// One per transcript message: its turn and size.
     pub message_turns: Vec<MessageTurn>,
-    /// Records the transcript reader skipped (bookkeeping lines, encrypted
-    /// reasoning, subagent lines).
+    /// Records the transcript reader skipped (bookkeeping lines, copies,
+    /// encrypted reasoning).
     pub records_skipped: usize,
+    /// Those records by type, with counts.
+    pub skipped_records: Vec<(String, usize)>,
+    /// The compactions the log records.
+    pub compactions: Vec<LoggedCompaction>,
+    /// The line the log was cut off in, when it was (still being written).
+    pub truncated: Option<usize>,
     /// What the import changed or assumed.
     pub notices: Vec<Notice>,
 }
@@ -462,8 +515,25 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         facts: fact_guesses,
         actions: action_guesses,
         skipped,
+        compactions: transcript
+            .compactions
+            .iter()
+            .map(|c| LoggedCompaction {
+                record: c.record,
+                turn: c
+                    .at
+                    .checked_sub(1)
+                    .and_then(|m| plan.message_turns.get(m))
+                    .map_or(0, |t| t.turn),
+                trigger: c.trigger,
+                tokens_before: c.tokens_before,
+                encrypted: c.encrypted,
+            })
+            .collect(),
         message_turns: plan.message_turns,
         records_skipped: transcript.skipped,
+        skipped_records: transcript.skipped_records.clone(),
+        truncated: transcript.truncated,
         notices,
     }
 }
@@ -610,12 +680,72 @@ struct FoundFact {
     resources: Vec<String>,
 }
 
-/// Messages whose sentences the operator wrote.
-fn is_operator(role: MessageRole) -> bool {
+/// Messages whose sentences the operator wrote (or a file, hook or skill
+/// of theirs that the harness loaded).
+fn is_operator(m: &Message) -> bool {
     matches!(
-        role,
+        m.role,
         MessageRole::System | MessageRole::Developer | MessageRole::User | MessageRole::Unknown
+    ) && matches!(
+        m.provenance,
+        Provenance::Said
+            | Provenance::Queued
+            | Provenance::ProjectFile
+            | Provenance::Hook
+            | Provenance::Skill
     )
+}
+
+/// Messages a fact can come from: not the model's, not a summary (it
+/// relays rules, it does not state them), not harness text, not a brief
+/// (the main agent relaying rules to a subagent).
+fn states_rules(m: &Message) -> bool {
+    reads_rules(m.role, m.provenance)
+        && m.role != MessageRole::Summary
+        && m.provenance != Provenance::Brief
+}
+
+/// The scenario role of a fact from `m`: a project file and a hook's
+/// context are the system's (the harness loads them into every context).
+fn fact_role(m: &Message) -> Role {
+    match m.provenance {
+        Provenance::ProjectFile | Provenance::Hook => Role::System,
+        _ => m.role.fact_role().unwrap_or(Role::User),
+    }
+}
+
+/// Whether the harness reads a fact from `m` again from disk after every
+/// compaction: a skill's body, and a `CLAUDE.md` (or `.claude/rules/`
+/// file) the agent read, in a Claude Code log.
+fn re_read(transcript: &Transcript, m: &Message) -> bool {
+    if transcript.format != TranscriptFormat::ClaudeCodeSession {
+        return false;
+    }
+    if m.provenance == Provenance::Skill {
+        return true;
+    }
+    if m.role != MessageRole::Tool || m.tool_name.as_deref() != Some("Read") {
+        return false;
+    }
+    let Some(call) = m.call_id.as_deref().and_then(|id| {
+        transcript
+            .messages
+            .iter()
+            .find(|c| c.is_call() && c.call_id.as_deref() == Some(id))
+    }) else {
+        return false;
+    };
+    let path = call
+        .tool_arguments
+        .as_deref()
+        .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok())
+        .and_then(|v| {
+            v.get("file_path")
+                .or_else(|| v.get("path"))
+                .and_then(|p| p.as_str().map(ToString::to_string))
+        })
+        .unwrap_or_default();
+    path.ends_with("CLAUDE.md") || path.contains(".claude/rules/")
 }
 
 /// Entity kinds that name a resource an action can act on.
@@ -633,13 +763,23 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
     let mut facts: Vec<FoundFact> = Vec::new();
     let mut statements: BTreeMap<String, usize> = BTreeMap::new();
     let mut ids = Ids::default();
+    let briefs: Vec<(usize, &str)> = transcript
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.provenance == Provenance::Brief)
+        .map(|(i, m)| (i, m.text.as_str()))
+        .collect();
     each_sentence(
         transcript,
-        |role, field| field == MessageField::Text && reads_rules(role),
+        |m, field| field == MessageField::Text && states_rules(m),
         true,
         |sentence: &MessageSentence<'_>| {
+            let Some(m) = transcript.messages.get(sentence.place.message) else {
+                return;
+            };
             let rule = sentence.rule_cue();
-            let operator = is_operator(sentence.role);
+            let operator = is_operator(m);
             if rule.is_none() && !operator {
                 return;
             }
@@ -655,7 +795,15 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
             }
             statements.insert(key, facts.len());
             let message = sentence.place.message;
-            let role = sentence.role.fact_role().unwrap_or(Role::User);
+            let role = fact_role(m);
+            // A subagent sees its own messages and its brief: a fact is
+            // forwarded when it is the subagent's, or a brief after it
+            // carries it (or there is no subagent to forward to).
+            let forwarded = m.agent.is_some()
+                || briefs.is_empty()
+                || briefs.iter().any(|&(i, brief)| {
+                    i > message && LexicalEntailment.judge(sentence.text, brief).entailment >= 0.5
+                });
             let turn = if role == Role::System {
                 0
             } else {
@@ -680,8 +828,8 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
                     role,
                     kind: kind_cue.kind,
                     turn,
-                    externalised: false,
-                    forwarded: true,
+                    externalised: re_read(transcript, m),
+                    forwarded,
                     binds: None,
                 },
                 guess: FactGuess {
@@ -789,18 +937,19 @@ fn read_actions(
         let Some(tool) = message.tool_name.as_deref() else {
             continue;
         };
-        if message.role != MessageRole::Assistant {
+        if message.role != MessageRole::Assistant || NOT_ACTIONS.contains(&tool) {
             continue;
         }
         let arguments = message.tool_arguments.as_deref().unwrap_or("");
-        let command = patterns::command_text(arguments);
-        let (pattern, matched, in_tool_name) = match patterns::find(&command) {
-            Some((p, matched)) => (p, matched.to_string(), false),
+        let (command, patch) = command_of(tool, arguments);
+        let (found, in_tool_name) = match patterns::find(&command) {
+            Some(found) => (found, false),
             None => match patterns::find(tool) {
-                Some((p, matched)) => (p, matched.to_string(), true),
+                Some(found) => (found, true),
                 None => continue,
             },
         };
+        let pattern = found.pattern;
         let turn = turns.get(m).map_or(1, |t| t.turn.max(1));
         let origin = Origin {
             place: Place {
@@ -812,6 +961,16 @@ fn read_actions(
             role: message.role,
             turn,
         };
+        if !message.status.ran() {
+            skipped.push(SkippedAction {
+                origin,
+                tool: tool.to_string(),
+                command: command.clone(),
+                pattern,
+                why: SkipReason::NotRun(message.status),
+            });
+            continue;
+        }
         // Facts stated before this message.
         let before = facts.partition_point(|f| f.message < m);
         let (governed_by, governance) = match index.shared(&command, before) {
@@ -834,23 +993,34 @@ fn read_actions(
                 tool: tool.to_string(),
                 command,
                 pattern,
+                why: SkipReason::NothingBefore,
             });
             continue;
         }
         let id = ids.unique(pattern.id);
+        let what = if in_tool_name || patch || found.segments <= 1 {
+            action_text(tool, &command)
+        } else {
+            alloc::format!(
+                "{} (of a chain of {} commands)",
+                action_text(tool, found.segment),
+                found.segments
+            )
+        };
         let action = Action {
             id: id.clone(),
-            text: action_text(tool, &command),
+            text: what,
             turn,
             governed_by: governed_by
                 .iter()
                 .filter_map(|&i| facts.get(i).map(|f| f.fact.id.clone()))
                 .collect(),
-            delegated: false,
+            delegated: message.agent.is_some(),
             irreversible: pattern.irreversible,
             target: None,
             consequence: pattern.consequence.to_string(),
         };
+        let matched = found.matched.to_string();
         actions.push(FoundAction {
             action,
             guess: ActionGuess {
@@ -866,6 +1036,68 @@ fn read_actions(
         });
     }
     (actions, skipped)
+}
+
+/// Tools whose calls act on nothing: they read, search, plan, delegate
+/// (the subagent's own calls are its actions) or poll a running command.
+const NOT_ACTIONS: &[&str] = &[
+    "Read",
+    "Glob",
+    "Grep",
+    "LS",
+    "WebFetch",
+    "WebSearch",
+    "NotebookRead",
+    "TodoWrite",
+    "TodoRead",
+    "Skill",
+    "Task",
+    "Agent",
+    "ExitPlanMode",
+    "write_stdin",
+    "update_plan",
+    "view_image",
+    "web_search",
+    "file_search",
+    "code_interpreter",
+];
+
+/// What a call does, as a command, and whether it is a patch: a patch as
+/// its file operations (an added file's lines are content, a `*** Delete
+/// File:` deletes), an `apply_patch_call`'s operation, else the call's
+/// arguments read by [`patterns`].
+fn command_of(tool: &str, arguments: &str) -> (String, bool) {
+    if is_patch(arguments) {
+        return (patch_command(arguments), true);
+    }
+    let value = serde_json::from_str::<serde_json::Value>(arguments).ok();
+    if let Some(v) = &value {
+        // `{"input": "*** Begin Patch…"}`, `{"command": ["apply_patch", "*** Begin Patch…"]}`.
+        let patch = v
+            .get("input")
+            .and_then(|p| p.as_str())
+            .or_else(|| {
+                v.get("command")
+                    .and_then(|c| c.as_array())
+                    .and_then(|c| c.iter().filter_map(|p| p.as_str()).find(|p| is_patch(p)))
+            })
+            .filter(|p| is_patch(p));
+        if let Some(patch) = patch {
+            return (patch_command(patch), true);
+        }
+        // An `apply_patch_call`'s operation.
+        if tool == "apply_patch"
+            && let Some(path) = v.get("path").and_then(|p| p.as_str())
+        {
+            let verb = match v.get("type").and_then(|t| t.as_str()) {
+                Some("delete_file") => "delete file",
+                Some("create_file") => "add file",
+                _ => "edit file",
+            };
+            return (alloc::format!("{verb} {path}"), true);
+        }
+    }
+    (patterns::command_text(arguments), false)
 }
 
 /// "Bash: kubectl rollout restart deploy/payments-api", whitespace
@@ -982,14 +1214,9 @@ impl ResourceIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::transcript::Message;
 
     fn transcript(messages: Vec<Message>) -> Transcript {
-        Transcript {
-            format: TranscriptFormat::ResponsesItems,
-            messages,
-            skipped: 0,
-        }
+        Transcript::new(TranscriptFormat::ResponsesItems, messages)
     }
 
     fn call(command: &str, record: usize) -> Message {

@@ -1,18 +1,30 @@
 //! Consequential tool calls: the pattern table of [`crate::import`](mod@crate::import) and how
 //! a call's command is read.
 //!
-//! A call's *command* is its arguments as text: for JSON arguments, every
-//! string value joined by spaces, except those under keys that hold file
-//! contents or prose ([`CONTENT_KEYS`]: a file written with `DELETE FROM`
-//! in it is no deletion); for anything else, the arguments as written. The
+//! A call's *command* is its arguments as text: for JSON arguments, the
+//! values under a command key ([`COMMAND_KEYS`]: `command`, `cmd`, `query`
+//! …) when there is one, else every string value, joined by spaces, except
+//! those under keys that hold file contents or prose ([`CONTENT_KEYS`]: a
+//! file written with `DELETE FROM` in it is no deletion); for anything
+//! else, the arguments as written. The
 //! command is cut into segments at line breaks, `;`, `|`, `&`, parentheses
 //! and backticks, and each segment into words (runs of ASCII letters and
 //! digits, compared case-insensitively) that remember whether they open a
-//! `-flag`; a word followed by `/` is a directory or a resource kind
-//! (`deploy/payments-api`) and matches no verb. A pattern
+//! `-flag`; a word that opens a flag (`--delete-emptydir-data`) or is
+//! followed by `/` (a directory or a resource kind: `deploy/payments-api`)
+//! matches no verb. A pattern
 //! matches when all the steps of one of its forms match words of one
 //! segment, in order. The tool's name is read the same way, as a segment of
 //! its own (`create_refund`).
+//!
+//! A **read-only** segment matches nothing, whatever words its arguments
+//! hold (`grep -rn "DROP TABLE" migrations/` searches, it drops nothing):
+//! one whose program (after `sudo`, `env`, `time`, `nohup`, `timeout` and a
+//! shell's `-c`) only reads ([`READ_ONLY_PROGRAMS`]: `cat`, `ls`, `grep`,
+//! `head`, `jq` …), or whose program and subcommand only read
+//! ([`READ_ONLY_SUBCOMMANDS`]: `kubectl get`, `git status`, `terraform
+//! plan` …), or a database client (`psql`, `mysql`, `sqlite3`, …) whose SQL
+//! only reads (`SELECT`, `EXPLAIN`, `SHOW`, `\d`: no write or DDL word).
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -106,7 +118,7 @@ pub const PATTERNS: &[Pattern] = &[
         label: "delete",
         irreversible: true,
         consequence: "Data or a resource is deleted.",
-        forms: &[&[Word(&["delete"])]],
+        forms: &[&[Word(&["delete"])], &[Word(&["find"]), Flag(&["delete"])]],
     },
     Pattern {
         id: "destroy",
@@ -153,6 +165,20 @@ pub const PATTERNS: &[Pattern] = &[
         ],
     },
     Pattern {
+        id: "drain",
+        label: "kubectl drain or cordon",
+        irreversible: false,
+        consequence: "A node stops taking work and its pods are evicted.",
+        forms: &[&[Word(&["kubectl"]), Word(&["cordon", "drain"])]],
+    },
+    Pattern {
+        id: "scale",
+        label: "scale",
+        irreversible: false,
+        consequence: "A workload's replicas change.",
+        forms: &[&[Word(&["kubectl"]), Word(&["scale", "autoscale"])]],
+    },
+    Pattern {
         id: "push-main",
         label: "git push to main",
         irreversible: false,
@@ -164,7 +190,10 @@ pub const PATTERNS: &[Pattern] = &[
         label: "migrate",
         irreversible: false,
         consequence: "A schema migration runs.",
-        forms: &[&[Word(&["migrate"])]],
+        forms: &[
+            &[Word(&["migrate"])],
+            &[Word(&["psql", "mysql", "sqlite3"]), Flag(&["f", "file"])],
+        ],
     },
     Pattern {
         id: "restart",
@@ -212,14 +241,178 @@ pub const CONTENT_KEYS: &[&str] = &[
     "new_string",
     "old_str",
     "old_string",
+    "justification",
     "patch",
+    "prefix_rule",
     "prompt",
     "text",
     "todos",
 ];
 
+/// Programs that only read, whatever their arguments.
+pub const READ_ONLY_PROGRAMS: &[&str] = &[
+    "cat",
+    "ls",
+    "ll",
+    "grep",
+    "egrep",
+    "fgrep",
+    "rg",
+    "ag",
+    "head",
+    "tail",
+    "less",
+    "more",
+    "wc",
+    "echo",
+    "printf",
+    "jq",
+    "yq",
+    "diff",
+    "stat",
+    "du",
+    "df",
+    "ps",
+    "pwd",
+    "which",
+    "whoami",
+    "date",
+    "tree",
+    "file",
+    "sort",
+    "uniq",
+    "cut",
+    "nl",
+    "column",
+    "realpath",
+    "basename",
+    "dirname",
+    "uptime",
+    "hostname",
+    "id",
+    "top",
+    "free",
+    "dig",
+    "nslookup",
+    "ping",
+    "md5sum",
+    "sha256sum",
+    "history",
+    "true",
+];
+
+/// Programs whose listed subcommands only read.
+pub const READ_ONLY_SUBCOMMANDS: &[(&str, &[&str])] = &[
+    (
+        "kubectl",
+        &[
+            "get",
+            "describe",
+            "logs",
+            "top",
+            "explain",
+            "version",
+            "diff",
+            "events",
+            "api-resources",
+            "cluster-info",
+            "auth",
+            "wait",
+        ],
+    ),
+    (
+        "git",
+        &[
+            "status",
+            "log",
+            "diff",
+            "show",
+            "fetch",
+            "blame",
+            "grep",
+            "rev-parse",
+            "ls-files",
+            "describe",
+            "shortlog",
+            "reflog",
+            "remote",
+        ],
+    ),
+    (
+        "terraform",
+        &[
+            "plan",
+            "show",
+            "validate",
+            "fmt",
+            "output",
+            "init",
+            "providers",
+            "version",
+        ],
+    ),
+    (
+        "helm",
+        &[
+            "list", "ls", "status", "get", "history", "template", "lint", "diff", "show", "search",
+        ],
+    ),
+    (
+        "docker",
+        &[
+            "ps", "images", "logs", "inspect", "stats", "version", "info",
+        ],
+    ),
+    ("gh", &["view", "list", "status", "diff", "checks"]),
+    (
+        "cargo",
+        &[
+            "check", "test", "build", "clippy", "fmt", "tree", "metadata", "doc",
+        ],
+    ),
+    ("npm", &["test", "ls", "list", "view", "outdated", "audit"]),
+    (
+        "systemctl",
+        &["status", "show", "list-units", "is-active", "cat"],
+    ),
+    ("journalctl", &[]),
+    ("find", &[]),
+    ("sed", &[]),
+    ("awk", &[]),
+];
+
+/// Database clients: read-only when their SQL only reads.
+const SQL_CLIENTS: &[&str] = &[
+    "psql",
+    "mysql",
+    "sqlite3",
+    "sqlcmd",
+    "clickhouse",
+    "bq",
+    "cqlsh",
+];
+
+/// SQL words that write or change a schema.
+const SQL_WRITES: &[&str] = &[
+    "alter", "create", "delete", "drop", "grant", "insert", "merge", "rename", "replace", "revoke",
+    "truncate", "update", "upsert", "vacuum", "reindex", "copy",
+];
+
+/// Words that only wrap the program they run.
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "time", "nohup", "nice", "exec", "command", "timeout",
+];
+
+/// Shells whose `-c` argument is the program run.
+const SHELLS: &[&str] = &["bash", "sh", "zsh", "dash", "fish"];
+
 /// How deep JSON arguments are read.
 const MAX_DEPTH: usize = 16;
+
+/// Keys that hold the command a call runs (`command`, `cmd`, a query):
+/// when arguments have one, it is the command, and the rest (a working
+/// directory, a sandbox mode, a timeout) is not.
+pub const COMMAND_KEYS: &[&str] = &["command", "commands", "cmd", "query", "sql", "script"];
 
 /// A call's command: see the module docs.
 pub(crate) fn command_text(arguments: &str) -> String {
@@ -228,7 +421,17 @@ pub(crate) fn command_text(arguments: &str) -> String {
         && let Ok(value) = serde_json::from_str::<Value>(arguments)
     {
         let mut out = String::new();
-        collect(&value, &mut out, 0);
+        let commands: Vec<&Value> = match &value {
+            Value::Object(map) => COMMAND_KEYS.iter().filter_map(|k| map.get(*k)).collect(),
+            _ => Vec::new(),
+        };
+        if commands.is_empty() {
+            collect(&value, &mut out, 0);
+        } else {
+            for c in commands {
+                collect(c, &mut out, 0);
+            }
+        }
         return out;
     }
     String::from(arguments)
@@ -348,7 +551,7 @@ impl Step {
         };
         let eq = |list: &[&str]| list.iter().any(|x| w.eq_ignore_ascii_case(x));
         match self {
-            Word(list) => !word.before_slash && eq(list),
+            Word(list) => word.dashes == 0 && !word.before_slash && eq(list),
             Prefix(list) => list.iter().any(|p| {
                 w.get(..p.len())
                     .is_some_and(|head| head.eq_ignore_ascii_case(p))
@@ -384,15 +587,33 @@ fn match_form(form: &[Step], words: &[Piece], text: &str) -> Option<(usize, usiz
     range
 }
 
-/// The first pattern (in table order) that matches `text`, and the matched
-/// words as written.
-pub(crate) fn find(text: &str) -> Option<(&'static Pattern, &str)> {
-    let segments = segments(text);
+/// A pattern's match: the pattern, the matched words as written, the
+/// segment they are in, and how many segments the command has.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found<'t> {
+    pub pattern: &'static Pattern,
+    pub matched: &'t str,
+    pub segment: &'t str,
+    pub segments: usize,
+}
+
+/// The first pattern (in table order) that matches `text` outside its
+/// read-only segments.
+pub(crate) fn find(text: &str) -> Option<Found<'_>> {
+    let all = segments(text);
+    let risky: Vec<&Vec<Piece>> = all.iter().filter(|words| !read_only(words, text)).collect();
     for pattern in PATTERNS {
         for form in pattern.forms {
-            for words in &segments {
+            for words in &risky {
                 if let Some((start, end)) = match_form(form, words, text) {
-                    return Some((pattern, text.get(start..end).unwrap_or("")));
+                    let seg_start = words.first().map_or(start, |w| w.start);
+                    let seg_end = words.last().map_or(end, |w| w.end);
+                    return Some(Found {
+                        pattern,
+                        matched: text.get(start..end).unwrap_or(""),
+                        segment: segment_text(text, seg_start, seg_end),
+                        segments: all.len(),
+                    });
                 }
             }
         }
@@ -400,12 +621,171 @@ pub(crate) fn find(text: &str) -> Option<(&'static Pattern, &str)> {
     None
 }
 
+/// A segment's text from its first word to its last, widened to the
+/// tokens around them (a path or flag the words are part of).
+fn segment_text(text: &str, start: usize, end: usize) -> &str {
+    let bytes = text.as_bytes();
+    let is_edge = |b: u8| splits_segments(b) || b == b'"' || b == b'\'';
+    let mut s = start;
+    while s > 0 && bytes.get(s - 1).is_some_and(|&b| !is_edge(b)) {
+        s -= 1;
+    }
+    let mut e = end;
+    while bytes.get(e).is_some_and(|&b| !splits_segments(b)) {
+        e += 1;
+    }
+    text.get(s..e).map_or("", str::trim)
+}
+
+/// Whether a segment only reads (see the module docs).
+fn read_only(words: &[Piece], text: &str) -> bool {
+    let word = |i: usize| words.get(i).and_then(|w| text.get(w.start..w.end));
+    let lower = |i: usize| word(i).map(str::to_ascii_lowercase);
+    // Skip wrappers and a shell's -c.
+    let mut i = 0;
+    while let Some(w) = lower(i) {
+        let piece = &words[i];
+        if WRAPPERS.contains(&w.as_str())
+            || piece.dashes > 0
+            || w.bytes().all(|b| b.is_ascii_digit())
+        {
+            i += 1;
+            continue;
+        }
+        if SHELLS.contains(&w.as_str()) {
+            i += 1;
+            continue;
+        }
+        break;
+    }
+    let Some(program) = lower(i) else {
+        return false;
+    };
+    if READ_ONLY_PROGRAMS.contains(&program.as_str()) {
+        return true;
+    }
+    if SQL_CLIENTS.contains(&program.as_str()) {
+        // Flags are not SQL; a file of SQL (`-f`) may hold anything.
+        let flags = || words.iter().skip(i + 1).filter(|w| w.dashes > 0);
+        if flags().any(|w| {
+            text.get(w.start..w.end)
+                .is_some_and(|f| f == "f" || f == "file")
+        }) {
+            return false;
+        }
+        let rest = (i + 1..words.len())
+            .filter(|&k| words[k].dashes == 0)
+            .filter_map(&lower);
+        let mut reads = false;
+        for w in rest {
+            if SQL_WRITES.contains(&w.as_str()) {
+                return false;
+            }
+            reads |= matches!(
+                w.as_str(),
+                "select" | "explain" | "show" | "describe" | "d" | "dt" | "l"
+            );
+        }
+        return reads;
+    }
+    let Some((_, subs)) = READ_ONLY_SUBCOMMANDS.iter().find(|(p, _)| *p == program) else {
+        return false;
+    };
+    match program.as_str() {
+        // Read-only unless told to write.
+        "find" => !(i..words.len())
+            .any(|k| matches!(lower(k).as_deref(), Some("delete" | "exec" | "execdir"))),
+        "sed" => !words
+            .iter()
+            .any(|w| w.dashes > 0 && text.get(w.start..w.end).is_some_and(|f| f.starts_with('i'))),
+        "awk" | "journalctl" => true,
+        _ => {
+            // The subcommand is the first word after the program that names
+            // one (flags and their values, `--context prod`, come between).
+            for k in i + 1..words.len().min(i + 8) {
+                if words[k].dashes > 0 {
+                    continue;
+                }
+                let Some(sub) = lower(k) else { break };
+                if subs.contains(&sub.as_str()) {
+                    return true;
+                }
+                let listing = (program == "git"
+                    && sub == "branch"
+                    && !words.iter().skip(k).any(|w| w.dashes > 0))
+                    || (program == "kubectl"
+                        && ((sub == "config" && lower(k + 1).as_deref() == Some("view"))
+                            || (sub == "rollout"
+                                && matches!(lower(k + 1).as_deref(), Some("status" | "history")))));
+                if listing {
+                    return true;
+                }
+                if MUTATING_SUBCOMMANDS.contains(&sub.as_str()) {
+                    return false;
+                }
+            }
+            false
+        }
+    }
+}
+
+/// Subcommands that change something, whichever program they belong to:
+/// the search for a read-only subcommand stops at them.
+const MUTATING_SUBCOMMANDS: &[&str] = &[
+    "add",
+    "annotate",
+    "apply",
+    "autoscale",
+    "branch",
+    "checkout",
+    "cherry-pick",
+    "clean",
+    "commit",
+    "cordon",
+    "cp",
+    "create",
+    "delete",
+    "destroy",
+    "drain",
+    "edit",
+    "exec",
+    "expose",
+    "import",
+    "install",
+    "kill",
+    "label",
+    "merge",
+    "patch",
+    "publish",
+    "push",
+    "rebase",
+    "replace",
+    "reset",
+    "restart",
+    "revert",
+    "rm",
+    "rollback",
+    "rollout",
+    "run",
+    "scale",
+    "set",
+    "stash",
+    "stop",
+    "switch",
+    "taint",
+    "tag",
+    "uncordon",
+    "uninstall",
+    "untaint",
+    "upgrade",
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn id(command: &str) -> Option<(&'static str, &str)> {
-        find(command).map(|(p, m)| (p.id, m))
+        find(command).map(|f| (f.pattern.id, f.matched))
     }
 
     #[test]
@@ -485,10 +865,38 @@ mod tests {
             ("kubectl get deploy/api -o yaml", None),
             ("ls migrate/ restart/", None),
             ("echo drop; echo table", None),
+            // Read-only programs and subcommands act on nothing.
+            ("grep -rn \"DROP TABLE\" migrations/", None),
+            ("kubectl --context prod logs deploy/api | grep delete", None),
+            ("git log --oneline -- scripts/deploy.sh", None),
+            ("terraform -chdir=infra plan -out=tfplan", None),
+            ("cat runbooks/restart.md", None),
+            ("psql -h replica -c \"SELECT count(*) FROM ledger\"", None),
+            (
+                "psql -h replica -c \"DROP TABLE ledger_2023\"",
+                Some(("drop", "DROP TABLE")),
+            ),
+            ("bash -lc \"kubectl get pods -n payments\"", None),
+            (
+                "make lint && git add -A && git push --force origin feat/x",
+                Some(("force-push", "git push --force")),
+            ),
+            (
+                "find /tmp -name '*.log' -delete",
+                Some(("delete", "find /tmp -name '*.log' -delete")),
+            ),
+            ("git branch -D old-feature", None),
         ];
         for (command, want) in cases {
             assert_eq!(id(command), *want, "{command}");
         }
+    }
+
+    #[test]
+    fn the_risky_segment_of_a_chain_is_named() {
+        let f = find("make lint && git add -A && git push --force origin ops/rotate").unwrap();
+        assert_eq!(f.segment, "git push --force origin ops/rotate");
+        assert_eq!(f.segments, 3);
     }
 
     #[test]
@@ -499,6 +907,8 @@ mod tests {
         assert_eq!(command_text(bash), "kubectl delete ns scratch");
         let codex = r#"{"command":["bash","-lc","git push -f"],"timeout_ms":10000}"#;
         assert_eq!(command_text(codex), "bash -lc git push -f");
+        let exec = r#"{"cmd":"kubectl drain node-3","justification":"delete pods to drain"}"#;
+        assert_eq!(command_text(exec), "kubectl drain node-3");
         assert_eq!(command_text("*** Begin Patch"), "*** Begin Patch");
         assert_eq!(command_text("{not json"), "{not json");
     }

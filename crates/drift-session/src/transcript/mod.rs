@@ -1,37 +1,37 @@
 //! Transcripts: a session log, in whatever format its harness wrote it, as a
-//! list of [`Message`]s with a role, the text, and the tool name and
-//! arguments where there are some.
+//! list of [`Message`]s with a role, where the text came from, the text, and
+//! the tool name and arguments where there are some; and the compactions the
+//! log records.
 //!
-//! [`read_transcript`] recognises, line by line:
+//! [`read_transcript`] recognises each format from any of its records, not
+//! only the first, and reads every era of it that its harness's public
+//! source documents:
 //!
-//! - **OpenAI Responses items**: a JSON array of items, an object holding one
-//!   (`input`, `output`, `data` or `items`: a request, a response, or the
-//!   `input_items` list), or one item per line. Items: `message` (or a bare
-//!   `{role, content}`), `function_call` and `function_call_output`,
-//!   `custom_tool_call` and its output, `local_shell_call` and its output,
-//!   `mcp_call`, `web_search_call`, `reasoning` (its readable summary).
-//! - **Codex CLI session logs** (`rollout-*.jsonl`): `response_item` lines are
-//!   Responses items; `compacted` lines are the harness's own summaries
-//!   (role [`MessageRole::Summary`]); `session_meta` instructions are the
-//!   system prompt; `event_msg` and `turn_context` lines repeat what the
-//!   items say and are skipped.
-//! - **Claude Code session logs** (`~/.claude/projects/…/*.jsonl`): `user` and
-//!   `assistant` lines, split into one message per content block (`text`,
-//!   `thinking`, `tool_use`, `tool_result`); a user line marked
-//!   `isCompactSummary` is a summary. Subagent (`isSidechain`), meta, system
-//!   and bookkeeping lines are skipped.
+//! - **Claude Code session logs** (`~/.claude/projects/<project>/<session>.jsonl`,
+//!   1.0.x to 2.1.x): see [`claude`](self::claude) for the line types.
+//! - **Codex CLI rollouts** (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`),
+//!   before and after the 2025 `{timestamp, type, payload}` envelope: see
+//!   [`codex`](self::codex).
+//! - **OpenAI Responses items**: a request body, a Response object, an
+//!   `input_items` or conversation items list (newest first by default),
+//!   a `/responses/compact` result, a JSON array of items, or one item per
+//!   line: see [`responses`](self::responses).
+//! - Anything else is plain text: one message of unknown role.
 //!
-//! Anything else is plain text: one message of unknown role. A file is read
-//! as JSON when it starts with `{` or `[` and its first line parses; after
-//! that, a line that is not JSON is an error naming the line.
+//! Nothing is dropped silently: records that hold nothing a model reads
+//! (bookkeeping, copies of messages the log keeps twice, encrypted
+//! reasoning) are counted by record type in [`Transcript::skipped_records`].
+//! A log cut off in its last line (still being written) reads up to it and
+//! says so in [`Transcript::truncated`]; a broken line anywhere else is an
+//! error naming the line.
 //!
-//! Tool outputs carry the name of the call they answer (matched by call id).
-//! Tool arguments are kept as the JSON text the model wrote. Every message
-//! remembers its record: the 1-based line of a JSON-lines file, the 1-based
-//! position in a JSON array.
+//! Every message remembers its record: the 1-based line of a JSON-lines
+//! file, or the 1-based position of an item in conversation order. Tool
+//! outputs carry the name of the call they answer (matched by call id);
+//! tool arguments are kept as the JSON text the model wrote.
 //!
 //! ```
-//! use drift_session::{MessageRole, TranscriptFormat, read_transcript};
+//! use drift_session::{MessageRole, Provenance, TranscriptFormat, read_transcript};
 //!
 //! let log = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Do not bump libfoo."}]}
 //! {"type":"function_call","name":"shell","arguments":"{\"cmd\":\"cat Cargo.toml\"}","call_id":"c1"}
@@ -40,10 +40,16 @@
 //! assert_eq!(t.format, TranscriptFormat::ResponsesItems);
 //! assert_eq!(t.messages.len(), 3);
 //! assert_eq!(t.messages[0].role, MessageRole::User);
+//! assert_eq!(t.messages[0].provenance, Provenance::Said);
 //! assert_eq!(t.messages[1].tool_arguments.as_deref(), Some(r#"{"cmd":"cat Cargo.toml"}"#));
 //! assert_eq!(t.messages[2].tool_name.as_deref(), Some("shell"));
 //! assert_eq!(t.messages[2].record, 3);
 //! ```
+
+pub(crate) mod claude;
+pub(crate) mod codex;
+pub(crate) mod responses;
+pub(crate) mod text;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -87,6 +93,17 @@ impl TranscriptFormat {
             TranscriptFormat::ResponsesItems => "OpenAI Responses items",
             TranscriptFormat::CodexSession => "Codex CLI session",
             TranscriptFormat::ClaudeCodeSession => "Claude Code session",
+        }
+    }
+
+    /// The harness that writes the format ("Claude Code", "Codex CLI", "OpenAI
+    /// Responses"), empty for plain text.
+    pub const fn harness(self) -> &'static str {
+        match self {
+            TranscriptFormat::PlainText => "",
+            TranscriptFormat::ResponsesItems => "OpenAI Responses",
+            TranscriptFormat::CodexSession => "Codex CLI",
+            TranscriptFormat::ClaudeCodeSession => "Claude Code",
         }
     }
 }
@@ -144,11 +161,92 @@ impl MessageRole {
     }
 }
 
+/// Where a message's text came from, beyond its role: a harness puts text
+/// in the operator's or the system's name that nobody there wrote.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Provenance {
+    /// The role's own words: the operator typed it, the model wrote it, a
+    /// tool returned it.
+    #[default]
+    Said,
+    /// The operator typed it while the agent was busy (Claude Code's queued
+    /// commands).
+    Queued,
+    /// A project instruction file the harness loads into the context itself
+    /// (AGENTS.md, CLAUDE.md): the operator's rules, re-sent by the harness.
+    ProjectFile,
+    /// Context a hook added (Claude Code's `hook_additional_context`).
+    Hook,
+    /// A skill's instructions, loaded when the skill ran.
+    Skill,
+    /// The harness about itself: its base prompt, sandbox, permission and
+    /// environment text, caveats, markers, a compaction's preamble. Never a
+    /// rule of the operator's.
+    Harness,
+    /// A delegation brief: what the main agent told a subagent.
+    Brief,
+    /// A shell command the operator ran themselves, and its output: neither
+    /// a rule nor an action of the agent's.
+    UserShell,
+}
+
+impl Provenance {
+    /// The identifier used in reports (`project_file`, …).
+    pub const fn id(self) -> &'static str {
+        match self {
+            Provenance::Said => "said",
+            Provenance::Queued => "queued",
+            Provenance::ProjectFile => "project_file",
+            Provenance::Hook => "hook",
+            Provenance::Skill => "skill",
+            Provenance::Harness => "harness",
+            Provenance::Brief => "brief",
+            Provenance::UserShell => "user_shell",
+        }
+    }
+}
+
+/// Whether a tool call ran.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CallStatus {
+    /// It ran (or the log does not say otherwise).
+    #[default]
+    Ran,
+    /// The operator rejected it before it ran.
+    Rejected,
+    /// A request for approval to run it (an MCP approval request): what
+    /// runs, if anything, is the call that follows the approval.
+    Requested,
+    /// An approval was asked for it and refused.
+    Denied,
+}
+
+impl CallStatus {
+    /// Whether the call ran.
+    pub const fn ran(self) -> bool {
+        matches!(self, CallStatus::Ran)
+    }
+
+    /// Why it did not run, in words ("rejected by the user").
+    pub const fn why_not(self) -> &'static str {
+        match self {
+            CallStatus::Ran => "",
+            CallStatus::Rejected => "rejected by the user",
+            CallStatus::Requested => "an approval request",
+            CallStatus::Denied => "approval refused",
+        }
+    }
+}
+
 /// One message of a transcript.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Message {
     /// Who it is from.
     pub role: MessageRole,
+    /// Where its text came from.
+    pub provenance: Provenance,
     /// What it says (for a tool call, the text said alongside it, often
     /// empty).
     pub text: String,
@@ -158,6 +256,14 @@ pub struct Message {
     pub tool_arguments: Option<String>,
     /// The id that pairs a call with its output.
     pub call_id: Option<String>,
+    /// For a call: whether it ran.
+    pub status: CallStatus,
+    /// The subagent that wrote or received it (Claude Code sidechains and
+    /// agent files); `None` for the main agent.
+    pub agent: Option<String>,
+    /// The file it came from: 0 for the main log, `n` for the `n`-th file
+    /// added with [`Transcript::add_agent_log`].
+    pub file: usize,
     /// Where it came from: the 1-based line of a JSON-lines file, the 1-based
     /// position in a JSON array, 1 for plain text.
     pub record: usize,
@@ -168,16 +274,79 @@ impl Message {
     pub fn new(role: MessageRole, text: impl Into<String>, record: usize) -> Message {
         Message {
             role,
+            provenance: Provenance::Said,
             text: text.into(),
             tool_name: None,
             tool_arguments: None,
             call_id: None,
+            status: CallStatus::Ran,
+            agent: None,
+            file: 0,
             record,
+        }
+    }
+
+    /// This message with `provenance`.
+    #[must_use]
+    pub fn from(mut self, provenance: Provenance) -> Message {
+        self.provenance = provenance;
+        self
+    }
+
+    /// Whether it is a tool call.
+    pub fn is_call(&self) -> bool {
+        self.tool_name.is_some() && self.role == MessageRole::Assistant
+    }
+}
+
+/// How a compaction was set off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionTrigger {
+    /// The context filled up.
+    Auto,
+    /// Someone asked for it (`/compact`).
+    Manual,
+}
+
+impl CompactionTrigger {
+    /// The identifier used in reports.
+    pub const fn id(self) -> &'static str {
+        match self {
+            CompactionTrigger::Auto => "auto",
+            CompactionTrigger::Manual => "manual",
         }
     }
 }
 
-/// A transcript: its format and its messages, in order.
+/// A compaction the log records: where it happened, and what the new
+/// context held.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Compaction {
+    /// The record of its marker: a Claude Code `compact_boundary` line (or
+    /// the summary line when there is none), a Codex `compacted` line, a
+    /// Responses `compaction` item.
+    pub record: usize,
+    /// The messages before this index were in the context it replaced.
+    pub at: usize,
+    /// How it was set off, when the log says.
+    pub trigger: Option<CompactionTrigger>,
+    /// The context's size before it, when the log says.
+    pub tokens_before: Option<u64>,
+    /// The summary that replaced the context (an index into the messages),
+    /// when the log holds it readably.
+    pub summary: Option<usize>,
+    /// The summary is encrypted (a Responses `compaction` item, a Codex
+    /// remote compaction): it happened, and it cannot be read.
+    pub encrypted: bool,
+    /// What the harness carried into the new context verbatim, as the log
+    /// records it (Codex's `replacement_history` without the summary; the
+    /// user messages before a Responses `compaction` item). Empty when the
+    /// log does not record it.
+    pub kept: Vec<Message>,
+}
+
+/// A transcript: its format, its messages in order, and its compactions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Transcript {
     /// What it was read as.
@@ -185,11 +354,34 @@ pub struct Transcript {
     /// Its messages.
     pub messages: Vec<Message>,
     /// Records that were recognised but hold nothing a model reads
-    /// (bookkeeping lines, encrypted reasoning, subagent lines).
+    /// (bookkeeping lines, copies, encrypted reasoning).
     pub skipped: usize,
+    /// Those records by type (`file-history-snapshot`, `event_msg`, …),
+    /// with counts, in the order first seen.
+    pub skipped_records: Vec<(String, usize)>,
+    /// The compactions, in order.
+    pub compactions: Vec<Compaction>,
+    /// The line the log was cut off in (the last, without a line break:
+    /// still being written), read up to it.
+    pub truncated: Option<usize>,
+    /// The agent logs added with [`Transcript::add_agent_log`], by agent id.
+    pub agent_logs: Vec<String>,
 }
 
 impl Transcript {
+    /// A transcript of `format` holding `messages`, nothing skipped.
+    pub fn new(format: TranscriptFormat, messages: Vec<Message>) -> Transcript {
+        Transcript {
+            format,
+            messages,
+            skipped: 0,
+            skipped_records: Vec::new(),
+            compactions: Vec::new(),
+            truncated: None,
+            agent_logs: Vec::new(),
+        }
+    }
+
     /// Plain text as a one-message transcript (none when it is blank).
     pub fn plain(text: &str) -> Transcript {
         let messages = if text.trim().is_empty() {
@@ -197,11 +389,21 @@ impl Transcript {
         } else {
             alloc::vec![Message::new(MessageRole::Unknown, text, 1)]
         };
-        Transcript {
-            format: TranscriptFormat::PlainText,
-            messages,
-            skipped: 0,
-        }
+        Transcript::new(TranscriptFormat::PlainText, messages)
+    }
+
+    /// Adds a Claude Code subagent's own log (`agent-<id>.jsonl`, next to the
+    /// session or under `<session>/subagents/`): its messages go right after
+    /// the call that started the subagent (found by the agent id its result
+    /// names, or the brief it was given), or at the end when no call names
+    /// it. Messages the main log already embeds (`progress` lines) are not
+    /// added twice.
+    ///
+    /// # Errors
+    ///
+    /// A [`TranscriptError`] for a broken line, naming it.
+    pub fn add_agent_log(&mut self, text: &str) -> Result<(), TranscriptError> {
+        claude::add_agent_log(self, text)
     }
 }
 
@@ -252,8 +454,9 @@ impl core::error::Error for TranscriptError {}
 /// # Errors
 ///
 /// A [`TranscriptError`] naming the line when a file that starts as JSON
-/// has a record that is not valid JSON, or is not an object; or when no
-/// record of a JSON file is of a supported format.
+/// has a record that is not valid JSON (other than a last line cut off), or
+/// is not an object; or when no record of a JSON file is of a supported
+/// format.
 pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
     let body = text.trim_start_matches('\u{FEFF}');
     let trimmed = body.trim_start();
@@ -262,7 +465,7 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
         .map_or(0, |s| s.matches('\n').count());
     match trimmed.as_bytes().first() {
         Some(b'[') => match serde_json::from_str::<Value>(body) {
-            Ok(Value::Array(items)) => Ok(from_items(&items)),
+            Ok(Value::Array(items)) => Ok(responses::document(&Map::new(), &items, None)),
             Ok(_) => Err(TranscriptError::NotATranscript),
             Err(e) => {
                 let second = trimmed
@@ -285,16 +488,12 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
         },
         Some(b'{') => match serde_json::from_str::<Value>(body) {
             Ok(Value::Object(object)) => {
-                for key in ["input", "output", "data", "items"] {
-                    if let Some(Value::Array(items)) = object.get(key) {
-                        return Ok(from_items(items));
-                    }
+                if let Some(t) = responses::whole_document(&object) {
+                    return Ok(t);
                 }
                 // A JSON-lines file of one line.
                 let mut reader = Reader::default();
-                if !reader.line(&object, 1 + blank_lines) {
-                    reader.skipped += 1;
-                }
+                reader.line(&object, 1 + blank_lines);
                 reader.finish()
             }
             // Several objects, one per line (or text that starts with a brace).
@@ -308,7 +507,9 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
 fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
     let mut reader = Reader::default();
     let mut parsed_any = false;
-    for (i, line) in text.lines().enumerate() {
+    let ends_in_newline = text.ends_with('\n');
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
         let number = i + 1;
         let line = line.trim_start_matches('\u{FEFF}').trim();
         if line.is_empty() {
@@ -322,6 +523,12 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
                 return Ok(Transcript::plain(text));
             }
             Err(e) => {
+                let last = lines.peek().is_none();
+                if last && !ends_in_newline && e.is_eof() {
+                    // The log is still being written: read up to this line.
+                    reader.truncated = Some(number);
+                    break;
+                }
                 return Err(TranscriptError::Json {
                     line: number,
                     column: e.column(),
@@ -333,14 +540,12 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
         let Value::Object(object) = value else {
             return Err(TranscriptError::NotAnObject { line: number });
         };
-        if !reader.line(&object, number) {
-            reader.skipped += 1;
-        }
+        reader.line(&object, number);
     }
     reader.finish()
 }
 
-fn json_message(e: &serde_json::Error) -> String {
+pub(crate) fn json_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     match full.rfind(" at line ") {
         Some(i) => full.get(..i).unwrap_or(&full).to_string(),
@@ -348,319 +553,137 @@ fn json_message(e: &serde_json::Error) -> String {
     }
 }
 
-fn from_items(items: &[Value]) -> Transcript {
-    let mut reader = Reader::default();
-    for (i, item) in items.iter().enumerate() {
-        match item {
-            Value::Object(object) => {
-                reader.note(TranscriptFormat::ResponsesItems);
-                if !reader.item(object, i + 1) {
-                    reader.skipped += 1;
-                }
-            }
-            _ => reader.skipped += 1,
-        }
-    }
-    Transcript {
-        format: TranscriptFormat::ResponsesItems,
-        messages: reader.messages,
-        skipped: reader.skipped,
+/// The format one JSON-lines record belongs to, from its own fields.
+fn format_of(object: &Map<String, Value>) -> Option<TranscriptFormat> {
+    if codex::is_codex_line(object) {
+        Some(TranscriptFormat::CodexSession)
+    } else if claude::is_claude_line(object) {
+        Some(TranscriptFormat::ClaudeCodeSession)
+    } else if responses::is_item(object) {
+        Some(TranscriptFormat::ResponsesItems)
+    } else {
+        None
     }
 }
 
 /// Builds a transcript record by record.
 #[derive(Default)]
-struct Reader {
-    format: Option<TranscriptFormat>,
-    messages: Vec<Message>,
-    skipped: usize,
-    /// Tool names by call id, to name outputs.
-    calls: BTreeMap<String, String>,
-}
-
-fn str_field<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
-    object.get(key).and_then(Value::as_str)
-}
-
-/// The text of a content value: a string, or a list of parts with `text`
-/// (or `refusal`, `thinking`) fields, joined by newlines.
-fn content_text(content: Option<&Value>) -> String {
-    match content {
-        Some(Value::String(s)) => s.clone(),
-        Some(Value::Array(parts)) => {
-            let mut out = String::new();
-            for part in parts {
-                let text = match part {
-                    Value::String(s) => Some(s.as_str()),
-                    Value::Object(p) => str_field(p, "text").or_else(|| str_field(p, "refusal")),
-                    _ => None,
-                };
-                if let Some(text) = text {
-                    if !out.is_empty() {
-                        out.push('\n');
-                    }
-                    out.push_str(text);
-                }
-            }
-            out
-        }
-        _ => String::new(),
-    }
-}
-
-/// Arguments as text: strings as they are, anything else as compact JSON.
-fn arguments_text(value: Option<&Value>) -> Option<String> {
-    match value {
-        None | Some(Value::Null) => None,
-        Some(Value::String(s)) => Some(s.clone()),
-        Some(other) => serde_json::to_string(other).ok(),
-    }
+pub(crate) struct Reader {
+    pub format: Option<TranscriptFormat>,
+    pub messages: Vec<Message>,
+    pub skipped: BTreeMap<String, (usize, usize)>,
+    pub compactions: Vec<Compaction>,
+    pub truncated: Option<usize>,
+    /// Tool names by call id, to name outputs; and the message of each call.
+    pub calls: BTreeMap<String, (String, usize)>,
+    /// Claude Code: what the reader carries from line to line.
+    pub claude: claude::State,
 }
 
 impl Reader {
-    fn note(&mut self, format: TranscriptFormat) {
-        if self.format.is_none() {
-            self.format = Some(format);
+    /// One line of a JSON-lines file.
+    fn line(&mut self, object: &Map<String, Value>, record: usize) {
+        let format = self.format.or_else(|| format_of(object));
+        match format {
+            Some(TranscriptFormat::ClaudeCodeSession) if claude::is_claude_line(object) => {
+                self.format = format;
+                claude::line(self, object, record);
+            }
+            Some(TranscriptFormat::CodexSession) => {
+                self.format = format;
+                codex::line(self, object, record);
+            }
+            Some(TranscriptFormat::ResponsesItems) if responses::is_item(object) => {
+                self.format = format;
+                responses::item(self, object, record);
+            }
+            _ => self.skip(str_field(object, "type").unwrap_or("unknown record")),
         }
     }
 
-    /// The transcript, or an error when no record was of a known format.
-    fn finish(self) -> Result<Transcript, TranscriptError> {
-        let format = self.format.ok_or(TranscriptError::NotATranscript)?;
-        Ok(Transcript {
-            format,
-            messages: self.messages,
-            skipped: self.skipped,
-        })
+    /// Counts a record that holds nothing to read, by type.
+    pub fn skip(&mut self, kind: &str) {
+        let order = self.skipped.len();
+        self.skipped.entry(kind.to_string()).or_insert((order, 0)).1 += 1;
     }
 
-    fn push(&mut self, message: Message) {
+    /// The transcript, or an error when no record was of a known format.
+    pub fn finish(self) -> Result<Transcript, TranscriptError> {
+        let format = self.format.ok_or(TranscriptError::NotATranscript)?;
+        Ok(self.into_transcript(format))
+    }
+
+    pub fn into_transcript(self, format: TranscriptFormat) -> Transcript {
+        let mut skipped_records: Vec<(usize, String, usize)> = self
+            .skipped
+            .into_iter()
+            .map(|(kind, (order, n))| (order, kind, n))
+            .collect();
+        skipped_records.sort_unstable();
+        let skipped = skipped_records.iter().map(|(_, _, n)| n).sum();
+        Transcript {
+            format,
+            messages: self.messages,
+            skipped,
+            skipped_records: skipped_records
+                .into_iter()
+                .map(|(_, kind, n)| (kind, n))
+                .collect(),
+            compactions: self.compactions,
+            truncated: self.truncated,
+            agent_logs: Vec::new(),
+        }
+    }
+
+    pub fn push(&mut self, message: Message) {
         self.messages.push(message);
     }
 
-    fn call(
+    /// A tool call by the model.
+    pub fn call(
         &mut self,
         name: &str,
         arguments: Option<String>,
         call_id: Option<&str>,
         record: usize,
-    ) {
+    ) -> &mut Message {
+        let index = self.messages.len();
         if let Some(id) = call_id {
-            self.calls.insert(id.to_string(), name.to_string());
+            self.calls.insert(id.to_string(), (name.to_string(), index));
         }
-        self.push(Message {
-            role: MessageRole::Assistant,
-            text: String::new(),
+        self.messages.push(Message {
             tool_name: Some(name.to_string()),
             tool_arguments: arguments,
             call_id: call_id.map(ToString::to_string),
-            record,
+            ..Message::new(MessageRole::Assistant, String::new(), record)
         });
+        let last = self.messages.len() - 1;
+        &mut self.messages[last]
     }
 
-    fn output(&mut self, call_id: Option<&str>, text: String, record: usize) {
-        let tool_name = call_id.and_then(|id| self.calls.get(id)).cloned();
-        self.push(Message {
-            role: MessageRole::Tool,
-            text,
+    /// A tool's output, named after the call it answers.
+    pub fn output(&mut self, call_id: Option<&str>, text: String, record: usize) -> &mut Message {
+        let tool_name = call_id
+            .and_then(|id| self.calls.get(id))
+            .map(|(name, _)| name.clone());
+        self.messages.push(Message {
             tool_name,
-            tool_arguments: None,
             call_id: call_id.map(ToString::to_string),
-            record,
+            ..Message::new(MessageRole::Tool, text, record)
         });
+        let last = self.messages.len() - 1;
+        &mut self.messages[last]
     }
 
-    /// One line of a JSON-lines file; false when it holds nothing to read.
-    fn line(&mut self, object: &Map<String, Value>, record: usize) -> bool {
-        let kind = str_field(object, "type");
-        if let (Some(kind), Some(payload)) = (kind, object.get("payload"))
-            && matches!(
-                kind,
-                "session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted"
-            )
-        {
-            self.note(TranscriptFormat::CodexSession);
-            return self.codex(kind, payload, record);
-        }
-        let claude_marks = ["message", "uuid", "sessionId", "leafUuid", "parentUuid"];
-        if let Some(kind) = kind
-            && matches!(kind, "user" | "assistant" | "system" | "summary")
-            && claude_marks.iter().any(|k| object.contains_key(*k))
-        {
-            self.note(TranscriptFormat::ClaudeCodeSession);
-            return self.claude(kind, object, record);
-        }
-        if kind.is_some_and(|k| k.contains('-')) && object.contains_key("sessionId") {
-            // Claude Code bookkeeping: "file-history-snapshot", "queue-operation".
-            self.note(TranscriptFormat::ClaudeCodeSession);
-            return false;
-        }
-        if kind.is_some() || object.contains_key("role") {
-            self.note(TranscriptFormat::ResponsesItems);
-            return self.item(object, record);
-        }
-        false
+    /// The call with `call_id`, if the log has it.
+    pub fn call_message(&mut self, call_id: &str) -> Option<&mut Message> {
+        let &(_, index) = self.calls.get(call_id)?;
+        self.messages.get_mut(index)
     }
+}
 
-    fn codex(&mut self, kind: &str, payload: &Value, record: usize) -> bool {
-        let Value::Object(p) = payload else {
-            return false;
-        };
-        match kind {
-            "response_item" => self.item(p, record),
-            "compacted" => {
-                let text = str_field(p, "message").unwrap_or_default();
-                if text.trim().is_empty() {
-                    return false;
-                }
-                self.push(Message::new(MessageRole::Summary, text, record));
-                true
-            }
-            "session_meta" => match str_field(p, "instructions") {
-                Some(text) if !text.trim().is_empty() => {
-                    self.push(Message::new(MessageRole::System, text, record));
-                    true
-                }
-                _ => false,
-            },
-            _ => false,
-        }
-    }
-
-    /// One Responses item; false when it holds nothing to read.
-    fn item(&mut self, item: &Map<String, Value>, record: usize) -> bool {
-        let kind = str_field(item, "type").unwrap_or("message");
-        match kind {
-            "message" => {
-                let role = match str_field(item, "role") {
-                    Some("user") => MessageRole::User,
-                    Some("assistant") => MessageRole::Assistant,
-                    Some("system") => MessageRole::System,
-                    Some("developer") => MessageRole::Developer,
-                    Some("tool") => MessageRole::Tool,
-                    _ => return false,
-                };
-                let text = content_text(item.get("content"));
-                self.push(Message::new(role, text, record));
-                true
-            }
-            "function_call" | "custom_tool_call" | "mcp_call" => {
-                let name = str_field(item, "name").unwrap_or(kind);
-                let arguments = arguments_text(item.get("arguments").or_else(|| item.get("input")));
-                let call_id = str_field(item, "call_id").or_else(|| str_field(item, "id"));
-                self.call(name, arguments, call_id, record);
-                if kind == "mcp_call"
-                    && let Some(out) = item.get("output").filter(|v| !v.is_null())
-                {
-                    let text = content_text(Some(out));
-                    self.output(call_id, text, record);
-                }
-                true
-            }
-            "local_shell_call" | "web_search_call" | "file_search_call" | "computer_call" => {
-                let name = kind.trim_end_matches("_call");
-                let arguments = arguments_text(item.get("action").or_else(|| item.get("queries")));
-                let call_id = str_field(item, "call_id").or_else(|| str_field(item, "id"));
-                self.call(name, arguments, call_id, record);
-                true
-            }
-            "function_call_output"
-            | "custom_tool_call_output"
-            | "local_shell_call_output"
-            | "computer_call_output" => {
-                let call_id = str_field(item, "call_id");
-                let text = match item.get("output") {
-                    Some(Value::Object(o)) if o.contains_key("content") => {
-                        content_text(o.get("content"))
-                    }
-                    Some(v @ Value::Object(_)) => arguments_text(Some(v)).unwrap_or_default(),
-                    other => content_text(other),
-                };
-                self.output(call_id, text, record);
-                true
-            }
-            "reasoning" => {
-                let mut text = content_text(item.get("summary"));
-                let content = content_text(item.get("content"));
-                if !content.is_empty() {
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(&content);
-                }
-                if text.trim().is_empty() {
-                    return false;
-                }
-                self.push(Message::new(MessageRole::Reasoning, text, record));
-                true
-            }
-            _ => false,
-        }
-    }
-
-    fn claude(&mut self, kind: &str, object: &Map<String, Value>, record: usize) -> bool {
-        if object.get("isSidechain") == Some(&Value::Bool(true))
-            || object.get("isMeta") == Some(&Value::Bool(true))
-        {
-            return false;
-        }
-        let Some(Value::Object(message)) = object.get("message") else {
-            return false;
-        };
-        let summary = object.get("isCompactSummary") == Some(&Value::Bool(true));
-        let before = self.messages.len();
-        match (kind, message.get("content")) {
-            ("user", Some(Value::String(text))) => {
-                let role = if summary {
-                    MessageRole::Summary
-                } else {
-                    MessageRole::User
-                };
-                self.push(Message::new(role, text.as_str(), record));
-            }
-            ("user" | "assistant", Some(Value::Array(blocks))) => {
-                let speaker = match (kind, summary) {
-                    (_, true) => MessageRole::Summary,
-                    ("user", false) => MessageRole::User,
-                    _ => MessageRole::Assistant,
-                };
-                for block in blocks {
-                    let Value::Object(b) = block else {
-                        if let Value::String(s) = block {
-                            self.push(Message::new(speaker, s.as_str(), record));
-                        }
-                        continue;
-                    };
-                    match str_field(b, "type") {
-                        Some("text") => {
-                            let text = str_field(b, "text").unwrap_or_default();
-                            self.push(Message::new(speaker, text, record));
-                        }
-                        Some("thinking") => {
-                            let text = str_field(b, "thinking").unwrap_or_default();
-                            if !text.trim().is_empty() {
-                                self.push(Message::new(MessageRole::Reasoning, text, record));
-                            }
-                        }
-                        Some("tool_use" | "server_tool_use") => {
-                            let name = str_field(b, "name").unwrap_or("tool");
-                            let arguments = arguments_text(b.get("input"));
-                            let id = str_field(b, "id");
-                            self.call(name, arguments, id, record);
-                        }
-                        Some("tool_result") => {
-                            let id = str_field(b, "tool_use_id");
-                            let text = content_text(b.get("content"));
-                            self.output(id, text, record);
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-        self.messages.len() > before
-    }
+pub(crate) fn str_field<'v>(object: &'v Map<String, Value>, key: &str) -> Option<&'v str> {
+    object.get(key).and_then(Value::as_str)
 }
 
 #[cfg(test)]
@@ -704,6 +727,20 @@ mod tests {
     }
 
     #[test]
+    fn a_last_line_cut_off_is_read_up_to_and_said() {
+        let log = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"Never deploy.\"}\n{\"type\":\"message\",\"role\":\"user\",\"con";
+        let t = read_transcript(log).unwrap();
+        assert_eq!(t.messages.len(), 1);
+        assert_eq!(t.truncated, Some(2));
+        // The same line with a line break after it is broken, not cut off.
+        let broken = alloc::format!("{log}\n");
+        assert!(matches!(
+            read_transcript(&broken),
+            Err(TranscriptError::Json { line: 2, .. })
+        ));
+    }
+
+    #[test]
     fn responses_items_in_an_array_or_an_object() {
         let items = r#"[{"role":"developer","content":"Only touch src/."},
             {"type":"message","role":"assistant","content":[{"type":"output_text","text":"On it."}]},
@@ -714,7 +751,7 @@ mod tests {
         assert_eq!(t.messages[0].role, MessageRole::Developer);
         assert_eq!(t.messages[1].record, 2);
         assert_eq!(t.skipped, 1);
-        let wrapped = alloc::format!("{{\"object\":\"list\",\"data\":{items}}}");
+        let wrapped = alloc::format!("{{\"input\":{items}}}");
         assert_eq!(read_transcript(&wrapped).unwrap().messages, t.messages);
     }
 
@@ -731,7 +768,12 @@ mod tests {
             roles,
             [MessageRole::System, MessageRole::User, MessageRole::Summary]
         );
+        assert_eq!(t.messages[0].provenance, Provenance::ProjectFile);
         assert_eq!(t.skipped, 1);
+        assert_eq!(t.skipped_records, [("event_msg".to_string(), 1)]);
+        assert_eq!(t.compactions.len(), 1);
+        assert_eq!(t.compactions[0].summary, Some(2));
+        assert_eq!(t.compactions[0].at, 2);
     }
 
     #[test]
@@ -751,7 +793,8 @@ mod tests {
                 MessageRole::Reasoning,
                 MessageRole::Assistant,
                 MessageRole::Assistant,
-                MessageRole::Tool
+                MessageRole::Tool,
+                MessageRole::User,
             ]
         );
         assert_eq!(
@@ -761,7 +804,10 @@ mod tests {
         assert_eq!(t.messages[4].tool_name.as_deref(), Some("Bash"));
         assert_eq!(t.messages[4].text, "src\nCargo.toml");
         assert_eq!(t.messages[4].record, 3);
-        assert_eq!(t.skipped, 2);
+        // A sidechain line is the subagent's: its brief.
+        assert_eq!(t.messages[5].provenance, Provenance::Brief);
+        assert_eq!(t.messages[5].agent.as_deref(), Some("sidechain"));
+        assert_eq!(t.skipped, 1);
     }
 
     #[test]

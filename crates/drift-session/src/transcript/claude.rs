@@ -1,0 +1,642 @@
+//! Claude Code session logs (`~/.claude/projects/<project>/<session>.jsonl`).
+//!
+//! The format is not specified by its vendor; this reader follows what the
+//! public parsers of these logs document and what the logs of each era
+//! hold (daaain/claude-code-log and its forks, kenn-io/agentsview,
+//! simonw/claude-code-transcripts, the Claude Code changelog and hooks
+//! documentation; `tests/transcripts/README.md` cites them per fixture).
+//!
+//! - `user` and `assistant` lines, split into one message per content block
+//!   (`text`, `thinking`, `tool_use`, `tool_result`). A Read result is its
+//!   file's text: `toolUseResult.file.content`, else the result with its
+//!   `cat -n` numbering stripped (arrow form `     7→`, tab form `7\t`);
+//!   `<system-reminder>` blocks the harness appends are left out.
+//! - Text the harness writes in the user's name is marked
+//!   [`Provenance::Harness`]: local-command caveats and wrappers (but the
+//!   arguments a user typed after a command are the user's), interruption
+//!   markers, task notifications, IDE selections, the compaction summary's
+//!   preamble. A `!` shell command is [`Provenance::UserShell`]. A tool use
+//!   the user rejected is [`CallStatus::Rejected`]; the reason they gave is
+//!   their own message.
+//! - `isMeta` lines: a skill's body is [`Provenance::Skill`], the rest is
+//!   harness text.
+//! - Compactions: a `system` line of subtype `compact_boundary` (its
+//!   `compactMetadata.trigger` and `preTokens`) and the `isCompactSummary`
+//!   user line after it; in logs without these (1.0.x), a user line that
+//!   opens with the continuation preamble.
+//! - Mid-turn input: an `attachment` of type `queued_command` is the user
+//!   speaking ([`Provenance::Queued`]); `hook_additional_context` is text
+//!   the model saw ([`Provenance::Hook`], role system).
+//! - Subagents: `isSidechain` lines (inline in 1.0.x), messages embedded in
+//!   `progress` lines of type `agent_progress`, and separate agent logs
+//!   (`agent-<id>.jsonl`; see [`super::Transcript::add_agent_log`]) carry
+//!   the subagent's id in [`Message::agent`]; the first user line of a
+//!   subagent is its brief ([`Provenance::Brief`]).
+//! - Bookkeeping (`file-history-snapshot`, `summary` titles, `queue-operation`,
+//!   `permission-mode`, `last-prompt`, hook runs, other `system` subtypes, …)
+//!   is counted by type and skipped.
+
+use alloc::collections::{BTreeMap, BTreeSet};
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use serde_json::{Map, Value};
+
+use super::text::{arguments_text, content_text, strip_line_numbers, strip_reminders};
+use super::{
+    CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Reader,
+    Transcript, TranscriptError, TranscriptFormat, json_message, str_field,
+};
+
+/// Line types only Claude Code writes (besides `user` and `assistant`).
+const CLAUDE_TYPES: &[&str] = &[
+    "system",
+    "summary",
+    "file-history-snapshot",
+    "attachment",
+    "progress",
+    "queue-operation",
+    "permission-mode",
+    "last-prompt",
+    "ai-title",
+    "custom-title",
+    "agent-name",
+    "agent-color",
+    "agent-setting",
+    "pr-link",
+    "tag",
+    "mode",
+    "turn_end",
+];
+
+/// Whether a line is a Claude Code log line.
+pub(crate) fn is_claude_line(object: &Map<String, Value>) -> bool {
+    match str_field(object, "type") {
+        Some("user" | "assistant") => ["message", "uuid", "sessionId", "parentUuid"]
+            .iter()
+            .any(|k| object.contains_key(*k)),
+        Some(kind) => CLAUDE_TYPES.contains(&kind),
+        None => false,
+    }
+}
+
+/// What the reader carries from line to line.
+#[derive(Default)]
+pub(crate) struct State {
+    /// Subagent ids by the id of the Task (Agent) call that started them.
+    agent_of_call: BTreeMap<String, String>,
+    /// The latest Task (Agent) call: inline sidechain lines belong to it.
+    open_task: Option<String>,
+    /// Subagents whose brief has been read.
+    briefed: BTreeSet<String>,
+    /// Embedded subagent messages already read (by uuid).
+    embedded: BTreeSet<String>,
+}
+
+/// The continuation preamble a compaction summary opens with (every
+/// wording seen).
+const PREAMBLE: &str = "This session is being continued from a previous conversation";
+
+/// One line of a Claude Code log.
+pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    match str_field(object, "type").unwrap_or("") {
+        kind @ ("user" | "assistant") => {
+            let sidechain = object.get("isSidechain") == Some(&Value::Bool(true));
+            let agent = str_field(object, "agentId")
+                .map(ToString::to_string)
+                .or_else(|| {
+                    sidechain.then(|| {
+                        r.claude
+                            .open_task
+                            .clone()
+                            .unwrap_or_else(|| "sidechain".to_string())
+                    })
+                });
+            if !chain_line(r, kind, object, agent, record) {
+                r.skip(kind);
+            }
+        }
+        "system" => match str_field(object, "subtype") {
+            Some("compact_boundary") => {
+                let meta = object
+                    .get("compactMetadata")
+                    .or_else(|| object.get("compact_metadata"))
+                    .and_then(Value::as_object);
+                let trigger = meta
+                    .and_then(|m| str_field(m, "trigger"))
+                    .and_then(|t| match t {
+                        "auto" => Some(CompactionTrigger::Auto),
+                        "manual" => Some(CompactionTrigger::Manual),
+                        _ => None,
+                    });
+                let tokens_before = meta.and_then(|m| {
+                    m.get("preTokens")
+                        .or_else(|| m.get("pre_tokens"))
+                        .and_then(Value::as_u64)
+                });
+                r.compactions.push(Compaction {
+                    record,
+                    at: r.messages.len(),
+                    trigger,
+                    tokens_before,
+                    summary: None,
+                    encrypted: false,
+                    kept: Vec::new(),
+                });
+            }
+            Some(subtype) => r.skip(&alloc::format!("system ({subtype})")),
+            None => r.skip("system"),
+        },
+        "attachment" => attachment(r, object, record),
+        "progress" => progress(r, object, record),
+        other => r.skip(other),
+    }
+}
+
+fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    let Some(Value::Object(a)) = object.get("attachment") else {
+        r.skip("attachment");
+        return;
+    };
+    match str_field(a, "type") {
+        Some("queued_command") => {
+            let text = match a.get("prompt") {
+                Some(v @ (Value::String(_) | Value::Array(_))) => content_text(Some(v)),
+                _ => String::new(),
+            };
+            if text.trim().is_empty() {
+                r.skip("attachment (queued_command)");
+            } else {
+                r.push(Message::new(MessageRole::User, text, record).from(Provenance::Queued));
+            }
+        }
+        Some("hook_additional_context") => {
+            let text = content_text(a.get("content"));
+            if text.trim().is_empty() {
+                r.skip("attachment (hook_additional_context)");
+            } else {
+                r.push(Message::new(MessageRole::System, text, record).from(Provenance::Hook));
+            }
+        }
+        Some(kind) => r.skip(&alloc::format!("attachment ({kind})")),
+        None => r.skip("attachment"),
+    }
+}
+
+/// A `progress` line: an `agent_progress` embeds one of a subagent's
+/// messages; the rest (hook and tool progress) is bookkeeping.
+fn progress(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    let data = object.get("data").and_then(Value::as_object);
+    let Some(data) = data.filter(|d| str_field(d, "type") == Some("agent_progress")) else {
+        let kind = data
+            .and_then(|d| str_field(d, "type"))
+            .unwrap_or("progress");
+        r.skip(&alloc::format!("progress ({kind})"));
+        return;
+    };
+    let parent = str_field(object, "parentToolUseID");
+    let agent = str_field(data, "agentId")
+        .map(ToString::to_string)
+        .or_else(|| parent.map(ToString::to_string))
+        .unwrap_or_else(|| "subagent".to_string());
+    if let Some(call) = parent {
+        r.claude
+            .agent_of_call
+            .insert(call.to_string(), agent.clone());
+    }
+    let Some(Value::Object(inner)) = data.get("message") else {
+        r.skip("progress (agent_progress)");
+        return;
+    };
+    let uuid = str_field(inner, "uuid").map(ToString::to_string);
+    if let Some(uuid) = &uuid
+        && !r.claude.embedded.insert(uuid.clone())
+    {
+        r.skip("progress (agent_progress)");
+        return;
+    }
+    let kind = str_field(inner, "type").unwrap_or("assistant");
+    if !matches!(kind, "user" | "assistant") || !chain_line(r, kind, inner, Some(agent), record) {
+        r.skip("progress (agent_progress)");
+    }
+}
+
+/// A `user` or `assistant` line (or one embedded in a progress line);
+/// false when it holds nothing to read.
+fn chain_line(
+    r: &mut Reader,
+    kind: &str,
+    object: &Map<String, Value>,
+    agent: Option<String>,
+    record: usize,
+) -> bool {
+    let Some(Value::Object(message)) = object.get("message") else {
+        return false;
+    };
+    let flag = |key: &str| object.get(key) == Some(&Value::Bool(true));
+    let before = r.messages.len();
+    let content = message.get("content");
+
+    if kind == "user" && flag("isCompactSummary") {
+        summary(r, content_text(content), record);
+        return true;
+    }
+    if kind == "user" && flag("isMeta") {
+        let text = content_text(content);
+        if text.trim().is_empty() {
+            return false;
+        }
+        let provenance = if text
+            .trim_start()
+            .starts_with("Base directory for this skill")
+        {
+            Provenance::Skill
+        } else {
+            Provenance::Harness
+        };
+        let mut m = Message::new(MessageRole::User, text, record).from(provenance);
+        m.agent = agent;
+        r.push(m);
+        return true;
+    }
+
+    let speaker = if kind == "user" {
+        MessageRole::User
+    } else {
+        MessageRole::Assistant
+    };
+    // The first user line of a subagent is its brief.
+    let brief = kind == "user"
+        && agent
+            .as_ref()
+            .is_some_and(|a| !r.claude.briefed.contains(a))
+        && !matches!(content, Some(Value::Array(b)) if b.iter().any(|x| x.get("type").and_then(Value::as_str) == Some("tool_result")));
+    if brief && let Some(a) = &agent {
+        r.claude.briefed.insert(a.clone());
+    }
+    match content {
+        Some(Value::String(text)) => {
+            user_or_assistant_text(r, speaker, text, brief, agent.as_deref(), record);
+        }
+        Some(Value::Array(blocks)) => {
+            let result = object.get("toolUseResult");
+            for block in blocks {
+                let Value::Object(b) = block else {
+                    if let Value::String(s) = block {
+                        user_or_assistant_text(r, speaker, s, brief, agent.as_deref(), record);
+                    }
+                    continue;
+                };
+                match str_field(b, "type") {
+                    Some("text") => {
+                        let text = str_field(b, "text").unwrap_or_default();
+                        user_or_assistant_text(r, speaker, text, brief, agent.as_deref(), record);
+                    }
+                    Some("thinking") => {
+                        let text = str_field(b, "thinking").unwrap_or_default();
+                        if !text.trim().is_empty() {
+                            let mut m = Message::new(MessageRole::Reasoning, text, record);
+                            m.agent = agent.clone();
+                            r.push(m);
+                        }
+                    }
+                    Some("tool_use" | "server_tool_use") => {
+                        let name = str_field(b, "name").unwrap_or("tool");
+                        let arguments = arguments_text(b.get("input"));
+                        let id = str_field(b, "id");
+                        if matches!(name, "Task" | "Agent")
+                            && let Some(id) = id
+                        {
+                            r.claude.open_task = Some(id.to_string());
+                        }
+                        r.call(name, arguments, id, record).agent = agent.clone();
+                    }
+                    Some("tool_result") => {
+                        tool_result(r, b, result, agent.clone(), record);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        _ => {}
+    }
+    r.messages.len() > before
+}
+
+/// Text of a user or assistant line, classified.
+fn user_or_assistant_text(
+    r: &mut Reader,
+    speaker: MessageRole,
+    text: &str,
+    brief: bool,
+    agent: Option<&str>,
+    record: usize,
+) {
+    if text.trim().is_empty() {
+        return;
+    }
+    if speaker == MessageRole::User && text.trim_start().starts_with(PREAMBLE) {
+        // A compaction summary of a log that writes no boundary (1.0.x).
+        summary(r, text.to_string(), record);
+        return;
+    }
+    let (provenance, body, typed) = if speaker == MessageRole::User {
+        classify_user_text(text)
+    } else {
+        (Provenance::Said, strip_reminders(text).into_owned(), None)
+    };
+    let provenance = if brief && provenance == Provenance::Said {
+        Provenance::Brief
+    } else {
+        provenance
+    };
+    if !body.trim().is_empty() {
+        let mut m = Message::new(speaker, body, record).from(provenance);
+        m.agent = agent.map(ToString::to_string);
+        r.push(m);
+    }
+    if let Some(typed) = typed.filter(|t| !t.trim().is_empty()) {
+        let mut m = Message::new(MessageRole::User, typed, record);
+        m.agent = agent.map(ToString::to_string);
+        r.push(m);
+    }
+}
+
+/// A summary line: the summary message, and the compaction it closes (the
+/// boundary before it, or a compaction of its own when there is none).
+fn summary(r: &mut Reader, text: String, record: usize) {
+    let index = r.messages.len();
+    r.push(Message::new(MessageRole::Summary, text, record));
+    match r.compactions.last_mut() {
+        Some(c) if c.summary.is_none() && c.at == index => c.summary = Some(index),
+        _ => r.compactions.push(Compaction {
+            record,
+            at: index,
+            trigger: None,
+            tokens_before: None,
+            summary: Some(index),
+            encrypted: false,
+            kept: Vec::new(),
+        }),
+    }
+}
+
+/// Harness text a user line can hold, by the marker it opens with.
+const HARNESS_MARKERS: &[&str] = &[
+    "<local-command-stdout>",
+    "<local-command-stderr>",
+    "<local-command-caveat>",
+    "Caveat: The messages below were generated by the user while running local commands",
+    "[Request interrupted by user",
+    "<task-notification>",
+    "Stop hook feedback:",
+    "<ide_selection>",
+    "<ide_opened_file>",
+    "<user-memory-input>",
+];
+
+/// A user line's text: who really wrote it, the text to keep, and text the
+/// user typed inside a harness wrapper (a command's arguments).
+fn classify_user_text(text: &str) -> (Provenance, String, Option<String>) {
+    let trimmed = text.trim_start();
+    if trimmed.starts_with("<bash-input>")
+        || trimmed.starts_with("<bash-stdout>")
+        || trimmed.starts_with("<bash-stderr>")
+    {
+        return (Provenance::UserShell, text.to_string(), None);
+    }
+    if trimmed.starts_with("<command-name>")
+        || trimmed.starts_with("<command-message>")
+        || trimmed.starts_with("<command-args>")
+    {
+        let args = between(text, "<command-args>", "</command-args>")
+            .map(|a| a.trim().to_string())
+            .filter(|a| !a.is_empty());
+        return (Provenance::Harness, text.to_string(), args);
+    }
+    if HARNESS_MARKERS.iter().any(|m| trimmed.starts_with(m)) {
+        return (Provenance::Harness, text.to_string(), None);
+    }
+    (Provenance::Said, strip_reminders(text).into_owned(), None)
+}
+
+fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
+    let start = text.find(open)? + open.len();
+    let rest = text.get(start..)?;
+    rest.get(..rest.find(close)?)
+}
+
+/// What a rejected tool use's result says, and where the user's own reason
+/// starts.
+const REJECTED: &[&str] = &[
+    "The user doesn't want to proceed with this tool use",
+    "The user doesn't want to take this action right now",
+];
+const REASON: &str = "The user provided the following reason for the rejection:";
+
+fn tool_result(
+    r: &mut Reader,
+    block: &Map<String, Value>,
+    result: Option<&Value>,
+    agent: Option<String>,
+    record: usize,
+) {
+    let id = str_field(block, "tool_use_id");
+    let raw = content_text(block.get("content"));
+    let rejected = REJECTED.iter().any(|p| raw.trim_start().starts_with(p));
+    if rejected {
+        if let Some(call) = id.and_then(|id| r.call_message(id)) {
+            call.status = CallStatus::Rejected;
+        }
+        let reason = raw
+            .find(REASON)
+            .and_then(|i| raw.get(i + REASON.len()..))
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(ToString::to_string);
+        r.output(id, raw.clone(), record).provenance = Provenance::Harness;
+        if let Some(reason) = reason {
+            let mut m = Message::new(MessageRole::User, reason, record);
+            m.agent = agent;
+            r.push(m);
+        }
+        return;
+    }
+    let name = id
+        .and_then(|id| r.calls.get(id))
+        .map(|(name, _)| name.clone())
+        .unwrap_or_default();
+    // A subagent's result names the subagent.
+    if matches!(name.as_str(), "Task" | "Agent")
+        && let (Some(id), Some(agent_id)) = (
+            id,
+            result
+                .and_then(|v| v.get("agentId"))
+                .and_then(Value::as_str),
+        )
+    {
+        r.claude
+            .agent_of_call
+            .insert(id.to_string(), agent_id.to_string());
+    }
+    let file_text = result
+        .and_then(|v| v.get("file"))
+        .and_then(|f| f.get("content"))
+        .and_then(Value::as_str);
+    let text = match file_text {
+        Some(content) if name == "Read" => content.to_string(),
+        _ => {
+            let cleaned = strip_reminders(&raw);
+            let cleaned = if name == "Read" || looks_numbered(&cleaned) {
+                strip_line_numbers(&cleaned).into_owned()
+            } else {
+                cleaned.into_owned()
+            };
+            if matches!(name.as_str(), "Task" | "Agent") {
+                strip_agent_footer(&cleaned)
+            } else {
+                cleaned
+            }
+        }
+    };
+    r.output(id, text, record).agent = agent;
+}
+
+/// Whether a result reads like numbered file lines.
+fn looks_numbered(text: &str) -> bool {
+    text.lines().next().is_some_and(|l| {
+        l.trim_start()
+            .split_once('→')
+            .is_some_and(|(n, _)| n.trim().parse::<u32>().is_ok())
+    })
+}
+
+/// A subagent's report without the harness's footer (`agentId: … (use
+/// SendMessage …)`, `<usage>…</usage>`).
+fn strip_agent_footer(text: &str) -> String {
+    let cut = ["\nagentId: ", "agentId: ", "<usage>"]
+        .iter()
+        .filter_map(|m| text.find(m))
+        .min()
+        .unwrap_or(text.len());
+    text.get(..cut).unwrap_or(text).trim_end().to_string()
+}
+
+/// Adds a subagent's own log to `t` (see [`Transcript::add_agent_log`]).
+pub(crate) fn add_agent_log(t: &mut Transcript, text: &str) -> Result<(), TranscriptError> {
+    let file = t.agent_logs.len() + 1;
+    let mut r = Reader::default();
+    let mut agent_id: Option<String> = None;
+    let mut lines = text.lines().enumerate().peekable();
+    while let Some((i, line)) = lines.next() {
+        let number = i + 1;
+        let line = line.trim_start_matches('\u{FEFF}').trim();
+        if line.is_empty() {
+            continue;
+        }
+        let value: Value = match serde_json::from_str(line) {
+            Ok(v) => v,
+            Err(e) if lines.peek().is_none() && !text.ends_with('\n') && e.is_eof() => break,
+            Err(e) => {
+                return Err(TranscriptError::Json {
+                    line: number,
+                    column: e.column(),
+                    message: json_message(&e),
+                });
+            }
+        };
+        let Value::Object(object) = value else {
+            return Err(TranscriptError::NotAnObject { line: number });
+        };
+        if agent_id.is_none() {
+            agent_id = str_field(&object, "agentId").map(ToString::to_string);
+        }
+        let kind = str_field(&object, "type").unwrap_or("");
+        if matches!(kind, "user" | "assistant") {
+            let agent = agent_id
+                .clone()
+                .or_else(|| Some(alloc::format!("agent-{file}")));
+            if !chain_line(&mut r, kind, &object, agent, number) {
+                r.skip(kind);
+            }
+        } else {
+            line_in(&mut r, &object, number);
+        }
+    }
+    let agent = agent_id.unwrap_or_else(|| alloc::format!("agent-{file}"));
+    let mut added: Vec<Message> = r
+        .into_transcript(TranscriptFormat::ClaudeCodeSession)
+        .messages;
+    for m in &mut added {
+        m.file = file;
+        m.agent = Some(agent.clone());
+    }
+    // The agent's log is whole and in order: it replaces the messages of
+    // the agent the main log embeds (`progress` lines), where they stood;
+    // without them it goes right after the call that started the agent.
+    let embedded: Vec<usize> = t
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| m.agent.as_deref() == Some(agent.as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    let at = match embedded.first() {
+        Some(&first) => first,
+        None => {
+            let brief = added
+                .iter()
+                .find(|m| m.provenance == Provenance::Brief)
+                .map(|m| m.text.trim().to_string());
+            brief
+                .as_deref()
+                .and_then(|brief| t.messages.iter().position(|m| starts_agent(m, brief)))
+                .map_or(t.messages.len(), |call| call + 1)
+        }
+    };
+    let old = core::mem::take(&mut t.messages);
+    let mut map: Vec<usize> = Vec::with_capacity(old.len() + 1);
+    let mut added = Some(added);
+    for (i, m) in old.into_iter().enumerate() {
+        if i == at
+            && let Some(added) = added.take()
+        {
+            t.messages.extend(added);
+        }
+        map.push(t.messages.len());
+        if !embedded.contains(&i) {
+            t.messages.push(m);
+        }
+    }
+    if let Some(added) = added.take() {
+        t.messages.extend(added);
+    }
+    map.push(t.messages.len());
+    for c in &mut t.compactions {
+        c.at = map.get(c.at).copied().unwrap_or(t.messages.len());
+        c.summary = c.summary.and_then(|s| map.get(s).copied());
+    }
+    t.agent_logs.push(agent);
+    Ok(())
+}
+
+/// Whether `m` is the Task (Agent) call whose prompt is `brief`.
+fn starts_agent(m: &Message, brief: &str) -> bool {
+    m.is_call()
+        && matches!(m.tool_name.as_deref(), Some("Task" | "Agent"))
+        && m.tool_arguments.as_deref().is_some_and(|a| {
+            serde_json::from_str::<Value>(a).ok().is_some_and(|v| {
+                v.get("prompt").and_then(Value::as_str).map(str::trim) == Some(brief)
+            })
+        })
+}
+
+/// A non-message line of an agent log.
+fn line_in(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    match str_field(object, "type") {
+        Some("attachment") => attachment(r, object, record),
+        Some("progress") => progress(r, object, record),
+        Some(other) => r.skip(other),
+        None => r.skip("unknown record"),
+    }
+}

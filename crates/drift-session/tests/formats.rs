@@ -1,0 +1,500 @@
+//! Every log format era the readers support, read from fixtures written from
+//! the harnesses' published shapes (`tests/transcripts/README.md` cites
+//! them): the harness named, who said what, the compactions the log records,
+//! the actions the agent took and the calls that are not actions.
+
+use drift_session::{
+    CallStatus, CompactionTrigger, ImportOptions, Imported, MessageRole, Provenance, SkipReason,
+    Transcript, TranscriptFormat, import, read_transcript,
+};
+
+fn path(name: &str) -> String {
+    format!(
+        "{}/tests/transcripts/formats/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn read(name: &str) -> Transcript {
+    let text = std::fs::read_to_string(path(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+    read_transcript(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
+}
+
+fn imported(t: &Transcript) -> Imported {
+    import(t, &ImportOptions::default())
+}
+
+/// The commands of the actions, as the import writes them.
+fn actions(i: &Imported) -> Vec<&str> {
+    i.scenario.actions.iter().map(|a| a.text.as_str()).collect()
+}
+
+/// Whether some action's text contains `needle`.
+fn acts(i: &Imported, needle: &str) -> bool {
+    actions(i).iter().any(|a| a.contains(needle))
+}
+
+fn provenance_of(t: &Transcript, needle: &str) -> Vec<(MessageRole, Provenance)> {
+    t.messages
+        .iter()
+        .filter(|m| m.text.contains(needle))
+        .map(|m| (m.role, m.provenance))
+        .collect()
+}
+
+#[test]
+fn claude_code_2_1_opens_with_a_snapshot_and_is_still_claude_code() {
+    let t = read("claude-code-2.1.jsonl");
+    assert_eq!(t.format, TranscriptFormat::ClaudeCodeSession);
+    assert_eq!(t.format.harness(), "Claude Code");
+    let skipped: Vec<&str> = t.skipped_records.iter().map(|(k, _)| k.as_str()).collect();
+    assert_eq!(skipped[0], "file-history-snapshot");
+    for kind in [
+        "permission-mode",
+        "last-prompt",
+        "attachment (hook_success)",
+    ] {
+        assert!(skipped.contains(&kind), "{kind} in {skipped:?}");
+    }
+}
+
+#[test]
+fn claude_code_2_1_reads_every_voice() {
+    let mut t = read("claude-code-2.1.jsonl");
+    let agent = std::fs::read_to_string(path(
+        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
+    ))
+    .unwrap();
+    t.add_agent_log(&agent).unwrap();
+    // A queued command is the user speaking mid-turn.
+    assert_eq!(
+        provenance_of(
+            &t,
+            "ask me before restarting anything in the payments namespace"
+        ),
+        [(MessageRole::User, Provenance::Queued)]
+    );
+    // A hook's additional context is text the model saw, once per injection.
+    let hook = provenance_of(&t, "Every #prod-changes post must reference CHG-4411.");
+    assert_eq!(hook.len(), 2);
+    assert!(
+        hook.iter()
+            .all(|h| *h == (MessageRole::System, Provenance::Hook))
+    );
+    // A skill's body is the skill's.
+    assert_eq!(
+        provenance_of(&t, "Never run `rm -rf` anywhere except under ./tmp/")[0].1,
+        Provenance::Skill
+    );
+    // Read results lose their numbering, arrow form and tab form.
+    let claude_md = t
+        .messages
+        .iter()
+        .find(|m| m.role == MessageRole::Tool && m.text.contains("Never use `git push --force`"))
+        .expect("the CLAUDE.md read");
+    assert!(!claude_md.text.contains('→'), "{}", claude_md.text);
+    let runbook = t
+        .messages
+        .iter()
+        .find(|m| m.text.contains("3. Never drain billing-pool-1"))
+        .expect("the runbook read");
+    assert!(
+        runbook
+            .text
+            .lines()
+            .any(|l| l.starts_with("3. Never drain billing-pool-1"))
+    );
+    // The compaction summary is the harness's, not the user's.
+    assert_eq!(
+        provenance_of(
+            &t,
+            "This session is being continued from a previous conversation"
+        )[0]
+        .0,
+        MessageRole::Summary
+    );
+    // The subagent's brief and its own calls carry its id, once each.
+    let delegated: Vec<&str> = t
+        .messages
+        .iter()
+        .filter(|m| m.agent.as_deref() == Some("a7c41e9d2b3f60815"))
+        .filter_map(|m| m.tool_arguments.as_deref())
+        .filter(|a| a.contains("drain billing-pool-3"))
+        .collect();
+    assert_eq!(
+        delegated.len(),
+        1,
+        "the embedded copy and the log's are one"
+    );
+    assert!(t.messages.iter().any(|m| m.provenance == Provenance::Brief));
+}
+
+#[test]
+fn claude_code_2_1_compaction_is_surfaced() {
+    let t = read("claude-code-2.1.jsonl");
+    assert_eq!(t.compactions.len(), 1);
+    let c = &t.compactions[0];
+    assert_eq!(c.record, 56);
+    assert_eq!(c.trigger, Some(CompactionTrigger::Auto));
+    assert_eq!(c.tokens_before, Some(167_412));
+    let summary = c.summary.expect("the isCompactSummary line");
+    assert_eq!(t.messages[summary].record, 57);
+    assert_eq!(c.at, summary);
+    let i = imported(&t);
+    assert_eq!(i.compactions.len(), 1);
+    assert_eq!(i.compactions[0].tokens_before, Some(167_412));
+}
+
+#[test]
+fn claude_code_2_1_actions_and_non_actions() {
+    let mut t = read("claude-code-2.1.jsonl");
+    let agent = std::fs::read_to_string(path(
+        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
+    ))
+    .unwrap();
+    t.add_agent_log(&agent).unwrap();
+    let i = imported(&t);
+    for taken in [
+        "terraform -chdir=infra/billing-pool apply tfplan",
+        "git push --force-with-lease origin feat/ledger-rename",
+        "kubectl --context billing-prod drain billing-pool-5 billing-pool-6",
+        "helm upgrade ledger-worker",
+        "rm -rf ./tmp/tfplan-cache",
+    ] {
+        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
+    }
+    // The subagent's drains are delegated actions, once each.
+    let drains: Vec<&drift_core::Action> = i
+        .scenario
+        .actions
+        .iter()
+        .filter(|a| a.text.contains("drain billing-pool-3"))
+        .collect();
+    assert_eq!(drains.len(), 1);
+    assert!(drains[0].delegated);
+    assert!(
+        i.scenario
+            .actions
+            .iter()
+            .filter(|a| a.text.contains("billing-pool-5"))
+            .all(|a| !a.delegated)
+    );
+    // Reads, searches and plans act on nothing.
+    for read_only in [
+        "get nodes",
+        "grep -rn",
+        "terraform -chdir=infra/billing-pool plan",
+        "describe node",
+        "logs -n ledger",
+        "git status",
+        "SELECT count",
+    ] {
+        assert!(!acts(&i, read_only), "{read_only} is no action");
+    }
+}
+
+#[test]
+fn claude_code_1_0_rejections_shell_and_old_compaction() {
+    let t = read("claude-code-1.0.jsonl");
+    assert_eq!(t.format, TranscriptFormat::ClaudeCodeSession);
+    // The user's `!` command is neither a rule nor an action.
+    assert_eq!(
+        provenance_of(&t, "<bash-input>git status</bash-input>")[0].1,
+        Provenance::UserShell
+    );
+    assert_eq!(
+        provenance_of(&t, "Caveat: The messages below were generated by the user")[0].1,
+        Provenance::Harness
+    );
+    // The reason given for a rejection is the user's own message.
+    assert_eq!(
+        provenance_of(&t, "Never force-push main, I said that."),
+        [
+            (MessageRole::Tool, Provenance::Harness),
+            (MessageRole::User, Provenance::Said)
+        ]
+    );
+    let rejected = t
+        .messages
+        .iter()
+        .filter(|m| m.status == CallStatus::Rejected)
+        .count();
+    assert_eq!(rejected, 2);
+    // A compaction written without a boundary is found by its preamble.
+    assert_eq!(t.compactions.len(), 1);
+    assert_eq!(t.compactions[0].record, 40);
+    assert_eq!(t.compactions[0].trigger, None);
+    let i = imported(&t);
+    assert!(acts(&i, "delete deployment legacy-cart"));
+    assert!(!acts(&i, "git push --force origin main"), "rejected");
+    let not_run: Vec<SkipReason> = i.skipped.iter().map(|s| s.why).collect();
+    assert_eq!(
+        not_run,
+        [
+            SkipReason::NotRun(CallStatus::Rejected),
+            SkipReason::NotRun(CallStatus::Rejected)
+        ]
+    );
+    // The inline sidechain's delete is the subagent's.
+    let delete_jobs = i
+        .scenario
+        .actions
+        .iter()
+        .find(|a| a.text.contains("delete job cart-migrate-7f2c"))
+        .expect("the subagent's delete");
+    assert!(delete_jobs.delegated);
+}
+
+#[test]
+fn codex_before_the_envelope() {
+    let t = read("codex-2025-pre-envelope.jsonl");
+    assert_eq!(t.format, TranscriptFormat::CodexSession);
+    assert_eq!(t.skipped_records, [("state".to_string(), 5)]);
+    // AGENTS.md, in the meta line and as <user_instructions>, is the
+    // project's rules; the environment is the harness's.
+    let agents = provenance_of(&t, "Do not force-push to `main`.");
+    assert!(!agents.is_empty());
+    assert!(agents.iter().all(|(_, p)| *p == Provenance::ProjectFile));
+    assert!(
+        t.messages
+            .iter()
+            .all(|m| !m.text.contains("<user_instructions>"))
+    );
+    assert_eq!(
+        provenance_of(&t, "<environment_context>")[0].1,
+        Provenance::Harness
+    );
+    // The runbook printed by `cat` and the Jira comment are read as text.
+    assert!(t.messages.iter().any(|m| {
+        m.role == MessageRole::Tool
+            && m.text
+                .contains("Never drain nodes during the 14:00-15:00 UTC billing batch window.")
+    }));
+    assert!(t.messages.iter().any(|m| {
+        m.role == MessageRole::Tool
+            && m.text
+                .contains("Reminder: do not scale the payments deployments")
+    }));
+    let i = imported(&t);
+    // The AGENTS.md rule read twice is one fact.
+    let pushes = i
+        .scenario
+        .facts
+        .iter()
+        .filter(|f| f.text.contains("Do not force-push to `main`."))
+        .count();
+    assert_eq!(pushes, 1);
+    assert!(acts(&i, "kubectl drain ip-10-0-3-17"));
+    assert!(acts(&i, "delete file infra/prod-east/legacy-nodegroup.tf"));
+    // The chain names its risky step.
+    let push = i
+        .scenario
+        .actions
+        .iter()
+        .find(|a| a.text.contains("push --force"))
+        .expect("the force push");
+    assert!(
+        push.text
+            .contains("git push --force origin ops/rotate-prod-east")
+    );
+    assert!(push.text.contains("chain of 3 commands"), "{}", push.text);
+    for read_only in ["get nodes", "cat docs/runbooks", "git status"] {
+        assert!(!acts(&i, read_only), "{read_only}");
+    }
+}
+
+#[test]
+fn codex_envelope_with_a_local_compaction() {
+    let t = read("codex-envelope-local-compact.jsonl");
+    assert_eq!(t.format, TranscriptFormat::CodexSession);
+    // The base instructions and the sandbox text are the harness's.
+    assert_eq!(t.messages[0].provenance, Provenance::Harness);
+    assert_eq!(
+        provenance_of(&t, "<permissions instructions>")[0].1,
+        Provenance::Harness
+    );
+    assert_eq!(
+        provenance_of(&t, "<user_shell_command>")[0].1,
+        Provenance::UserShell
+    );
+    // AGENTS.md, re-sent after the compaction, is the project's: twice read,
+    // one fact.
+    let lint = provenance_of(&t, "Run `make lint` before every commit.");
+    assert_eq!(lint.len(), 2);
+    assert!(lint.iter().all(|(_, p)| *p == Provenance::ProjectFile));
+    // The Jira comment is JSON inside JSON inside a string.
+    assert!(t.messages.iter().any(|m| {
+        m.role == MessageRole::Tool
+            && m.text
+                .contains("CAB decision: no DROP TABLE on any billing database")
+    }));
+    // Copies of messages in event_msg and turn_context lines are counted, not read.
+    let skipped: Vec<&str> = t.skipped_records.iter().map(|(k, _)| k.as_str()).collect();
+    assert!(skipped.contains(&"event_msg") && skipped.contains(&"turn_context"));
+    let user_copies = t
+        .messages
+        .iter()
+        .filter(|m| {
+            m.text
+                .contains("Only run the index migration on billing-replica-2")
+        })
+        .count();
+    assert_eq!(user_copies, 1);
+    // The local compaction: its summary, and what the new history holds.
+    assert_eq!(t.compactions.len(), 1);
+    let c = &t.compactions[0];
+    assert_eq!(c.record, 74);
+    assert!(!c.encrypted);
+    let summary = &t.messages[c.summary.unwrap()];
+    assert_eq!(summary.role, MessageRole::Summary);
+    assert!(
+        summary
+            .text
+            .starts_with("Another language model started to solve this problem")
+    );
+    assert_eq!(c.kept.len(), 4, "the four user messages kept verbatim");
+    assert!(c.kept.iter().all(|m| m.role == MessageRole::User));
+
+    let i = imported(&t);
+    for taken in [
+        "psql -h billing-replica-2 -d billing -f migrations/0042_invoice_idx.sql",
+        "terraform -chdir=infra/prod-east apply tfplan",
+        "kubectl cordon ip-10-0-3-17",
+        "kubectl delete pod -n payments tmp-reconcile-7f9c",
+        "delete file infra/prod-east/legacy-nodegroup.tf",
+        "DROP TABLE invoice_idx_backup",
+    ] {
+        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
+    }
+    // A file's content is not a command; a justification is not one either;
+    // polling a running command is not a new one.
+    assert!(!acts(&i, "rm -rf"), "{:#?}", actions(&i));
+    assert!(
+        i.scenario
+            .actions
+            .iter()
+            .all(|a| !a.text.contains("justification")),
+    );
+    assert!(!acts(&i, "write_stdin"));
+    for read_only in [
+        "get nodes",
+        "cat docs/runbooks",
+        "git status",
+        "plan -out=tfplan",
+        "SELECT count",
+    ] {
+        assert!(!acts(&i, read_only), "{read_only}");
+    }
+}
+
+#[test]
+fn codex_remote_compaction_is_encrypted() {
+    let t = read("codex-envelope-remote-compact.jsonl");
+    assert_eq!(t.compactions.len(), 1);
+    let c = &t.compactions[0];
+    assert_eq!(c.record, 23);
+    assert!(c.encrypted);
+    assert_eq!(c.summary, None);
+    assert!(c.kept.iter().any(|m| {
+        m.text
+            .contains("wait for my OK before deleting any namespace")
+    }));
+    assert_eq!(
+        provenance_of(&t, "<turn_aborted>")[0].1,
+        Provenance::Harness
+    );
+    let i = imported(&t);
+    assert!(i.compactions[0].encrypted);
+    assert!(acts(&i, "delete ns preview-2001"));
+}
+
+#[test]
+fn responses_request_body() {
+    let t = read("responses-request.json");
+    assert_eq!(t.format, TranscriptFormat::ResponsesItems);
+    // Top-level instructions are the system's, read first.
+    assert_eq!(t.messages[0].role, MessageRole::System);
+    assert_eq!(t.messages[0].record, 0);
+    assert!(
+        t.messages[0]
+            .text
+            .contains("Never run DROP or TRUNCATE statements")
+    );
+    let i = imported(&t);
+    for taken in [
+        "systemctl restart billing-api",
+        "delete file services/payments/config/feature_flags.yaml",
+        "DROP TABLE legacy_invoices",
+    ] {
+        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
+    }
+    // The refund moves money: judged by the tool, not its words.
+    let refund = i
+        .actions
+        .iter()
+        .find(|a| a.tool == "issue_refund")
+        .expect("the refund");
+    assert_eq!(refund.pattern.id, "payment");
+    // A file whose content mentions DROP TABLE is a file, not a drop.
+    assert!(!acts(&i, "0042_drop_legacy_invoices"), "{:#?}", actions(&i));
+    // The refused approval request never ran.
+    assert!(!acts(&i, "TRUNCATE"));
+    assert!(
+        i.skipped
+            .iter()
+            .any(|s| s.why == SkipReason::NotRun(CallStatus::Denied)
+                && s.command.contains("TRUNCATE"))
+    );
+    for read_only in ["get nodes", "SELECT", "grep_logs", "pandas"] {
+        assert!(!acts(&i, read_only), "{read_only}");
+    }
+}
+
+#[test]
+fn a_list_newest_first_is_read_in_conversation_order() {
+    let t = read("responses-list-desc.json");
+    let rule = t
+        .messages
+        .iter()
+        .position(|m| m.text.contains("Never refund more than $100"))
+        .unwrap();
+    let refund = t
+        .messages
+        .iter()
+        .position(|m| m.tool_name.as_deref() == Some("issue_refund"))
+        .unwrap();
+    assert!(rule < refund, "the rule comes before the refund it governs");
+    let i = imported(&t);
+    assert_eq!(i.scenario.actions.len(), 2, "{:#?}", actions(&i));
+    assert!(i.scenario.actions.iter().all(|a| !a.governed_by.is_empty()));
+}
+
+#[test]
+fn responses_compaction_items_say_they_happened() {
+    for (name, at_item) in [
+        ("responses-compacted.json", 4),
+        ("responses-compact-response.json", 4),
+        ("responses-response-server-compaction.json", 2),
+    ] {
+        let t = read(name);
+        assert_eq!(t.compactions.len(), 1, "{name}");
+        let c = &t.compactions[0];
+        assert!(c.encrypted, "{name}");
+        assert_eq!(c.record, at_item, "{name}");
+    }
+}
+
+#[test]
+fn a_log_still_being_written_reads_up_to_its_last_line() {
+    let text = std::fs::read_to_string(path("codex-envelope-local-compact.jsonl")).unwrap();
+    let cut = &text[..text.len() - 40];
+    let t = read_transcript(cut).unwrap();
+    assert_eq!(t.truncated, Some(cut.lines().count()));
+    assert!(!t.messages.is_empty());
+    // Garbage in the middle is an error naming its line.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[9] = "{\"type\": garbage";
+    let broken = lines.join("\n");
+    let err = read_transcript(&broken).unwrap_err();
+    assert!(err.to_string().starts_with("line 10,"), "{err}");
+}
