@@ -36,8 +36,9 @@ mod import;
 mod transcript;
 
 pub use audit::{
-    AUDIT_FORMAT, Audit, AuditCounts, BeforeMention, ChangedId, DroppedConstraint, IdChange,
-    MAX_SENTENCE_BYTES, MessageField, Place, Unsupported, VanishedReasoning, audit, audit_text,
+    AUDIT_FORMAT, Audit, AuditCounts, BeforeMention, ChangedId, DroppedConstraint, Evidence, Fate,
+    IdChange, InventedRule, MAX_SENTENCE_BYTES, MessageField, Place, RuleFate, Unsupported,
+    VanishedReasoning, Weakening, audit, audit_text,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{

@@ -126,6 +126,12 @@ use crate::entail::{
 };
 use crate::transcript::{Message, MessageRole, Provenance, Transcript, TranscriptFormat};
 
+mod bindings;
+mod fates;
+
+use fates::Shape;
+pub use fates::{Evidence, Fate, Weakening};
+
 /// The `format` of an audit's JSON.
 pub const AUDIT_FORMAT: &str = "compaction-drift/audit@1";
 
@@ -193,6 +199,37 @@ pub struct DroppedConstraint {
     pub closest: Option<Span>,
 }
 
+/// A rule of BEFORE and what AFTER did to it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RuleFate {
+    /// Its first statement.
+    pub before: Place,
+    /// The sentence.
+    pub text: String,
+    /// Who stated it.
+    pub role: MessageRole,
+    /// Where its text came from.
+    pub provenance: Provenance,
+    /// What made it a rule.
+    pub cue: RuleCue,
+    /// How many times BEFORE states it.
+    pub occurrences: usize,
+    /// What AFTER did to it.
+    pub fate: Fate,
+    /// Where AFTER keeps, weakens or breaks it.
+    pub evidence: Option<Evidence>,
+}
+
+/// A rule AFTER states that BEFORE never gave: an instruction, or what "the
+/// user asked" that nobody asked.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct InventedRule {
+    /// Where AFTER states it.
+    pub after: Span,
+    /// As AFTER writes it.
+    pub text: String,
+}
+
 /// (b) A detail of AFTER that BEFORE never mentions.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Unsupported {
@@ -221,9 +258,12 @@ pub struct BeforeMention {
 pub enum IdChange {
     /// AFTER writes an id BEFORE lacks, which looks like a BEFORE id.
     Changed,
-    /// AFTER drops a BEFORE id and gives what BEFORE said about it to a
-    /// look-alike id.
+    /// AFTER drops a BEFORE id and gives what BEFORE said about it to
+    /// another id.
     Merged,
+    /// AFTER gives what BEFORE said about one id to another, and the other
+    /// way round.
+    Swapped,
 }
 
 /// (c) An id that changed or merged.
@@ -287,8 +327,12 @@ pub struct Audit {
     pub before_format: TranscriptFormat,
     /// What was read.
     pub counts: AuditCounts,
-    /// (a)
+    /// Every distinct rule of BEFORE with its fate.
+    pub rules: Vec<RuleFate>,
+    /// (a) The rules AFTER dropped or contradicts.
     pub dropped_constraints: Vec<DroppedConstraint>,
+    /// Rules AFTER states that BEFORE never gave.
+    pub invented: Vec<InventedRule>,
     /// (b)
     pub unsupported: Vec<Unsupported>,
     /// (c)
@@ -304,6 +348,17 @@ impl Audit {
         !self.dropped_constraints.is_empty() || !self.unsupported.is_empty()
     }
 
+    /// Whether the summary weakened, dropped or contradicts a rule, invented
+    /// one, or re-bound an id: what `drift audit` exits 1 for.
+    pub fn broke_rules(&self) -> bool {
+        self.rules.iter().any(|r| r.fate.is_loss())
+            || !self.invented.is_empty()
+            || self
+                .changed_ids
+                .iter()
+                .any(|c| matches!(c.change, IdChange::Swapped | IdChange::Merged))
+    }
+
     /// The audit as pretty-printed JSON (`compaction-drift/audit@1`): the
     /// fields of [`Audit`] in snake case, spans as `{"start", "end"}` byte
     /// offsets, after a `format` and a `drifted` field.
@@ -314,7 +369,9 @@ impl Audit {
             drifted: bool,
             before_format: TranscriptFormat,
             counts: &'a AuditCounts,
+            rules: &'a [RuleFate],
             dropped_constraints: &'a [DroppedConstraint],
+            invented: &'a [InventedRule],
             unsupported: &'a [Unsupported],
             changed_ids: &'a [ChangedId],
             vanished_reasoning: &'a [VanishedReasoning],
@@ -324,7 +381,9 @@ impl Audit {
             drifted: self.drifted(),
             before_format: self.before_format,
             counts: &self.counts,
+            rules: &self.rules,
             dropped_constraints: &self.dropped_constraints,
+            invented: &self.invented,
             unsupported: &self.unsupported,
             changed_ids: &self.changed_ids,
             vanished_reasoning: &self.vanished_reasoning,
@@ -352,12 +411,16 @@ pub fn audit(before: &Transcript, after: &str) -> Audit {
         ..AuditCounts::default()
     };
 
+    let rules: Vec<RuleFate> = read.rules.iter().map(|r| r.fate(&summary)).collect();
     let dropped_constraints: Vec<DroppedConstraint> = read
         .rules
         .iter()
-        .filter_map(|rule| rule.dropped(&summary))
+        .zip(&rules)
+        .filter(|(_, f)| matches!(f.fate, Fate::Dropped | Fate::Contradicted))
+        .map(|(r, f)| r.dropped(f))
         .collect();
     counts.constraints_carried = counts.constraints - dropped_constraints.len();
+    let invented = invented(&summary, &read, after);
 
     let vanished_reasoning: Vec<VanishedReasoning> = read
         .reasons
@@ -377,12 +440,15 @@ pub fn audit(before: &Transcript, after: &str) -> Audit {
     counts.details = details;
     counts.details_supported = details - unsupported.len();
     changed_ids.extend(merges(&summary, &read, before));
+    changed_ids.extend(bindings::rebound(before, after, &changed_ids));
     changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
 
     Audit {
         before_format: before.format,
         counts,
+        rules,
         dropped_constraints,
+        invented,
         unsupported,
         changed_ids,
         vanished_reasoning,
@@ -442,6 +508,17 @@ impl<'a> Summary<'a> {
         Summary { sentences, windows }
     }
 
+    /// The shape of the words in `span` (a window of the summary).
+    fn shape(&self, span: Span) -> Option<Shape> {
+        let tokens: Vec<Token<'a>> = self
+            .sentences
+            .iter()
+            .filter(|s| s.span.start >= span.start && s.span.end <= span.end)
+            .flat_map(|s| s.tokens.iter().copied())
+            .collect();
+        (!tokens.is_empty()).then(|| Shape::of(&tokens))
+    }
+
     /// The window with the best coverage of `terms` among those `eligible`.
     fn best(&self, terms: &Terms, eligible: impl Fn(&Window) -> bool) -> Option<(f64, Span)> {
         let mut best: Option<(f64, Span)> = None;
@@ -460,40 +537,85 @@ struct Rule {
     place: Place,
     text: String,
     role: MessageRole,
+    provenance: Provenance,
     cue: RuleCue,
     occurrences: usize,
     terms: Terms,
     prohibitions: Vec<Prohibition>,
+    shape: Shape,
+    /// Its words, for telling whether an AFTER sentence restates it.
+    bag: Support,
 }
 
 impl Rule {
-    fn dropped(&self, summary: &Summary<'_>) -> Option<DroppedConstraint> {
-        let contradicted_by = summary.sentences.iter().find_map(|s| {
+    /// What AFTER did to this rule (see [`fates`]).
+    fn fate(&self, summary: &Summary<'_>) -> RuleFate {
+        let contradicted = summary.sentences.iter().find_map(|s| {
             self.prohibitions
                 .iter()
                 .any(|p| p.breach(&s.tokens, &s.bag).is_some())
                 .then_some(s.span)
         });
-        let carried = self.terms.is_empty()
-            || summary
-                .best(&self.terms, |w| w.rule)
-                .is_some_and(|(c, _)| c >= CARRIED);
-        if carried && contradicted_by.is_none() {
-            return None;
+        let (fate, evidence) = match contradicted {
+            Some(span) => (Fate::Contradicted, Some(Evidence::at(span))),
+            None if self.terms.is_empty() => (Fate::Kept, None),
+            None => {
+                let as_rule = summary.best(&self.terms, |w| w.rule);
+                let any = summary.best(&self.terms, |_| true);
+                match (as_rule, any) {
+                    (Some((c, span)), _) if c >= CARRIED => {
+                        let weakening =
+                            summary.shape(span).and_then(|s| self.shape.weakened_by(&s));
+                        let fate = if weakening.is_some() {
+                            Fate::Weakened
+                        } else {
+                            Fate::Kept
+                        };
+                        (fate, Some(Evidence { span, weakening }))
+                    }
+                    (_, Some((c, span))) if c >= CLOSEST => {
+                        match summary.shape(span).and_then(|s| self.shape.weakened_by(&s)) {
+                            Some(w) => (
+                                Fate::Weakened,
+                                Some(Evidence {
+                                    span,
+                                    weakening: Some(w),
+                                }),
+                            ),
+                            None => (Fate::Dropped, Some(Evidence::at(span))),
+                        }
+                    }
+                    _ => (Fate::Dropped, None),
+                }
+            }
+        };
+        RuleFate {
+            before: self.place,
+            text: self.text.clone(),
+            role: self.role,
+            provenance: self.provenance,
+            cue: self.cue,
+            occurrences: self.occurrences,
+            fate,
+            evidence,
         }
-        let closest = summary
-            .best(&self.terms, |_| true)
-            .filter(|(c, _)| *c >= CLOSEST)
-            .map(|(_, span)| span);
-        Some(DroppedConstraint {
+    }
+
+    /// The rule as a dropped constraint of (a), from its fate.
+    fn dropped(&self, fate: &RuleFate) -> DroppedConstraint {
+        DroppedConstraint {
             before: self.place,
             text: self.text.clone(),
             role: self.role,
             cue: self.cue,
             occurrences: self.occurrences,
-            contradicted_by,
-            closest,
-        })
+            contradicted_by: (fate.fate == Fate::Contradicted)
+                .then(|| fate.evidence.map(|e| e.span))
+                .flatten(),
+            closest: (fate.fate == Fate::Dropped)
+                .then(|| fate.evidence.map(|e| e.span))
+                .flatten(),
+        }
     }
 }
 
@@ -535,6 +657,9 @@ const ID_SENTENCES: usize = 4;
 struct Before {
     support: Support,
     rules: Vec<Rule>,
+    /// What the operator said that is not a rule (tasks, answers): the
+    /// words of each sentence, for telling what "the user asked".
+    said: Vec<Support>,
     reasons: Vec<Reason>,
     /// By the key of the id's lowercase form (no string per mention).
     ids: BTreeMap<u64, IdMentions>,
@@ -646,6 +771,7 @@ impl Before {
         let mut reasons: Vec<Reason> = Vec::new();
         let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
         let mut ids: BTreeMap<u64, IdMentions> = BTreeMap::new();
+        let mut said: Vec<Support> = Vec::new();
         let bytes = before
             .messages
             .iter()
@@ -665,6 +791,16 @@ impl Before {
                 if !sentence.prose {
                     return;
                 }
+                let operator = matches!(
+                    sentence.role,
+                    MessageRole::User
+                        | MessageRole::System
+                        | MessageRole::Developer
+                        | MessageRole::Unknown
+                ) && reads_rules(sentence.role, sentence.provenance);
+                if operator && sentence.rule_cue().is_none() {
+                    said.push(Bag::of_tokens(tokens).support);
+                }
                 if let Some((cue, _)) = sentence.rule_cue() {
                     let key = normal(sentence.text);
                     if let Some(&i) = rule_index.get(&key) {
@@ -677,10 +813,13 @@ impl Before {
                             place,
                             text: sentence.text.to_string(),
                             role: sentence.role,
+                            provenance: sentence.provenance,
                             cue,
                             occurrences: 1,
                             terms: Terms::of(tokens, 0, tokens.len()),
                             prohibitions: prohibitions(tokens),
+                            shape: Shape::of(tokens),
+                            bag: Bag::of_tokens(tokens).support,
                         });
                     }
                 }
@@ -716,6 +855,7 @@ impl Before {
         Before {
             support: support.finish(),
             rules,
+            said,
             reasons,
             ids,
             bytes,
@@ -748,6 +888,87 @@ fn note_id(
     if entry.sentences.len() < ID_SENTENCES && entry.sentences.last() != Some(&sentence) {
         entry.sentences.push(sentence);
     }
+}
+
+/// Words that attribute an instruction to the operator ("the user asked").
+const ATTRIBUTION: &[&str] = &[
+    "asked",
+    "asks",
+    "wants",
+    "wanted",
+    "requested",
+    "requests",
+    "required",
+    "requires",
+    "insisted",
+    "instructed",
+    "told",
+    "said",
+    "prefers",
+    "preferred",
+    "specified",
+    "demanded",
+];
+
+/// Who an attribution names.
+const OPERATORS: &[&str] = &[
+    "user", "operator", "they", "he", "she", "customer", "team", "owner",
+];
+
+/// Opening words of what a harness writes around a summary: no rule of
+/// anyone's.
+const HARNESS_OPENINGS: &[&str] = &[
+    "please continue the conversation",
+    "continue with the last task",
+    "this session is being continued",
+    "if you need specific details from before compaction",
+    "another language model started to solve this problem",
+    "resume directly",
+    "do not acknowledge",
+    "pick up the last task",
+];
+
+/// Rules AFTER states that BEFORE never gave: sentences that read as a rule,
+/// or say what the operator asked, whose terms no rule or statement of the
+/// operator's in BEFORE has half of.
+fn invented(summary: &Summary<'_>, before: &Before, after: &str) -> Vec<InventedRule> {
+    let mut out = Vec::new();
+    for s in &summary.sentences {
+        let text = s.span.of(after);
+        let lower = text.trim().to_ascii_lowercase();
+        if HARNESS_OPENINGS.iter().any(|h| lower.starts_with(h)) {
+            continue;
+        }
+        let words: Vec<String> = s
+            .tokens
+            .iter()
+            .filter(|t| t.entity.is_none())
+            .map(|t| t.text.to_ascii_lowercase())
+            .collect();
+        let attributed = words
+            .windows(2)
+            .any(|w| OPERATORS.contains(&w[0].as_str()) && ATTRIBUTION.contains(&w[1].as_str()));
+        if !attributed && rule_cue(&s.tokens).is_none() {
+            continue;
+        }
+        let terms = Terms::of(&s.tokens, 0, s.tokens.len());
+        if terms.is_empty() {
+            continue;
+        }
+        let supported = before
+            .rules
+            .iter()
+            .map(|r| &r.bag)
+            .chain(&before.said)
+            .any(|bag| terms.coverage(bag, ENTITY_WEIGHT) >= CARRIED);
+        if !supported {
+            out.push(InventedRule {
+                after: s.span,
+                text: text.to_string(),
+            });
+        }
+    }
+    out
 }
 
 /// (b) and the changed ids of (c); also the number of distinct details.
