@@ -43,7 +43,7 @@ pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(Strin
     let after = read_text(after_path, "AFTER")?;
     let before = read_transcript(&before_text).map_err(|e| format!("{before_path}: {e}"))?;
     let report = audit(&before, &after);
-    let drifted = report.drifted();
+    let drifted = report.drifted() || report.broke_rules();
     let out = if json {
         let mut s = report.to_json();
         s.push('\n');
@@ -58,6 +58,37 @@ pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(Strin
         .text(&report, before_path, after_path)
     };
     Ok((out, drifted))
+}
+
+/// The findings besides lost rules and unsupported details, in words,
+/// those there are.
+fn more_findings(a: &Audit) -> Vec<String> {
+    let weakened = a
+        .rules
+        .iter()
+        .filter(|r| r.fate == drift_session::Fate::Weakened)
+        .count();
+    let rebound = a
+        .changed_ids
+        .iter()
+        .filter(|c| {
+            matches!(
+                c.change,
+                drift_session::IdChange::Swapped | drift_session::IdChange::Merged
+            )
+        })
+        .count();
+    let mut parts = Vec::new();
+    if weakened > 0 {
+        parts.push(format!("{weakened} weakened"));
+    }
+    if !a.invented.is_empty() {
+        parts.push(format!("{} invented", a.invented.len()));
+    }
+    if rebound > 0 {
+        parts.push(format!("{} re-bound", plural(rebound, "id", "ids")));
+    }
+    parts
 }
 
 /// 1-based line of a byte offset.
@@ -180,11 +211,48 @@ impl Renderer<'_> {
             );
         }
 
+        let weakened: Vec<&drift_session::RuleFate> = a
+            .rules
+            .iter()
+            .filter(|r| r.fate == drift_session::Fate::Weakened)
+            .collect();
+        if !weakened.is_empty() {
+            let _ = writeln!(out, "\nConstraints AFTER weakens: {}", weakened.len());
+            for r in weakened {
+                let _ = writeln!(out, "  {}: {}", self.place(&r.before), quote(&r.text, 150));
+                if let Some(e) = r.evidence {
+                    let why = e.weakening.map_or("", |w| w.words());
+                    let _ = writeln!(
+                        out,
+                        "      {}: {} ({why})",
+                        self.after_line(e.span),
+                        quote(e.span.of(self.after), 120)
+                    );
+                }
+            }
+        }
+        if !a.invented.is_empty() {
+            let _ = writeln!(
+                out,
+                "\nRules AFTER states that BEFORE never gave: {}",
+                a.invented.len()
+            );
+            for i in &a.invented {
+                let _ = writeln!(
+                    out,
+                    "  {}: {}",
+                    self.after_line(i.after),
+                    quote(&i.text, 150)
+                );
+            }
+        }
+
         let _ = writeln!(out, "\nIds changed or merged: {}", a.changed_ids.len());
         for ch in &a.changed_ids {
             let verb = match ch.change {
                 drift_session::IdChange::Changed => "replaces",
                 drift_session::IdChange::Merged => "absorbs",
+                drift_session::IdChange::Swapped => "now carries what BEFORE said of",
             };
             let _ = writeln!(
                 out,
@@ -214,13 +282,17 @@ impl Renderer<'_> {
         }
 
         out.push('\n');
-        if a.drifted() {
-            let _ = writeln!(
-                out,
-                "Drift: {} lost, {} unsupported.",
-                plural(a.dropped_constraints.len(), "constraint", "constraints"),
-                plural(a.unsupported.len(), "detail", "details")
+        if a.drifted() || a.broke_rules() {
+            let mut parts = more_findings(a);
+            parts.insert(
+                0,
+                format!(
+                    "{} lost, {} unsupported",
+                    plural(a.dropped_constraints.len(), "constraint", "constraints"),
+                    plural(a.unsupported.len(), "detail", "details")
+                ),
             );
+            let _ = writeln!(out, "Drift: {}.", parts.join(", "));
         } else {
             out.push_str("No drift: every constraint carried, every detail supported.\n");
         }

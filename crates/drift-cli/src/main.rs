@@ -10,6 +10,7 @@
 mod audit;
 mod import;
 mod report;
+mod session_audit;
 mod tipping;
 
 use std::fmt::Write as _;
@@ -31,6 +32,8 @@ USAGE:
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
     drift audit --before BEFORE --after AFTER [--format text|json]
+    drift audit SESSION... [--format text|json]
+    drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
 
 COMMANDS:
@@ -42,7 +45,13 @@ COMMANDS:
     list     the built-in scenarios, the policy presets and the settings
     audit    check a real summary (AFTER) against what it replaced (BEFORE):
              lost rules, unsupported details, changed ids, vanished reasons;
-             exit 1 when a rule was lost or a detail is unsupported
+             exit 1 when a rule was lost or a detail is unsupported.
+             Given session logs instead: every compaction they record, each
+             rule stated before it kept, re-injected, weakened, dropped or
+             contradicted, invented rules, re-bound ids; exit 1 when a rule
+             was weakened, dropped or contradicted, one invented or an id
+             re-bound. --retention: the retention per kind those
+             compactions show, as a block a scenario can use
     import   a real session as a scenario file: its rules as facts, its
              consequential tool calls as actions, every one a guess to check;
              the scenario to FILE (or stdout), what was guessed to stdout
@@ -153,6 +162,11 @@ enum Command {
         after: String,
         format: Format,
     },
+    AuditSession {
+        logs: Vec<String>,
+        retention: bool,
+        format: Format,
+    },
     Import(import::Request),
 }
 
@@ -167,6 +181,7 @@ struct Flags {
     output: Option<String>,
     window: Option<u64>,
     id: Option<String>,
+    retention: bool,
 }
 
 /// Reads `--set NAME=VALUE`.
@@ -235,6 +250,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
                 })?);
             }
             Long("id") => flags.id = Some(parser.value()?.string()?),
+            Long("retention") => flags.retention = true,
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => flags.inputs.push(value.string()?),
             _ => return Err(arg.unexpected().into()),
@@ -249,6 +265,11 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
     if name != "audit" && (flags.before.is_some() || flags.after.is_some()) {
         return Err(Failure::usage(format!(
             "--before and --after belong to drift audit, not drift {name}"
+        )));
+    }
+    if name != "audit" && flags.retention {
+        return Err(Failure::usage(format!(
+            "--retention belongs to drift audit, not drift {name}"
         )));
     }
     if name != "import" && (flags.output.is_some() || flags.window.is_some() || flags.id.is_some())
@@ -303,23 +324,30 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             changes: flags.changes,
             format,
         },
-        "audit" => {
-            let (Some(before), Some(after)) = (flags.before, flags.after) else {
-                return Err(Failure::usage(
-                    "audit needs --before (what was compacted) and --after (the summary)",
-                ));
-            };
-            if !flags.inputs.is_empty() {
-                return Err(Failure::usage(
-                    "audit takes its files as --before and --after",
-                ));
+        "audit" => match (flags.before, flags.after) {
+            (Some(before), Some(after)) => {
+                if !flags.inputs.is_empty() || flags.retention {
+                    return Err(Failure::usage(
+                        "audit takes its files as --before and --after, or session logs without them",
+                    ));
+                }
+                Command::Audit {
+                    before,
+                    after,
+                    format,
+                }
             }
-            Command::Audit {
-                before,
-                after,
+            (None, None) if !flags.inputs.is_empty() => Command::AuditSession {
+                logs: flags.inputs,
+                retention: flags.retention,
                 format,
+            },
+            _ => {
+                return Err(Failure::usage(
+                    "audit needs --before (what was compacted) and --after (the summary), or session logs",
+                ));
             }
-        }
+        },
         "import" => {
             let mut inputs = flags.inputs.into_iter();
             let (Some(transcript), None) = (inputs.next(), inputs.next()) else {
@@ -416,6 +444,20 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             let (out, drifted) =
                 audit::command(&before, &after, format == Format::Json).map_err(Failure::input)?;
             Ok((out, u8::from(drifted)))
+        }
+        Command::AuditSession {
+            logs,
+            retention,
+            format,
+        } => {
+            if retention {
+                let out = session_audit::retention(&logs, format == Format::Json)
+                    .map_err(Failure::input)?;
+                return Ok((out, 0));
+            }
+            let (out, broke) =
+                session_audit::command(&logs, format == Format::Json).map_err(Failure::input)?;
+            Ok((out, u8::from(broke)))
         }
         Command::Import(request) => Ok((import::command(&request).map_err(Failure::input)?, 0)),
         Command::Matrix {

@@ -65,7 +65,7 @@ pub fn list() -> String {
             info.id(),
             info.key
         );
-        let _ = writeln!(out, "  {:<34} {:<5} {}", "", "", info.help);
+        let _ = writeln!(out, "  {:<34} {:<5} {}", "", "", info.setting.help());
     }
     out
 }

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 mod support;
-use support::{drift, drift_with, fails_with_code_2, json};
+use support::{drift, drift_with, fails_with_code_2, fails_with_code_2_given, json, succeeds};
 
 /// The sample sessions of drift-core, from this crate's directory.
 const CLAUDE: &str = "../drift-session/tests/transcripts/claude-code.jsonl";
@@ -241,4 +241,112 @@ fn help_names_the_command() {
             .contains("drift audit --before BEFORE --after AFTER [--format text|json]")
     );
     assert!(out.stdout.contains("Codex CLI or Claude Code session log"));
+}
+
+const FORMATS: &str = "../drift-session/tests/transcripts/formats";
+
+#[test]
+fn a_session_log_is_audited_compaction_by_compaction() {
+    let log = format!("{FORMATS}/claude-code-2.1.jsonl");
+    let out = drift(&["audit", &log]);
+    assert_eq!(out.code, 1, "a rule was weakened: {}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("Compaction at line 56 (auto, 167,412 tokens before)"),
+        "{}",
+        out.stdout
+    );
+    assert!(out.stdout.contains("WEAKENED"), "{}", out.stdout);
+    assert!(
+        out.stdout
+            .contains("re-read from /home/dana/src/billing-infra/CLAUDE.md on disk"),
+        "{}",
+        out.stdout
+    );
+    // The agent log next to the session is read with it.
+    let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
+    assert_eq!(json["format"], "compaction-drift/session-audit@1");
+    assert_eq!(json["source"]["file"], log.as_str());
+    assert_eq!(json["source"]["harness"], "Claude Code");
+    let rules = json["compactions"][0]["rules"].as_array().unwrap();
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["fate"] == "weakened" && r["evidence"]["after"]["in"] == "summary")
+    );
+}
+
+#[test]
+fn an_encrypted_compaction_that_keeps_every_rule_exits_0() {
+    let out = drift(&[
+        "audit",
+        &format!("{FORMATS}/codex-envelope-remote-compact.jsonl"),
+    ]);
+    assert_eq!(out.code, 0, "{}", out.stdout);
+    assert!(
+        out.stdout.contains("Its summary is encrypted"),
+        "{}",
+        out.stdout
+    );
+    let none = drift(&["audit", &format!("{FORMATS}/responses-request.json")]);
+    assert_eq!(none.code, 0);
+    assert!(
+        none.stdout.contains("records no compaction"),
+        "{}",
+        none.stdout
+    );
+}
+
+#[test]
+fn retention_is_measured_from_logs() {
+    let logs = [
+        format!("{FORMATS}/claude-code-2.1.jsonl"),
+        format!("{FORMATS}/claude-code-1.0.jsonl"),
+        format!("{FORMATS}/codex-envelope-local-compact.jsonl"),
+        format!("{FORMATS}/codex-envelope-remote-compact.jsonl"),
+    ];
+    let mut args = vec!["audit", "--retention"];
+    args.extend(logs.iter().map(String::as_str));
+    let text = succeeds(&args);
+    assert!(text.contains("Retention measured from 4 logs, 3 compactions whose summary could be read (1 encrypted, not counted)"), "{text}");
+    assert!(text.contains("\"retention\": {"), "{text}");
+    args.extend(["--format", "json"]);
+    let doc = json(&succeeds(&args));
+    assert_eq!(doc["format"], "compaction-drift/retention@1");
+    assert_eq!(doc["logs"], 4);
+    let retention = doc["retention"].as_object().unwrap();
+    assert!(!retention.is_empty());
+    for (kind, value) in retention {
+        let v = value.as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&v), "{kind} {v}");
+        let k = &doc["kinds"][kind];
+        let judged = k["rules"].as_u64().unwrap();
+        let sum = ["kept", "weakened", "dropped", "contradicted"]
+            .iter()
+            .map(|f| k[f].as_u64().unwrap())
+            .sum::<u64>();
+        assert_eq!(judged, sum);
+        assert!(k["low"].as_f64().unwrap() <= v && v <= k["high"].as_f64().unwrap());
+    }
+    // The block reads as a scenario's retention.
+    let mut scenario: serde_json::Value = serde_json::from_str(&drift_core::scenario_to_json(
+        &drift_core::builtin("payments-incident").unwrap(),
+    ))
+    .unwrap();
+    scenario["retention"] = doc["retention"].clone();
+    drift_core::parse_scenario(&scenario.to_string()).expect("the block is a valid retention");
+}
+
+#[test]
+fn bad_session_logs_exit_2_naming_the_line() {
+    fails_with_code_2_given(
+        &["audit", "-"],
+        b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"},\"sessionId\":\"s\"}\n{oops\n{\"type\":\"user\"}\n",
+        &["line 2"],
+    );
+    fails_with_code_2(&["audit", "no-such-log.jsonl"], &["no-such-log.jsonl"]);
+    fails_with_code_2(
+        &["run", "payments-incident", "--retention"],
+        &["--retention belongs to drift audit"],
+    );
 }

@@ -2,7 +2,8 @@
 //!
 //! [`SETTINGS`] lists every harness field, retention, model parameter and
 //! guard with its identifier in scenario files, its key in page links, its
-//! label, unit, valid range, default and the range a control offers. The file
+//! label, unit, valid range, default and the range a control offers;
+//! [`Setting::help`] says in a sentence what each does. The file
 //! format ([`crate::parse_scenario`], [`crate::scenario_to_json`]),
 //! validation, the page's link codec and controls, and the `drift` command's
 //! `--set` all read it, so adding a setting means adding one row here (and
@@ -84,6 +85,24 @@ impl Guard {
             Guard::VerifyBindings => "verify bindings",
             Guard::EntailmentGate => "entailment gate",
             Guard::CommitmentAudit => "commitment audit",
+        }
+    }
+
+    /// One sentence: what the guard does.
+    pub const fn help(self) -> &'static str {
+        match self {
+            Guard::ReinjectConstraints => {
+                "Rules, carve-outs and corrections are re-injected verbatim after every round."
+            }
+            Guard::VerifyBindings => {
+                "An action on a binding that is no longer actionable is refused instead of guessed."
+            }
+            Guard::EntailmentGate => {
+                "Summary-of-summary claims are unverified; irreversible actions on them are refused."
+            }
+            Guard::CommitmentAudit => {
+                "Commitments, rationales and rejected options are spilled to a durable store before they fade."
+            }
         }
     }
 
@@ -314,6 +333,56 @@ impl Setting {
         Ok(())
     }
 
+    /// One sentence: what the setting does.
+    pub const fn help(self) -> &'static str {
+        match self {
+            Setting::Harness(f) => match f {
+                HarnessField::WindowTokens => {
+                    "The context window: how many tokens the model can hold."
+                }
+                HarnessField::TriggerPercent => {
+                    "A round is due when the context passes this percent of the window."
+                }
+                HarnessField::SystemTokens => "The system prompt, which every round keeps.",
+                HarnessField::TokensPerTurn => {
+                    "The size of a turn the scenario gives no size of its own."
+                }
+                HarnessField::TailTurns => "How many of the newest turns a round keeps verbatim.",
+                HarnessField::SummaryTokens => {
+                    "The size of the summary a round writes; a smaller one fabricates more."
+                }
+                HarnessField::Turns => "The length of the session.",
+                HarnessField::ReserveTokens => {
+                    "A round is also due within this many tokens of the window (0: off)."
+                }
+                HarnessField::UserMessageTokens => {
+                    "The size of one user message, for a policy's user budget."
+                }
+            },
+            Setting::Retention(_) => {
+                "The fraction of a fact's operative detail that one summarisation keeps."
+            }
+            Setting::Model(f) => match f {
+                ModelField::ActionableThreshold => {
+                    "A fact is actionable while its fidelity is at least this."
+                }
+                ModelField::PressureSensitivity => {
+                    "How much context pressure (overshoot past the trigger) cuts retention."
+                }
+                ModelField::FabricationBase => {
+                    "The fabrication hazard of one summarisation into 4,096 tokens."
+                }
+                ModelField::FabricationExponent => {
+                    "How fast the fabrication hazard grows as the summary budget shrinks."
+                }
+                ModelField::LaunderingThreshold => {
+                    "The laundering rate above which a round's summary is untrusted."
+                }
+            },
+            Setting::Guard(g) => g.help(),
+        }
+    }
+
     /// The setting's row of [`SETTINGS`].
     pub fn info(self) -> &'static SettingInfo {
         let index = match self {
@@ -426,8 +495,6 @@ pub struct SettingInfo {
     pub default: Option<Value>,
     /// The control's range and step.
     pub control: Control,
-    /// One sentence: what it does.
-    pub help: &'static str,
 }
 
 impl SettingInfo {
@@ -567,7 +634,6 @@ const fn harness(
         range,
         default: None,
         control: SLIDER,
-        help: "",
     }
 }
 
@@ -587,11 +653,6 @@ impl SettingInfo {
             ..self
         }
     }
-
-    /// This row with its one-sentence help.
-    const fn help(self, help: &'static str) -> SettingInfo {
-        SettingInfo { help, ..self }
-    }
 }
 
 const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
@@ -605,7 +666,6 @@ const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
         range: FRACTION,
         default: Some(Value::Number(kind.default_retention())),
         control: SLIDER,
-        help: "The fraction of a fact's operative detail that one summarisation keeps.",
     }
 }
 
@@ -626,11 +686,10 @@ const fn model(
         range,
         default: Some(Value::Number(field.get(&ModelParams::DEFAULT))),
         control: SLIDER,
-        help: "",
     }
 }
 
-const fn guard(guard: Guard, key: &'static str, help: &'static str) -> SettingInfo {
+const fn guard(guard: Guard, key: &'static str) -> SettingInfo {
     SettingInfo {
         setting: Setting::Guard(guard),
         section: "guards",
@@ -645,7 +704,6 @@ const fn guard(guard: Guard, key: &'static str, help: &'static str) -> SettingIn
             max: 1.0,
             step: 1.0,
         },
-        help,
     }
 }
 
@@ -660,8 +718,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Tokens,
         TOKENS,
     )
-    .control(1_000.0, 2_000_000.0, 1_000.0)
-    .help("The context window: how many tokens the model can hold."),
+    .control(1_000.0, 2_000_000.0, 1_000.0),
     harness(
         HarnessField::TriggerPercent,
         "tr",
@@ -670,8 +727,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Range::Whole { min: 1, max: 100 },
     )
     .or(Value::Whole(Harness::DEFAULT_TRIGGER_PERCENT as u64))
-    .control(1.0, 100.0, 1.0)
-    .help("A round is due when the context passes this percent of the window."),
+    .control(1.0, 100.0, 1.0),
     harness(
         HarnessField::SystemTokens,
         "sy",
@@ -679,8 +735,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Tokens,
         TOKENS_OR_NONE,
     )
-    .control(0.0, 1_000_000.0, 100.0)
-    .help("The system prompt, which every round keeps."),
+    .control(0.0, 1_000_000.0, 100.0),
     harness(
         HarnessField::TokensPerTurn,
         "tt",
@@ -688,8 +743,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Tokens,
         TOKENS,
     )
-    .control(1.0, 1_000_000.0, 100.0)
-    .help("The size of a turn the scenario gives no size of its own."),
+    .control(1.0, 1_000_000.0, 100.0),
     harness(
         HarnessField::TailTurns,
         "k",
@@ -697,8 +751,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Turns,
         TURNS,
     )
-    .control(1.0, 1_000.0, 1.0)
-    .help("How many of the newest turns a round keeps verbatim."),
+    .control(1.0, 1_000.0, 1.0),
     harness(
         HarnessField::SummaryTokens,
         "b",
@@ -706,11 +759,8 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Tokens,
         TOKENS,
     )
-    .control(1.0, 1_000_000.0, 256.0)
-    .help("The size of the summary a round writes; a smaller one fabricates more."),
-    harness(HarnessField::Turns, "n", "turns", Unit::Turns, TURNS)
-        .control(1.0, 100_000.0, 1.0)
-        .help("The length of the session."),
+    .control(1.0, 1_000_000.0, 256.0),
+    harness(HarnessField::Turns, "n", "turns", Unit::Turns, TURNS).control(1.0, 100_000.0, 1.0),
     harness(
         HarnessField::ReserveTokens,
         "rv",
@@ -719,8 +769,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         TOKENS_OR_NONE,
     )
     .or(Value::Whole(0))
-    .control(0.0, 1_000_000.0, 1_000.0)
-    .help("A round is also due within this many tokens of the window (0: off)."),
+    .control(0.0, 1_000_000.0, 1_000.0),
     harness(
         HarnessField::UserMessageTokens,
         "um",
@@ -729,8 +778,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         TOKENS,
     )
     .or(Value::Whole(Harness::DEFAULT_USER_MESSAGE_TOKENS))
-    .control(1.0, 100_000.0, 10.0)
-    .help("The size of one user message, for a policy's user budget."),
+    .control(1.0, 100_000.0, 10.0),
     retention(Kind::StandingRule, "r.sr"),
     retention(Kind::CarveOut, "r.co"),
     retention(Kind::Correction, "r.cr"),
@@ -746,16 +794,14 @@ pub const SETTINGS: [SettingInfo; 27] = [
         "actionable threshold",
         Unit::Fraction,
         FRACTION,
-    )
-    .help("A fact is actionable while its fidelity is at least this."),
+    ),
     model(
         ModelField::PressureSensitivity,
         "m.ps",
         "pressure sensitivity",
         Unit::Fraction,
         FRACTION,
-    )
-    .help("How much context pressure (overshoot past the trigger) cuts retention."),
+    ),
     model(
         ModelField::FabricationBase,
         "m.fb",
@@ -763,8 +809,7 @@ pub const SETTINGS: [SettingInfo; 27] = [
         Unit::Fraction,
         FRACTION,
     )
-    .control(0.0, 0.5, 0.005)
-    .help("The fabrication hazard of one summarisation into 4,096 tokens."),
+    .control(0.0, 0.5, 0.005),
     model(
         ModelField::FabricationExponent,
         "m.fe",
@@ -775,36 +820,18 @@ pub const SETTINGS: [SettingInfo; 27] = [
             max: None,
         },
     )
-    .control(0.0, 4.0, 0.01)
-    .help("How fast the fabrication hazard grows as the summary budget shrinks."),
+    .control(0.0, 4.0, 0.01),
     model(
         ModelField::LaunderingThreshold,
         "m.lt",
         "laundering threshold",
         Unit::Fraction,
         FRACTION,
-    )
-    .help("The laundering rate above which a round's summary is untrusted."),
-    guard(
-        Guard::ReinjectConstraints,
-        "r",
-        "Rules, carve-outs and corrections are re-injected verbatim after every round.",
     ),
-    guard(
-        Guard::VerifyBindings,
-        "v",
-        "An action on a binding that is no longer actionable is refused instead of guessed.",
-    ),
-    guard(
-        Guard::EntailmentGate,
-        "e",
-        "Summary-of-summary claims are unverified; irreversible actions on them are refused.",
-    ),
-    guard(
-        Guard::CommitmentAudit,
-        "c",
-        "Commitments, rationales and rejected options are spilled to a durable store before they fade.",
-    ),
+    guard(Guard::ReinjectConstraints, "r"),
+    guard(Guard::VerifyBindings, "v"),
+    guard(Guard::EntailmentGate, "e"),
+    guard(Guard::CommitmentAudit, "c"),
 ];
 
 #[cfg(test)]

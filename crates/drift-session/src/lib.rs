@@ -8,6 +8,7 @@
 //! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
 //! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
 //! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
+//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
 //!
@@ -36,9 +37,11 @@ mod import;
 mod transcript;
 
 pub use audit::{
-    AUDIT_FORMAT, Audit, AuditCounts, BeforeMention, ChangedId, DroppedConstraint, Evidence, Fate,
-    IdChange, InventedRule, MAX_SENTENCE_BYTES, MessageField, Place, RuleFate, Unsupported,
-    VanishedReasoning, Weakening, audit, audit_text,
+    AUDIT_FORMAT, AfterPart, Audit, AuditCounts, BeforeMention, CODEX_USER_MESSAGE_TOKENS,
+    ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
+    InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
+    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
+    audit, audit_session, audit_text,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{

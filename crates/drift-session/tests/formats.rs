@@ -498,3 +498,139 @@ fn a_log_still_being_written_reads_up_to_its_last_line() {
     let err = read_transcript(&broken).unwrap_err();
     assert!(err.to_string().starts_with("line 10,"), "{err}");
 }
+
+// ------------------------------------------------------------ session audit
+
+use drift_session::{AfterPart, Fate, audit_session};
+
+fn rule<'a>(c: &'a drift_session::CompactionAudit, needle: &str) -> &'a drift_session::SessionRule {
+    c.rules
+        .iter()
+        .find(|r| r.rule.text.contains(needle))
+        .unwrap_or_else(|| panic!("no rule with {needle:?}"))
+}
+
+#[test]
+fn a_claude_code_compaction_audited_rule_by_rule() {
+    let mut t = read("claude-code-2.1.jsonl");
+    let agent = std::fs::read_to_string(path(
+        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
+    ))
+    .unwrap();
+    t.add_agent_log(&agent).unwrap();
+    let a = audit_session(&t);
+    assert_eq!(a.compactions.len(), 1);
+    let c = &a.compactions[0];
+    assert_eq!(c.record, 56);
+    assert!(c.readable);
+    // CLAUDE.md is read again from disk: its rules come back, and the audit
+    // says the file on disk decides.
+    let claude_md = rule(c, "Never use `git push --force`");
+    assert_eq!(claude_md.rule.fate, Fate::Reinjected);
+    assert!(
+        claude_md
+            .from_file
+            .as_deref()
+            .unwrap()
+            .ends_with("CLAUDE.md")
+    );
+    // The hook puts its context back after the compaction.
+    assert_eq!(
+        rule(c, "must reference CHG-4411").rule.fate,
+        Fate::Reinjected
+    );
+    // The summary's "limited to the billing replicas" widens "only
+    // billing-replica-2".
+    let scope = rule(c, "Only touch billing-replica-2");
+    assert_eq!(scope.rule.fate, Fate::Weakened);
+    assert_eq!(scope.after_part, Some(AfterPart::Summary));
+    // The runbook's rule is gone.
+    assert_eq!(
+        rule(c, "Never drain billing-pool-1").rule.fate,
+        Fate::Dropped
+    );
+    // The freeze is restated.
+    assert_eq!(rule(c, "payments-api is frozen").rule.fate, Fate::Kept);
+    // The subagent's brief was never in the main context.
+    assert!(
+        c.rules
+            .iter()
+            .all(|r| t.messages[r.rule.before.message].agent.is_none())
+    );
+    // The harness's pointer to the transcript is no detail of the summary.
+    assert!(c.unsupported.iter().all(|u| !u.text.ends_with(".jsonl")));
+    assert!(a.broke_rules());
+    let json: serde_json::Value = serde_json::from_str(&a.to_json(&t, "session.jsonl")).unwrap();
+    assert_eq!(json["format"], "compaction-drift/session-audit@1");
+    assert_eq!(json["source"]["harness"], "Claude Code");
+    let c0 = &json["compactions"][0];
+    assert_eq!(c0["line"], 56);
+    assert_eq!(c0["trigger"], "auto");
+    assert_eq!(c0["tokens_before"], 167_412);
+    let fates: Vec<&str> = c0["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["fate"].as_str().unwrap())
+        .collect();
+    assert!(
+        fates
+            .iter()
+            .all(|f| ["kept", "reinjected", "weakened", "dropped", "contradicted"].contains(f))
+    );
+    for key in ["text", "role", "line", "fate", "evidence"] {
+        assert!(c0["rules"][0].get(key).is_some(), "{key}");
+    }
+    for key in ["invented", "changed_ids", "unsupported"] {
+        assert!(c0[key].is_array(), "{key}");
+    }
+}
+
+#[test]
+fn a_codex_local_compaction_keeps_user_messages_and_agents_md() {
+    let t = read("codex-envelope-local-compact.jsonl");
+    let a = audit_session(&t);
+    let c = &a.compactions[0];
+    // AGENTS.md goes back into the initial context.
+    let lint = rule(c, "Do not force-push to `main`.");
+    assert_eq!(lint.rule.fate, Fate::Reinjected);
+    // The newest user messages are kept verbatim.
+    let scope = rule(c, "Only run the index migration on billing-replica-2");
+    assert_eq!(scope.rule.fate, Fate::Kept);
+    assert_eq!(scope.after_part, Some(AfterPart::Kept));
+    // A rule only a tool printed is left to the summary, which lost it.
+    let window = rule(
+        c,
+        "Never drain nodes during the 14:00-15:00 UTC billing batch window.",
+    );
+    assert!(window.rule.fate.is_loss(), "{:?}", window.rule.fate);
+}
+
+#[test]
+fn encrypted_compactions_say_what_they_cannot_judge() {
+    for name in [
+        "codex-envelope-remote-compact.jsonl",
+        "responses-compacted.json",
+    ] {
+        let t = read(name);
+        let a = audit_session(&t);
+        let c = &a.compactions[0];
+        assert!(!c.readable, "{name}");
+        assert!(c.invented.is_empty() && c.changed_ids.is_empty(), "{name}");
+        // What the harness keeps in the clear is kept.
+        assert!(
+            c.rules
+                .iter()
+                .all(|r| matches!(r.rule.fate, Fate::Kept | Fate::Reinjected)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn logs_without_compactions_have_nothing_to_audit() {
+    let t = read("responses-request.json");
+    let a = audit_session(&t);
+    assert!(a.compactions.is_empty());
+    assert!(!a.broke_rules());
+}

@@ -359,7 +359,16 @@ fn measure(pairs: &[Pair]) -> (String, String) {
 
 fn assert_documented(name: &str, table: &str, misses: &str) {
     let docs = include_str!("../src/audit/mod.rs");
-    let block: Vec<String> = table.lines().map(|l| format!("//! {l}")).collect();
+    let block: Vec<String> = table
+        .lines()
+        .map(|l| {
+            if l.is_empty() {
+                "//!".to_string()
+            } else {
+                format!("//! {l}")
+            }
+        })
+        .collect();
     assert!(
         docs.contains(&block.join("\n")),
         "the audit docs lack the measured table for {name}:\n{table}\nmisses:\n{misses}"

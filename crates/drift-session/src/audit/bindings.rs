@@ -94,9 +94,14 @@ fn shared(a: &BTreeSet<String>, b: &BTreeSet<String>) -> usize {
 }
 
 /// Ids AFTER re-attributes (swaps and merges not found already in `found`).
-pub(crate) fn rebound(before: &Transcript, after: &str, found: &[ChangedId]) -> Vec<ChangedId> {
+pub(crate) fn rebound(
+    before: &Transcript,
+    upto: usize,
+    after: &str,
+    found: &[ChangedId],
+) -> Vec<ChangedId> {
     let mut b = Descriptions::default();
-    for (m, message) in before.messages.iter().enumerate() {
+    for (m, message) in before.messages.iter().enumerate().take(upto) {
         b.read(&message.text, |span| Place {
             message: m,
             field: MessageField::Text,

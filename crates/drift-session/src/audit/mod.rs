@@ -44,45 +44,65 @@
 //! ## Precision and recall
 //!
 //! Measured on two labelled sets of before/after pairs in
-//! `crates/drift-session/tests/labelled/`, written for this purpose: faithful
-//! summaries, dropped constraints, invented versions, paths, ports and
-//! numbers, swapped, renumbered and merged ids, dropped rationale and
-//! rejections, contradictions, and several deliberately beyond a lexical
-//! checker (paraphrased rules, ids swapped between descriptions, inventions
-//! without entities, a reverted correction). A pair counts for a finding
-//! kind when the audit reports at least one finding of that kind; *any*
-//! asks only whether an unfaithful pair is flagged at all (its labels
-//! include `invented_claim`, which no row reports). `tests/labelled.rs`
-//! recomputes both tables and fails when either changes.
+//! `crates/drift-session/tests/labelled/`, written for this purpose:
+//! faithful summaries and paraphrases that keep every rule, dropped,
+//! weakened (softened, excepted, re-limited, re-scoped, re-dated, an
+//! approval turned notice) and contradicted rules, invented versions,
+//! paths, ports, numbers and rules, swapped, renumbered and merged ids,
+//! dropped rationale and rejections. A pair counts for a finding kind when
+//! the audit reports at least one finding of that kind; *any* asks only
+//! whether an unfaithful pair is flagged at all (its labels include
+//! `invented_claim`, which no row reports). Pairs written later also label
+//! each rule clause of BEFORE with its fate, each invented rule and each
+//! swapped or merged pair of ids: the second table scores the fate the audit
+//! gives each labelled rule (a rule it does not find as a rule has no
+//! fate). `tests/labelled.rs` recomputes every table and fails when one
+//! changes.
 //!
-//! `pairs.txt`, 50 pairs (19 faithful). The word lists and thresholds were
-//! adjusted while looking at these, so this is an in-sample figure:
-//!
-//! | finding | pairs labelled | reported | correct | precision | recall |
-//! | --- | ---: | ---: | ---: | ---: | ---: |
-//! | dropped_constraint | 14 | 14 | 14 | 1.00 | 1.00 |
-//! | contradiction | 9 | 5 | 5 | 1.00 | 0.56 |
-//! | unsupported | 12 | 12 | 11 | 0.92 | 0.92 |
-//! | changed_id | 4 | 3 | 3 | 1.00 | 0.75 |
-//! | dropped_reasoning | 4 | 4 | 4 | 1.00 | 1.00 |
-//! | any (the pair is unfaithful) | 31 | 29 | 28 | 0.97 | 0.90 |
-//!
-//! `held_out.txt`, 19 pairs (7 faithful), written afterwards. Measured
-//! first, before any change, *any* had precision 0.83 and recall 0.83
-//! (10 of 12 unfaithful pairs flagged, 2 faithful pairs flagged). That
-//! measurement exposed three bugs, which were fixed ("must have a doc
-//! comment" read as a guess like "must have crashed"; "because" counted as
-//! content; a line starting `user:` read as the continuation of the line
-//! before); no word list or threshold was changed for it. Now:
+//! `pairs.txt`, the set the word lists and thresholds were adjusted on (an
+//! in-sample figure):
 //!
 //! | finding | pairs labelled | reported | correct | precision | recall |
 //! | --- | ---: | ---: | ---: | ---: | ---: |
-//! | dropped_constraint | 4 | 5 | 4 | 0.80 | 1.00 |
-//! | contradiction | 2 | 4 | 2 | 0.50 | 1.00 |
-//! | unsupported | 4 | 4 | 4 | 1.00 | 1.00 |
-//! | changed_id | 2 | 2 | 2 | 1.00 | 1.00 |
-//! | dropped_reasoning | 2 | 2 | 2 | 1.00 | 1.00 |
-//! | any (the pair is unfaithful) | 12 | 12 | 11 | 0.92 | 0.92 |
+//! | dropped_constraint | 30 | 34 | 21 | 0.62 | 0.70 |
+//! | contradiction | 21 | 16 | 7 | 0.44 | 0.33 |
+//! | unsupported | 17 | 23 | 14 | 0.61 | 0.82 |
+//! | changed_id | 14 | 9 | 9 | 1.00 | 0.64 |
+//! | dropped_reasoning | 5 | 8 | 5 | 0.62 | 1.00 |
+//! | weakened_constraint | 18 | 12 | 7 | 0.58 | 0.39 |
+//! | invented_rule | 8 | 3 | 3 | 1.00 | 0.38 |
+//! | any (the pair is unfaithful) | 79 | 72 | 62 | 0.86 | 0.78 |
+//!
+//! | fate | rules labelled | reported | correct | precision | recall |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | kept | 91 | 34 | 30 | 0.88 | 0.33 |
+//! | weakened | 18 | 13 | 7 | 0.54 | 0.39 |
+//! | dropped | 10 | 12 | 4 | 0.33 | 0.40 |
+//! | contradicted | 25 | 15 | 1 | 0.07 | 0.04 |
+//!
+//! Labelled rules the audit did not find as rules: 70 of 144. Swaps and merges caught: 4 of 10. Invented rules found: 3 of 8.
+//!
+//! `held_out.txt`, written apart and never tuned on:
+//!
+//! | finding | pairs labelled | reported | correct | precision | recall |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | dropped_constraint | 11 | 14 | 9 | 0.64 | 0.82 |
+//! | contradiction | 8 | 7 | 3 | 0.43 | 0.38 |
+//! | unsupported | 6 | 9 | 6 | 0.67 | 1.00 |
+//! | changed_id | 7 | 2 | 2 | 1.00 | 0.29 |
+//! | dropped_reasoning | 4 | 3 | 3 | 1.00 | 0.75 |
+//! | weakened_constraint | 10 | 3 | 3 | 1.00 | 0.30 |
+//! | invented_rule | 4 | 2 | 2 | 1.00 | 0.50 |
+//! | any (the pair is unfaithful) | 37 | 28 | 25 | 0.89 | 0.68 |
+//!
+//! | fate | rules labelled | reported | correct | precision | recall |
+//! | --- | ---: | ---: | ---: | ---: | ---: |
+//! | kept | 45 | 15 | 13 | 0.87 | 0.29 |
+//! | weakened | 10 | 4 | 3 | 0.75 | 0.30 |
+//! | dropped | 5 | 10 | 3 | 0.30 | 0.60 |
+//! | contradicted | 16 | 7 | 2 | 0.29 | 0.12 |
+//!
+//! Labelled rules the audit did not find as rules: 40 of 76. Swaps and merges caught: 0 of 5. Invented rules found: 2 of 4.
 //!
 //! What the misses are. Contradictions the checker cannot read: acting on
 //! the forbidden resource with a verb outside the rule's family ("never
@@ -125,12 +145,19 @@ use crate::entail::{
     rejection_mark, rule_cue,
 };
 use crate::transcript::{Message, MessageRole, Provenance, Transcript, TranscriptFormat};
+use drift_core::Kind;
 
 mod bindings;
 mod fates;
 
 use fates::Shape;
+mod session;
+
 pub use fates::{Evidence, Fate, Weakening};
+pub use session::{
+    AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
+    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_session,
+};
 
 /// The `format` of an audit's JSON.
 pub const AUDIT_FORMAT: &str = "compaction-drift/audit@1";
@@ -212,12 +239,21 @@ pub struct RuleFate {
     pub provenance: Provenance,
     /// What made it a rule.
     pub cue: RuleCue,
+    /// The kind of fact it is, as the import would guess it.
+    #[serde(serialize_with = "kind_id")]
+    pub kind: Kind,
     /// How many times BEFORE states it.
     pub occurrences: usize,
+    /// Its last statement.
+    pub last: Place,
     /// What AFTER did to it.
     pub fate: Fate,
     /// Where AFTER keeps, weakens or breaks it.
     pub evidence: Option<Evidence>,
+}
+
+fn kind_id<S: serde::Serializer>(kind: &Kind, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(kind.id())
 }
 
 /// A rule AFTER states that BEFORE never gave: an instruction, or what "the
@@ -400,10 +436,21 @@ pub fn audit_text(before: &str, after: &str) -> Audit {
 
 /// Audits `after`, the summary that replaced `before` (see the module docs).
 pub fn audit(before: &Transcript, after: &str) -> Audit {
+    audit_upto(before, before.messages.len(), &|_| true, after)
+}
+
+/// Audits `after` against the first `upto` messages of `before` that
+/// `include` keeps.
+pub(crate) fn audit_upto(
+    before: &Transcript,
+    upto: usize,
+    include: &dyn Fn(&Message) -> bool,
+    after: &str,
+) -> Audit {
     let summary = Summary::read(after);
-    let read = Before::read(before);
+    let read = Before::read(before, upto, include);
     let mut counts = AuditCounts {
-        before_messages: before.messages.len(),
+        before_messages: upto.min(before.messages.len()),
         before_bytes: read.bytes,
         after_bytes: after.len(),
         constraints: read.rules.len(),
@@ -440,7 +487,7 @@ pub fn audit(before: &Transcript, after: &str) -> Audit {
     counts.details = details;
     counts.details_supported = details - unsupported.len();
     changed_ids.extend(merges(&summary, &read, before));
-    changed_ids.extend(bindings::rebound(before, after, &changed_ids));
+    changed_ids.extend(bindings::rebound(before, upto, after, &changed_ids));
     changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
 
     Audit {
@@ -535,16 +582,16 @@ impl<'a> Summary<'a> {
 /// A rule found in BEFORE.
 struct Rule {
     place: Place,
+    last: Place,
     text: String,
     role: MessageRole,
     provenance: Provenance,
     cue: RuleCue,
+    kind: Kind,
     occurrences: usize,
     terms: Terms,
     prohibitions: Vec<Prohibition>,
     shape: Shape,
-    /// Its words, for telling whether an AFTER sentence restates it.
-    bag: Support,
 }
 
 impl Rule {
@@ -595,7 +642,9 @@ impl Rule {
             role: self.role,
             provenance: self.provenance,
             cue: self.cue,
+            kind: self.kind,
             occurrences: self.occurrences,
+            last: self.last,
             fate,
             evidence,
         }
@@ -657,9 +706,10 @@ const ID_SENTENCES: usize = 4;
 struct Before {
     support: Support,
     rules: Vec<Rule>,
-    /// What the operator said that is not a rule (tasks, answers): the
-    /// words of each sentence, for telling what "the user asked".
-    said: Vec<Support>,
+    /// The words of each message anyone but the model wrote (the operator,
+    /// the system, files and tools): where a rule AFTER states could come
+    /// from.
+    sources: Vec<Support>,
     reasons: Vec<Reason>,
     /// By the key of the id's lowercase form (no string per mention).
     ids: BTreeMap<u64, IdMentions>,
@@ -725,11 +775,12 @@ impl MessageSentence<'_> {
 /// tokenised).
 pub(crate) fn each_sentence<'t>(
     transcript: &'t Transcript,
+    upto: usize,
     read: impl Fn(&Message, MessageField) -> bool,
     prose_only: bool,
     mut visit: impl FnMut(&MessageSentence<'t>),
 ) {
-    for (m, message) in transcript.messages.iter().enumerate() {
+    for (m, message) in transcript.messages.iter().enumerate().take(upto) {
         let fields = [
             (MessageField::Text, Some(message.text.as_str())),
             (MessageField::Arguments, message.tool_arguments.as_deref()),
@@ -764,22 +815,37 @@ pub(crate) fn each_sentence<'t>(
 }
 
 impl Before {
-    fn read(before: &Transcript) -> Before {
+    fn read(before: &Transcript, upto: usize, include: &dyn Fn(&Message) -> bool) -> Before {
         let mut support = SupportBuilder::default();
         let mut rules: Vec<Rule> = Vec::new();
         let mut rule_index: BTreeMap<String, usize> = BTreeMap::new();
         let mut reasons: Vec<Reason> = Vec::new();
         let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
         let mut ids: BTreeMap<u64, IdMentions> = BTreeMap::new();
-        let mut said: Vec<Support> = Vec::new();
+        let mut sources: Vec<Support> = before
+            .messages
+            .iter()
+            .take(upto)
+            .filter(|m| include(m) && reads_rules(m.role, m.provenance))
+            .map(|m| {
+                let tokens: Vec<Token<'_>> = scan::sentences(&m.text)
+                    .into_iter()
+                    .flat_map(|s| scan::tokens(&m.text, s.span))
+                    .collect();
+                Bag::of_tokens(&tokens).support
+            })
+            .collect();
+        sources.retain(|s| !s.is_empty());
         let bytes = before
             .messages
             .iter()
+            .take(upto)
             .map(|m| m.text.len() + m.tool_arguments.as_ref().map_or(0, String::len))
             .sum();
         each_sentence(
             before,
-            |_, _| true,
+            upto,
+            |m, _| include(m),
             false,
             |sentence| {
                 let place = sentence.place;
@@ -798,19 +864,21 @@ impl Before {
                         | MessageRole::Developer
                         | MessageRole::Unknown
                 ) && reads_rules(sentence.role, sentence.provenance);
-                if operator && sentence.rule_cue().is_none() {
-                    said.push(Bag::of_tokens(tokens).support);
-                }
-                if let Some((cue, _)) = sentence.rule_cue() {
+                if let Some((cue, at)) = sentence.rule_cue() {
                     let key = normal(sentence.text);
                     if let Some(&i) = rule_index.get(&key) {
                         if let Some(r) = rules.get_mut(i) {
                             r.occurrences += 1;
+                            r.last = place;
                         }
                     } else {
+                        let kind = crate::import::kinds::guess(tokens, Some((cue, at)), operator)
+                            .map_or(Kind::StandingRule, |k| k.kind);
                         rule_index.insert(key, rules.len());
                         rules.push(Rule {
                             place,
+                            last: place,
+                            kind,
                             text: sentence.text.to_string(),
                             role: sentence.role,
                             provenance: sentence.provenance,
@@ -819,7 +887,6 @@ impl Before {
                             terms: Terms::of(tokens, 0, tokens.len()),
                             prohibitions: prohibitions(tokens),
                             shape: Shape::of(tokens),
-                            bag: Bag::of_tokens(tokens).support,
                         });
                     }
                 }
@@ -855,7 +922,7 @@ impl Before {
         Before {
             support: support.finish(),
             rules,
-            said,
+            sources,
             reasons,
             ids,
             bytes,
@@ -910,6 +977,23 @@ const ATTRIBUTION: &[&str] = &[
     "demanded",
 ];
 
+/// Words a rule opens with.
+const OPENERS: &[&str] = &[
+    "never", "do", "don't", "dont", "always", "only", "must", "no", "avoid", "ask", "keep",
+    "leave", "stop", "wait", "ensure", "prefer", "require", "nothing", "none",
+];
+
+/// Labels a summary puts before a rule ("Rule: …", "- Constraint: …").
+const LABELS: &[&str] = &[
+    "rule",
+    "rules",
+    "constraint",
+    "constraints",
+    "note",
+    "important",
+    "reminder",
+];
+
 /// Who an attribution names.
 const OPERATORS: &[&str] = &[
     "user", "operator", "they", "he", "she", "customer", "team", "owner",
@@ -948,20 +1032,22 @@ fn invented(summary: &Summary<'_>, before: &Before, after: &str) -> Vec<Invented
         let attributed = words
             .windows(2)
             .any(|w| OPERATORS.contains(&w[0].as_str()) && ATTRIBUTION.contains(&w[1].as_str()));
-        if !attributed && rule_cue(&s.tokens).is_none() {
+        // An instruction: a sentence that opens with a rule's word (after a
+        // label like "Rule:"), or a short one with a rule's cue.
+        let opens = words
+            .iter()
+            .skip_while(|w| LABELS.contains(&w.as_str()))
+            .take(1)
+            .any(|w| OPENERS.contains(&w.as_str()));
+        let instruction = opens || (words.len() <= 16 && rule_cue(&s.tokens).is_some());
+        if !attributed && !instruction {
             continue;
         }
         let terms = Terms::of(&s.tokens, 0, s.tokens.len());
         if terms.is_empty() {
             continue;
         }
-        let supported = before
-            .rules
-            .iter()
-            .map(|r| &r.bag)
-            .chain(&before.said)
-            .any(|bag| terms.coverage(bag, ENTITY_WEIGHT) >= CARRIED);
-        if !supported {
+        if !sourced(&terms, &before.sources) {
             out.push(InventedRule {
                 after: s.span,
                 text: text.to_string(),
@@ -969,6 +1055,61 @@ fn invented(summary: &Summary<'_>, before: &Before, after: &str) -> Vec<Invented
         }
     }
     out
+}
+
+/// Whether one source has half of `terms`, or two together three quarters
+/// (entities weigh double): a rule AFTER states that has a source before.
+fn sourced(terms: &Terms, sources: &[Support]) -> bool {
+    // Each source's hits as a mask over the first 64 terms.
+    let weights: Vec<f64> = terms
+        .stems
+        .iter()
+        .map(|_| 1.0)
+        .chain(terms.entities.iter().map(|_| ENTITY_WEIGHT))
+        .take(64)
+        .collect();
+    let total: f64 = weights.iter().sum();
+    if total == 0.0 {
+        return true;
+    }
+    let weight = |mask: u64| -> f64 {
+        weights
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, w)| w)
+            .sum()
+    };
+    let mut masks: Vec<u64> = sources
+        .iter()
+        .map(|bag| {
+            let mut mask = 0u64;
+            for (i, s) in terms.stems.iter().enumerate().take(64) {
+                if bag.has_stem(s) {
+                    mask |= 1 << i;
+                }
+            }
+            for (j, (kind, e)) in terms.entities.iter().enumerate() {
+                let i = terms.stems.len() + j;
+                if i < 64 && bag.supports(*kind, e) {
+                    mask |= 1 << i;
+                }
+            }
+            mask
+        })
+        .filter(|m| *m != 0)
+        .collect();
+    masks.sort_by_key(|m| core::cmp::Reverse(m.count_ones()));
+    masks.truncate(8);
+    if masks.iter().any(|&m| weight(m) / total >= CARRIED) {
+        return true;
+    }
+    masks.iter().enumerate().any(|(i, &a)| {
+        masks
+            .iter()
+            .skip(i + 1)
+            .any(|&b| weight(a | b) / total >= 0.75)
+    })
 }
 
 /// (b) and the changed ids of (c); also the number of distinct details.

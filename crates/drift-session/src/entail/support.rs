@@ -155,6 +155,11 @@ impl Support {
         self.keys.binary_search(&k).is_ok()
     }
 
+    /// Whether it mentions nothing.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.keys.is_empty()
+    }
+
     /// Whether the source mentions the entity `text` of `kind`.
     pub(crate) fn supports(&self, kind: EntityKind, text: &str) -> bool {
         let canonical = scan::canonical(kind, text);

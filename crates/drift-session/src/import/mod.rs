@@ -145,7 +145,7 @@
 //! scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
-mod kinds;
+pub(crate) mod kinds;
 mod patterns;
 
 use alloc::collections::BTreeMap;
@@ -772,6 +772,7 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         .collect();
     each_sentence(
         transcript,
+        transcript.messages.len(),
         |m, field| field == MessageField::Text && states_rules(m),
         true,
         |sentence: &MessageSentence<'_>| {

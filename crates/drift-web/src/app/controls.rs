@@ -554,7 +554,7 @@ pub fn GuardsPanel() -> impl IntoView {
                             .map_err(|e| e.to_string())
                     });
                     view! {
-                        <Toggle id=element_id(info) label=info.label.to_string() checked on_change hint=info.help />
+                        <Toggle id=element_id(info) label=info.label.to_string() checked on_change hint=info.setting.help() />
                     }
                 })
                 .collect_view()}
