@@ -552,6 +552,7 @@ pub(crate) fn add_agent_log(t: &mut Transcript, text: &str) -> Result<(), Transc
             agent_id = str_field(&object, "agentId").map(ToString::to_string);
         }
         let kind = str_field(&object, "type").unwrap_or("");
+        let before = r.messages.len();
         if matches!(kind, "user" | "assistant") {
             let agent = agent_id
                 .clone()
@@ -561,6 +562,11 @@ pub(crate) fn add_agent_log(t: &mut Transcript, text: &str) -> Result<(), Transc
             }
         } else {
             line_in(&mut r, &object, number);
+        }
+        if let Some(time) = str_field(&object, "timestamp") {
+            for m in r.messages.iter_mut().skip(before) {
+                m.timestamp = Some(time.to_string());
+            }
         }
     }
     let agent = agent_id.unwrap_or_else(|| alloc::format!("agent-{file}"));

@@ -267,6 +267,9 @@ pub struct Message {
     /// Where it came from: the 1-based line of a JSON-lines file, the 1-based
     /// position in a JSON array, 1 for plain text.
     pub record: usize,
+    /// When its record was written, as the log writes it (an ISO 8601 time
+    /// in Claude Code and Codex logs), if it says.
+    pub timestamp: Option<String>,
 }
 
 impl Message {
@@ -283,6 +286,7 @@ impl Message {
             agent: None,
             file: 0,
             record,
+            timestamp: None,
         }
     }
 
@@ -583,6 +587,16 @@ pub(crate) struct Reader {
 impl Reader {
     /// One line of a JSON-lines file.
     fn line(&mut self, object: &Map<String, Value>, record: usize) {
+        let before = self.messages.len();
+        self.dispatch(object, record);
+        if let Some(time) = str_field(object, "timestamp") {
+            for m in self.messages.iter_mut().skip(before) {
+                m.timestamp = Some(time.to_string());
+            }
+        }
+    }
+
+    fn dispatch(&mut self, object: &Map<String, Value>, record: usize) {
         let format = self.format.or_else(|| format_of(object));
         match format {
             Some(TranscriptFormat::ClaudeCodeSession) if claude::is_claude_line(object) => {
