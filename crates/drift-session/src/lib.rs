@@ -33,6 +33,7 @@ mod audit;
 mod entail;
 mod guard;
 mod import;
+mod rules;
 mod transcript;
 
 pub use audit::{
@@ -54,6 +55,10 @@ pub use guard::{
 pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, MessageTurn, Notice,
     Origin, PATTERNS, Pattern, SkippedAction, TokenEstimate, default_policy, import, import_text,
+};
+pub use rules::{
+    BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
+    operator_content, rule_key, summary_body,
 };
 pub use transcript::{
     Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
