@@ -172,6 +172,7 @@ fn clause_after_and(bytes: &[u8], i: usize, end: usize) -> bool {
         "never" | "always" | "don't" | "leave" | "keep" | "avoid" => true,
         "do" => w2 == "not",
         "make" => w2 == "sure",
+        "wait" => w2 == "for",
         _ => false,
     }
 }
@@ -189,6 +190,18 @@ fn starts_with_word(text: &str, span: Span, w: &str) -> bool {
             .as_bytes()
             .get(w.len())
             .is_some_and(|b| b.is_ascii_alphanumeric())
+}
+
+/// A sentence about rule words rather than a rule: "The words MUST and
+/// NEVER follow RFC 2119", "the key words … are to be interpreted …".
+fn mentions_keywords(s: &str) -> bool {
+    let b = s.as_bytes();
+    ["the words ", "the word ", "key words", "keywords "]
+        .iter()
+        .any(|p| {
+            b.windows(p.len())
+                .any(|w| w.eq_ignore_ascii_case(p.as_bytes()))
+        })
 }
 
 /// Whether `s` holds the word "only".
@@ -443,7 +456,7 @@ impl<'t> Finder<'t> {
     fn sentence(&mut self, span: Span, quoted: bool) {
         let text = self.text;
         let s = span.of(text);
-        if s.len() > MAX_SENTENCE || diagnostic(s) {
+        if s.len() > MAX_SENTENCE || diagnostic(s) || mentions_keywords(s) {
             return;
         }
         let question = s
@@ -761,7 +774,7 @@ fn merge(pieces: &[Piece], outs: &mut Vec<Out>) {
                     continue;
                 }
                 let sibling = |q: Option<&Piece>, joint: Joint| {
-                    q.is_some_and(|q| q.reading.rule.is_some())
+                    q.is_some_and(|q| q.reading.rule.is_some() && q.reading.directive)
                         && matches!(joint, Joint::Semicolon | Joint::Comma | Joint::And)
                 };
                 let next = pieces.get(k + 1);

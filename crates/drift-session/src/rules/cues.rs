@@ -61,6 +61,9 @@ pub(crate) struct Reading {
     /// A head that takes the clause after it as its content ("X is the
     /// exception: …", "… is a content freeze: …", "Approver: …").
     pub(crate) head: bool,
+    /// The clause opens as an instruction: a verb, "never", "do not",
+    /// "no", "always", "only".
+    pub(crate) directive: bool,
 }
 
 /// Words skipped at the start of a clause.
@@ -285,10 +288,23 @@ impl<'t> Clause<'_, 't> {
             Some(t) => match t.entity {
                 Some(EntityKind::Number) => true,
                 None => lexicon::number_word(t.text).is_some(),
+                Some(EntityKind::Identifier) => t.text.split_once('-').is_some_and(|(n, unit)| {
+                    n.bytes().all(|b| b.is_ascii_digit()) && is_time_unit(unit)
+                }),
                 _ => false,
             },
             None => false,
         }
+    }
+
+    /// Part of a slashed name the scanner read as words ("apps/web").
+    fn slashed(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let b = self.text.as_bytes();
+        b.get(t.span.end) == Some(&b'/')
+            || t.span.start.checked_sub(1).and_then(|p| b.get(p)) == Some(&b'/')
     }
 
     /// The first token after the fillers ("please", "also", "and" …).
@@ -309,6 +325,29 @@ impl<'t> Clause<'_, 't> {
             Some(EntityKind::Identifier) if t.text.contains('-') => verb_entry(t.text)?,
             Some(_) => return None,
         };
+        // "Change window for the cutover is …": a noun phrase, not an
+        // instruction ("keep it as it is" is one).
+        let reach = (i + 1..(i + 8).min(self.len()))
+            .take_while(|&k| !self.clause_start(k))
+            .take_while(|&k| {
+                !self.any(
+                    k,
+                    &[
+                        "that", "if", "when", "whether", "as", "so", "once", "before", "after",
+                        "until", "unless", "while", "because", "since",
+                    ],
+                )
+            });
+        let copula = reach.clone().any(|k| {
+            self.any(k, &["is", "are"])
+                && !self.any(
+                    k - 1,
+                    &["it", "they", "this", "that", "there", "what", "which"],
+                )
+        });
+        if copula {
+            return None;
+        }
         let finite = (i + 1..(i + 3).min(self.len())).any(|k| {
             self.any(
                 k,
@@ -1006,6 +1045,8 @@ impl Clause<'_, '_> {
                 Some("a second human")
             } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
                 Some("loop in")
+            } else if self.is(i, "asking") && self.is(i.wrapping_sub(1), "without") {
+                Some("without asking")
             } else if self.is(i, "ask")
                 && i == h
                 && self.find_any(i, &["before", "first"]).is_some()
@@ -1111,10 +1152,25 @@ impl Clause<'_, '_> {
         ]
         .into_iter()
         .find(|w| self.has(w));
+        // "only" frames a time it stands beside: "only between 09:00 and
+        // 17:00", "Tuesday to Thursday only", "business hours only".
+        let only_time = (0..n).any(|i| {
+            self.is(i, "only")
+                && (self.time_in(i + 1, i + 2)
+                    || (self.any(
+                        i + 1,
+                        &[
+                            "between", "during", "on", "before", "after", "until", "in", "outside",
+                        ],
+                    ) && self.time_in(i + 2, i + 4))
+                    || self.time_in(i.saturating_sub(2), i))
+        });
         let framed = self.negated()
-            || self.has("only")
+            || only_time
             || self.has("outside")
-            || (cue.is_some() && (self.imperative().is_some() || self.modal_in(0, n)));
+            || (cue.is_some()
+                && !self.has("only")
+                && (self.imperative().is_some() || self.modal_in(0, n)));
         if framed {
             return Some((RuleForm::Window, cue.unwrap_or("time window")));
         }
@@ -1284,10 +1340,12 @@ impl Clause<'_, '_> {
         // Touching, negated: "don't touch X", "avoid touching X".
         if !method {
             for i in 0..n {
-                let negated =
-                    (i.saturating_sub(3)..i).any(|k| self.negation(k) || self.is(k, "avoid"));
+                let negated = i > 0 && (self.negation(i - 1) || self.is(i - 1, "avoid"));
                 if !negated {
                     continue;
+                }
+                if self.is(i + 1, "there") && self.verb_at(i).is_some() {
+                    return (Some((RuleForm::Scope, "not there")), false);
                 }
                 if self.any(i, TOUCH) {
                     return (Some((RuleForm::Scope, "do not touch")), false);
@@ -1304,8 +1362,16 @@ impl Clause<'_, '_> {
                 }
             }
         }
-        if self.any(h, &["skip"])
-            && (self.any(h + 1, &["it", "them", "that"]) || self.entity(h + 1).is_some())
+        let skip = (0..n).find(|&i| {
+            self.is(i, "skip")
+                && (i == h
+                    || self.clause_start(i)
+                    || (i > 0
+                        && self.clause_start(i - 1)
+                        && self.any(i - 1, &["so", "then", "just", "please"])))
+        });
+        if let Some(i) = skip
+            && (self.any(i + 1, &["it", "them", "that", "those"]) || self.entity(i + 1).is_some())
         {
             return (Some((RuleForm::Scope, "skip")), false);
         }
@@ -1341,7 +1407,11 @@ impl Clause<'_, '_> {
         let place = |k: usize| {
             self.entity(k).is_some_and(|e| !e.is_numeric())
                 || self.word(k).is_some_and(|w| in_table(RESOURCES, w))
+                || self.slashed(k)
         };
+        if self.imperative().is_some() && i + 1 < n && place(i + 1) {
+            return Some((RuleForm::Scope, "only"));
+        }
         if self.any(i + 1, PLACES) {
             return Some((RuleForm::Scope, "only"));
         }
@@ -1500,10 +1570,14 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Obligation, "always"));
             }
-            if self.is(i, "should")
-                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
-                && !self.is(i + 1, "not")
-            {
+            let expectation = (i.saturating_sub(3)..i)
+                .any(|k| self.any(k, DESCRIPTIVE) || self.is(k, "one"))
+                || (self.is(i + 1, "be")
+                    && self
+                        .word(i + 2)
+                        .is_some_and(|w| !is_past(w) && !w.ends_with("en"))
+                    && i + 3 >= n);
+            if self.is(i, "should") && !expectation && !self.is(i + 1, "not") {
                 return Some((RuleForm::Obligation, "should"));
             }
             if self.seq(i, &["would", "be", "great", "if"])
@@ -1608,10 +1682,20 @@ impl Clause<'_, '_> {
 pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: bool) -> Reading {
     let c = Clause { t: tokens, text };
     let mut r = Reading::default();
+    if c.len() == 1 {
+        // A label: "Approver: …".
+        r.rule = c.binding(false).filter(|(f, _)| *f == RuleForm::Approval);
+        r.head = r.rule.is_some();
+        return r;
+    }
     if c.len() < 2 || c.idiom() {
         return r;
     }
     r.imperative = c.imperative();
+    let h = c.head();
+    r.directive = r.imperative.is_some()
+        || c.any(h, &["never", "no", "always", "only", "avoid"])
+        || c.seq(h, &["do", "not"]);
     if c.plan(ctx) {
         r.plan = true;
         return r;
@@ -1644,9 +1728,10 @@ pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: 
             || (cue == "freeze" && c.freeze().is_some_and(|(_, head)| head))
             || form == RuleForm::Correction;
         let negative = (0..c.len()).any(|i| c.negation(i)) || matches!(cue, "leave … alone");
+        let last = c.len().saturating_sub(1);
         r.anaphor = negative
             && (0..c.len()).any(|i| {
-                c.any(i, &["it", "them", "there", "that", "those", "these"])
+                (c.any(i, &["it", "them", "there", "those"]) || (i == last && c.is(i, "that")))
                     && (i.saturating_sub(5)..i).any(|k| c.negation(k) || c.is(k, "leave"))
             });
     }
