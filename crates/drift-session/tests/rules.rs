@@ -292,7 +292,7 @@ fn row(out: &mut String, name: &str, s: Score) {
 }
 
 /// Runs the finder over a corpus; returns the table and what went wrong.
-fn measure(corpus: &str) -> (String, String) {
+pub fn measure(corpus: &str) -> (String, String) {
     let mut log = String::new();
     let mut groups = [Score::default(); GROUPS.len()];
     let mut all = Score::default();

@@ -331,6 +331,31 @@ const PHRASES: &[(Match, Effect)] = &[
     (Prefix("Session too large to compact"), Skip),
 ];
 
+/// Indices into [`PHRASES`] by the lowercase first letter of the phrase
+/// (a–z, then everything else), in table order, ended by `u8::MAX`.
+static BY_FIRST: [[u8; 40]; 27] = {
+    let mut index = [[u8::MAX; 40]; 27];
+    let mut count = [0usize; 27];
+    let mut k = 0;
+    while k < PHRASES.len() {
+        let p = match PHRASES[k].0 {
+            Prefix(p) | Both(p, _) => p,
+        };
+        let first = p.as_bytes()[0].to_ascii_lowercase();
+        let slot = if first.is_ascii_lowercase() {
+            (first - b'a') as usize
+        } else {
+            26
+        };
+        assert!(count[slot] < 39, "too many phrases for one letter");
+        assert!(k < 255, "too many phrases");
+        index[slot][count[slot]] = k as u8;
+        count[slot] += 1;
+        k += 1;
+    }
+    index
+};
+
 /// Tags whose content is the harness's.
 const HARNESS_TAGS: &[&str] = &[
     "apps_instructions",
@@ -544,7 +569,13 @@ impl Reader {
     pub(crate) fn sentence(&mut self, s: &str) -> Verdict {
         let trimmed = s.trim_start_matches(['#', '*', ' ', '>']);
         let lead = s.len() - trimmed.len();
-        let effect = PHRASES.iter().find_map(|(m, effect)| {
+        let first = trimmed.bytes().next().unwrap_or(0).to_ascii_lowercase();
+        let bucket = BY_FIRST
+            .get(usize::from(first.wrapping_sub(b'a')).min(26))
+            .copied()
+            .unwrap_or(BY_FIRST[26]);
+        let effect = bucket.iter().take_while(|&&k| k != u8::MAX).find_map(|&k| {
+            let (m, effect) = PHRASES.get(usize::from(k))?;
             let hit = match *m {
                 Prefix(p) => starts_with_ignore_case(trimmed, p),
                 Both(p, q) => {

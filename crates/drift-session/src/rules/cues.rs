@@ -33,7 +33,7 @@ use crate::entail::lexicon;
 use crate::entail::scan::{EntityKind, Token};
 
 use super::RuleForm;
-use super::words::{has_clock, in_table, is_past, is_time_unit, is_time_word, verb_entry};
+use super::words::{Table, has_clock, in_table, is_past, is_time_unit, is_time_word, verb_entry};
 
 /// What the clause is read within.
 #[derive(Clone, Copy, Debug, Default)]
@@ -42,6 +42,9 @@ pub(crate) struct Ctx {
     pub(crate) assistant: bool,
     /// The sentence is a question.
     pub(crate) question: bool,
+    /// Look for a cue only where its words are (off only in the test that
+    /// shows this changes nothing).
+    pub(crate) guards: bool,
 }
 
 /// What a clause is.
@@ -226,6 +229,26 @@ const NO_IDIOMS: &[&str] = &[
 struct Clause<'a, 't> {
     t: &'a [Token<'t>],
     text: &'t str,
+    /// The first token after the fillers, once computed.
+    h: usize,
+    /// The instruction's verb, once computed.
+    imp: core::cell::Cell<Option<Option<&'static str>>>,
+    /// The trigger words present.
+    present: Bits,
+}
+
+impl<'a, 't> Clause<'a, 't> {
+    fn with(t: &'a [Token<'t>], text: &'t str, present: Bits) -> Clause<'a, 't> {
+        let mut c = Clause {
+            t,
+            text,
+            h: 0,
+            imp: core::cell::Cell::new(None),
+            present,
+        };
+        c.h = c.compute_head();
+        c
+    }
 }
 
 impl<'t> Clause<'_, 't> {
@@ -288,9 +311,11 @@ impl<'t> Clause<'_, 't> {
             Some(t) => match t.entity {
                 Some(EntityKind::Number) => true,
                 None => lexicon::number_word(t.text).is_some(),
-                Some(EntityKind::Identifier) => t.text.split_once('-').is_some_and(|(n, unit)| {
-                    n.bytes().all(|b| b.is_ascii_digit()) && is_time_unit(unit)
-                }),
+                Some(EntityKind::Identifier) => {
+                    t.text.split_once('-').is_some_and(|(n, unit)| {
+                        n.bytes().all(|b| b.is_ascii_digit()) && is_time_unit(unit)
+                    }) || scientific(t.text)
+                }
                 _ => false,
             },
             None => false,
@@ -309,11 +334,58 @@ impl<'t> Clause<'_, 't> {
 
     /// The first token after the fillers ("please", "also", "and" …).
     fn head(&self) -> usize {
+        self.h
+    }
+
+    fn compute_head(&self) -> usize {
         let mut i = 0;
-        while i < self.len() && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
-            i += 1;
+        loop {
+            while i < self.len() && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
+                i += 1;
+            }
+            // A reporting frame: "the user said (that|to) …", "they asked
+            // that …".
+            let mut k = i;
+            if self.is(k, "the") {
+                k += 1;
+            }
+            if !self.any(
+                k,
+                &["user", "operator", "they", "he", "she", "team", "customer"],
+            ) {
+                return i;
+            }
+            k += 1;
+            if self.is(k, "also") {
+                k += 1;
+            }
+            if !self.any(
+                k,
+                &[
+                    "said",
+                    "says",
+                    "asked",
+                    "asks",
+                    "wants",
+                    "wanted",
+                    "insisted",
+                    "requested",
+                    "instructed",
+                    "specified",
+                    "stated",
+                ],
+            ) {
+                return i;
+            }
+            k += 1;
+            if self.any(k, &["that", "to"]) {
+                k += 1;
+            }
+            if k >= self.len() {
+                return i;
+            }
+            i = k;
         }
-        i
     }
 
     /// The instruction's verb at `i`: a verb, not followed by a finite
@@ -338,6 +410,14 @@ impl<'t> Clause<'_, 't> {
                     ],
                 )
             });
+        // Verbs that take a clause ("verify ISR is back to 3") keep it an
+        // instruction.
+        let takes_clause = in_table(
+            &[
+                "assert", "check", "confirm", "ensure", "make", "test", "validate", "verify",
+            ],
+            t.text,
+        );
         let copula = reach.clone().any(|k| {
             self.any(k, &["is", "are"])
                 && !self.any(
@@ -345,37 +425,47 @@ impl<'t> Clause<'_, 't> {
                     &["it", "they", "this", "that", "there", "what", "which"],
                 )
         });
-        if copula {
+        if copula && !takes_clause {
             return None;
         }
-        let finite = (i + 1..(i + 3).min(self.len())).any(|k| {
-            self.any(
-                k,
-                &[
-                    "is",
-                    "are",
-                    "was",
-                    "were",
-                    "has",
-                    "had",
-                    "finished",
-                    "completed",
-                    "failed",
-                    "passed",
-                    "succeeded",
-                    "started",
-                    "ran",
-                    "took",
-                    "look",
-                    "looks",
-                ],
-            )
-        });
+        let finite = !takes_clause
+            && (i + 1..(i + 3).min(self.len())).any(|k| {
+                self.any(
+                    k,
+                    &[
+                        "is",
+                        "are",
+                        "was",
+                        "were",
+                        "has",
+                        "had",
+                        "finished",
+                        "completed",
+                        "failed",
+                        "passed",
+                        "succeeded",
+                        "started",
+                        "ran",
+                        "took",
+                        "look",
+                        "looks",
+                    ],
+                )
+            });
         (!finite).then_some(v)
     }
 
     /// The instruction's verb when the clause starts with one.
     fn imperative(&self) -> Option<&'static str> {
+        if let Some(known) = self.imp.get() {
+            return known;
+        }
+        let v = self.compute_imperative();
+        self.imp.set(Some(v));
+        v
+    }
+
+    fn compute_imperative(&self) -> Option<&'static str> {
         let h = self.head();
         if self.is(h, "always") || self.is(h, "never") {
             return self.verb_at(h + 1);
@@ -404,7 +494,11 @@ impl<'t> Clause<'_, 't> {
         while i < to && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
             i += 1;
         }
-        self.verb_at(i).is_some() || self.is(i, "no") || self.modal_in(from, to)
+        // "All firewall changes go through the CAB first": a convention
+        // stated of every case.
+        let quantified = self.any(i, &["all", "every", "each", "any"])
+            && !(i + 1..to.min(self.len())).any(|k| self.word(k).is_some_and(is_past));
+        self.verb_at(i).is_some() || self.is(i, "no") || quantified || self.modal_in(from, to)
     }
 
     /// The first clause start after `i`, or the end.
@@ -516,7 +610,9 @@ impl Clause<'_, '_> {
             if self.seq(i + 1, &["want", "you"]) || self.seq(i + 1, &["need", "you"]) {
                 return false;
             }
-            if self.word(i + 1).is_some_and(|w| in_table(PLAN_VERBS, w)) {
+            let restriction =
+                self.any(i + 1, &["can", "may", "must", "should"]) && self.is(i + 2, "not");
+            if !restriction && self.word(i + 1).is_some_and(|w| in_table(PLAN_VERBS, w)) {
                 return true;
             }
             if self.seq(i + 1, &["do", "not"])
@@ -550,6 +646,524 @@ impl Clause<'_, '_> {
 /// A found cue.
 type Cue = Option<(RuleForm, &'static str)>;
 
+/// Every word some cue needs: a clause with none of them holds no rule
+/// (a quotation mark or ", not" may still make a binding).
+const TRIGGERS: &[&str] = &[
+    "abort",
+    "above",
+    "ack",
+    "acknowledge",
+    "actually",
+    "after",
+    "afterwards",
+    "ahead",
+    "all",
+    "allowed",
+    "alone",
+    "alter",
+    "altering",
+    "always",
+    "another",
+    "any",
+    "approval",
+    "approvals",
+    "approve",
+    "approved",
+    "approver",
+    "approvers",
+    "approves",
+    "ask",
+    "asking",
+    "avoid",
+    "away",
+    "bail",
+    "banned",
+    "before",
+    "below",
+    "between",
+    "beyond",
+    "bigger",
+    "blocked",
+    "budget",
+    "can",
+    "cap",
+    "capped",
+    "caps",
+    "case",
+    "change",
+    "changing",
+    "check",
+    "closed",
+    "confined",
+    "consent",
+    "correction",
+    "default",
+    "disallowed",
+    "during",
+    "each",
+    "earlier",
+    "edit",
+    "editing",
+    "ensure",
+    "escalate",
+    "every",
+    "exceed",
+    "exceeds",
+    "except",
+    "exception",
+    "exclude",
+    "excluding",
+    "exempt",
+    "exempted",
+    "fewer",
+    "fine",
+    "first",
+    "follow",
+    "follows",
+    "forbidden",
+    "free",
+    "freeze",
+    "freezes",
+    "frozen",
+    "go",
+    "great",
+    "greater",
+    "green",
+    "halt",
+    "halted",
+    "hand",
+    "has",
+    "have",
+    "higher",
+    "if",
+    "inside",
+    "instead",
+    "keep",
+    "keeps",
+    "kill",
+    "larger",
+    "later",
+    "least",
+    "leave",
+    "leaves",
+    "left",
+    "less",
+    "lgtm",
+    "like",
+    "limit",
+    "limited",
+    "limits",
+    "locked",
+    "long",
+    "longer",
+    "loop",
+    "lower",
+    "make",
+    "manually",
+    "max",
+    "maximum",
+    "may",
+    "mean",
+    "means",
+    "meant",
+    "min",
+    "minimum",
+    "mistake",
+    "modify",
+    "modifying",
+    "most",
+    "must",
+    "need",
+    "needs",
+    "never",
+    "newer",
+    "no",
+    "nobody",
+    "none",
+    "not",
+    "nothing",
+    "nowhere",
+    "off",
+    "ok",
+    "okay",
+    "okays",
+    "older",
+    "once",
+    "only",
+    "oops",
+    "or",
+    "out",
+    "outside",
+    "over",
+    "page",
+    "pause",
+    "paused",
+    "permission",
+    "permitted",
+    "prefer",
+    "prior",
+    "prohibited",
+    "rather",
+    "read",
+    "refers",
+    "refrain",
+    "remain",
+    "remains",
+    "required",
+    "restricted",
+    "review",
+    "reviewed",
+    "reviewer",
+    "reviewers",
+    "reviews",
+    "same",
+    "scope",
+    "scoped",
+    "scratch",
+    "second",
+    "shall",
+    "shorter",
+    "should",
+    "sign",
+    "signed",
+    "signoff",
+    "signs",
+    "skip",
+    "smaller",
+    "soon",
+    "sorry",
+    "stay",
+    "stays",
+    "stop",
+    "sure",
+    "suspended",
+    "than",
+    "then",
+    "throttle",
+    "thumbs",
+    "time",
+    "touch",
+    "touching",
+    "two",
+    "typed",
+    "under",
+    "until",
+    "untouched",
+    "up",
+    "wait",
+    "want",
+    "when",
+    "whenever",
+    "while",
+    "whilst",
+    "whoops",
+    "window",
+    "within",
+    "without",
+    "work",
+    "would",
+    "write",
+    "writing",
+];
+
+static TRIGGER_TABLE: Table = Table::new(TRIGGERS);
+
+/// A set of [`TRIGGERS`] words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits([u64; 4]);
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Bits {
+    /// The set of `words`; every one must be a trigger (checked when the
+    /// crate is compiled).
+    const fn of(words: &[&str]) -> Bits {
+        let mut bits = [0u64; 4];
+        let mut w = 0;
+        while w < words.len() {
+            let mut k = 0;
+            while k < TRIGGERS.len() && !same(TRIGGERS[k], words[w]) {
+                k += 1;
+            }
+            assert!(k < TRIGGERS.len(), "a cue's word is missing from TRIGGERS");
+            bits[k / 64] |= 1 << (k % 64);
+            w += 1;
+        }
+        Bits(bits)
+    }
+
+    fn insert(&mut self, k: usize) {
+        if let Some(word) = self.0.get_mut(k / 64) {
+            *word |= 1 << (k % 64);
+        }
+    }
+
+    /// Whether the two sets meet.
+    fn meets(self, other: Bits) -> bool {
+        self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
+    }
+
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// Both sets together.
+    pub(crate) fn union(mut self, other: Bits) -> Bits {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        self
+    }
+}
+
+/// The trigger words among `tokens`.
+#[cfg(test)]
+pub(crate) fn triggers(tokens: &[Token<'_>]) -> Bits {
+    let mut bits = Bits::default();
+    for t in tokens {
+        bits = bits.union(token_triggers(t));
+    }
+    bits
+}
+
+/// The trigger words one token is (or stands for: "frozen" for "freeze",
+/// "thumbs-up" for "thumbs").
+pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
+    const FREEZE: Bits = Bits::of(&["freeze"]);
+    const THUMBS: Bits = Bits::of(&["thumbs"]);
+    const GO: Bits = Bits::of(&["go"]);
+    const SIGN: Bits = Bits::of(&["sign"]);
+    if t.entity.is_none()
+        && let Some(k) = TRIGGER_TABLE.position(t.text)
+    {
+        let mut bits = Bits::default();
+        bits.insert(k);
+        return bits;
+    }
+    let b = t.text.as_bytes();
+    let starts = |p: &[u8]| b.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+    if starts(b"freez") || starts(b"froz") {
+        FREEZE
+    } else if t.text.eq_ignore_ascii_case("thumbs-up") {
+        THUMBS
+    } else if t.text.eq_ignore_ascii_case("go-ahead") {
+        GO
+    } else if t.text.eq_ignore_ascii_case("sign-off") {
+        SIGN
+    } else {
+        Bits::default()
+    }
+}
+
+/// Words each cue needs, one of them at least.
+const CORRECTION: Bits = Bits::of(&[
+    "correction",
+    "scratch",
+    "meant",
+    "mistake",
+    "typed",
+    "make",
+    "actually",
+    "sorry",
+    "oops",
+    "whoops",
+    "wait",
+]);
+const BINDING: Bits = Bits::of(&["approver", "approvers", "mean", "means", "refers"]);
+const CARVE_OUT: Bits = Bits::of(&[
+    "exception",
+    "exempt",
+    "exempted",
+    "not",
+    "freeze",
+    "exclude",
+    "excluding",
+    "can",
+    "may",
+    "instead",
+]);
+const CONDITION: Bits = Bits::of(&[
+    "if",
+    "when",
+    "whenever",
+    "case",
+    "stop",
+    "halt",
+    "abort",
+    "pause",
+    "kill",
+    "page",
+    "escalate",
+    "bail",
+    "only",
+    "until",
+    "while",
+    "whilst",
+    "long",
+    "soon",
+    "after",
+    "afterwards",
+]);
+const LIMIT: Bits = Bits::of(&[
+    "most", "than", "up", "maximum", "max", "minimum", "min", "or", "least", "below", "above",
+    "under", "over", "exceed", "exceeds", "beyond", "within", "cap", "capped", "caps", "limit",
+    "limited", "throttle", "budget", "time", "once", "same", "keep", "stay", "stays", "remain",
+    "remains", "only",
+]);
+const PERMISSION: Bits = Bits::of(&[
+    "may",
+    "can",
+    "free",
+    "allowed",
+    "permitted",
+    "fine",
+    "ok",
+    "okay",
+]);
+const APPROVAL: Bits = Bits::of(&[
+    "approval",
+    "approvals",
+    "approve",
+    "approved",
+    "approves",
+    "okays",
+    "sign",
+    "signed",
+    "signs",
+    "signoff",
+    "review",
+    "reviews",
+    "reviewed",
+    "reviewer",
+    "reviewers",
+    "thumbs",
+    "ok",
+    "go",
+    "ahead",
+    "lgtm",
+    "consent",
+    "permission",
+    "acknowledge",
+    "ack",
+    "second",
+    "another",
+    "two",
+    "loop",
+    "asking",
+    "ask",
+    "check",
+    "green",
+]);
+const WINDOW: Bits = Bits::of(&[
+    "freeze",
+    "freezes",
+    "frozen",
+    "blocked",
+    "paused",
+    "locked",
+    "suspended",
+    "closed",
+    "halted",
+    "window",
+    "not",
+    "never",
+    "no",
+    "nothing",
+    "none",
+    "nobody",
+    "only",
+    "outside",
+    "between",
+    "during",
+    "until",
+    "before",
+    "after",
+]);
+const ORDERING: Bits = Bits::of(&[
+    "before", "prior", "only", "not", "wait", "least", "once", "without", "first", "then",
+]);
+const SCOPE: Bits = Bits::of(&[
+    "leave",
+    "leaves",
+    "left",
+    "off",
+    "limits",
+    "out",
+    "scope",
+    "read",
+    "nowhere",
+    "keep",
+    "keeps",
+    "stay",
+    "stays",
+    "remain",
+    "remains",
+    "limited",
+    "restricted",
+    "scoped",
+    "confined",
+    "skip",
+    "not",
+    "never",
+    "no",
+    "avoid",
+    "only",
+]);
+const PROHIBITION: Bits = Bits::of(&[
+    "never",
+    "not",
+    "forbidden",
+    "prohibited",
+    "banned",
+    "disallowed",
+    "no",
+    "nothing",
+    "none",
+    "avoid",
+    "refrain",
+    "away",
+    "keep",
+]);
+const OBLIGATION: Bits = Bits::of(&[
+    "must", "shall", "has", "have", "need", "needs", "required", "sure", "ensure", "always",
+    "should", "would", "want", "like", "prefer", "instead", "rather", "keep", "leave", "manually",
+    "hand", "default", "every", "each", "all", "any", "stays", "remain", "remains", "left",
+    "follow", "follows",
+]);
+const EXCEPT: Bits = Bits::of(&["except"]);
+
+/// Whether `tokens` (of `raw`) may hold a rule: some word a cue needs is
+/// there. Most lines of logs and listings have none and are read no
+/// further.
+pub(crate) fn may_hold_rule(present: Bits, raw: &str) -> bool {
+    !present.is_empty() || raw.contains(['"', '\u{201C}', '\u{201D}']) || raw.contains(", not")
+}
+
+/// A number in scientific notation: "3e-4", "1e6".
+fn scientific(s: &str) -> bool {
+    let Some((m, e)) = s.split_once(['e', 'E']) else {
+        return false;
+    };
+    let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+    !m.is_empty()
+        && m.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !e.is_empty()
+        && e.bytes().all(|b| b.is_ascii_digit())
+}
+
 impl Clause<'_, '_> {
     /// "Correction", "scratch that", "I meant", "by mistake", "actually,
     /// …", "sorry, … not …": the operator corrects what was said.
@@ -561,7 +1175,7 @@ impl Clause<'_, '_> {
             if self.seq(i, &["scratch", "that"]) {
                 return Some("scratch that");
             }
-            if self.seq(i, &["i", "meant"]) {
+            if self.seq(i, &["i", "meant"]) && !self.is(i.wrapping_sub(1), "what") {
                 return Some("I meant");
             }
             if self.seq(i, &["by", "mistake"]) || self.seq(i, &["my", "mistake"]) {
@@ -717,7 +1331,12 @@ impl Clause<'_, '_> {
             if self.seq(h, &["when", "i", "say"]) {
                 return None;
             }
-            let main = self.next_clause(h);
+            let mut main = self.next_clause(h);
+            if main >= self.len()
+                && let Some(then) = self.find(h + 2, "then")
+            {
+                main = then + 1;
+            }
             if main < self.len() && self.directive(main, self.len()) {
                 return Some((
                     RuleForm::Condition,
@@ -748,6 +1367,22 @@ impl Clause<'_, '_> {
             ));
         }
         if let Some(i) = self.find(0, "until")
+            && self.approval_word(i + 1)
+            && (self.directive(0, i) || self.negated())
+        {
+            // "Wait until compliance signs off", "don't run it until
+            // the lead approves".
+            return Some((RuleForm::Approval, "until … signs off"));
+        }
+        if let Some(i) = self
+            .find_any(0, &["while", "whilst"])
+            .or(self.find_seq(0, &["as", "long", "as"]))
+            && i > 0
+            && (self.directive(0, i) || self.negated())
+        {
+            return Some((RuleForm::Condition, "while"));
+        }
+        if let Some(i) = self.find(0, "until")
             && !self.time_follows(i + 1)
             && !self.is(i.wrapping_sub(1), "not")
             && (self.directive(0, i)
@@ -773,6 +1408,21 @@ impl Clause<'_, '_> {
         None
     }
 
+    /// An approval named from token `from` on ("signs off", "approves",
+    /// "gives the OK").
+    fn approval_word(&self, from: usize) -> bool {
+        (from..self.len()).any(|i| {
+            self.any(
+                i,
+                &[
+                    "approves", "approved", "approval", "sign-off", "signoff", "lgtm", "okays",
+                ],
+            ) || (self.any(i, &["signs", "signed", "sign"]) && self.is(i + 1, "off"))
+                || self.raw(i) == "OK"
+                || self.seq(i, &["green", "light"])
+        })
+    }
+
     /// "at most N", "no more than N", "up to N", "a maximum of N", "within
     /// N hours", "cap … at N", "N at a time", "keep … at N".
     fn limit(&self) -> Cue {
@@ -781,14 +1431,36 @@ impl Clause<'_, '_> {
             || self.modal_in(0, n)
             || self.has("may")
             || self.has("can");
+        // "The limit was raised to 20 last week": history.
+        let history =
+            !self.modal_in(0, n) && (0..n).any(|k| self.any(k, &["was", "were", "had", "been"]));
         for i in 0..n {
             if self.seq(i, &["at", "most"]) && self.number(i + 2) {
                 return Some((RuleForm::Limit, "at most"));
             }
-            if (self.seq(i, &["more", "than"])
-                || self.seq(i, &["fewer", "than"])
-                || self.seq(i, &["less", "than"]))
-                && self.number(i + 2)
+            let comparative = self.any(
+                i,
+                &[
+                    "more", "fewer", "less", "longer", "shorter", "higher", "lower", "greater",
+                    "larger", "bigger", "smaller", "later", "earlier", "older", "newer",
+                ],
+            ) && self.is(i + 1, "than");
+            // A bound on a quantity ("batch more than 50k", "be longer
+            // than 1 hour"), not a property of the object ("instances older
+            // than 7 days").
+            let bounds = i > 0
+                && (self.any(
+                    i - 1,
+                    &[
+                        "be", "is", "are", "no", "not", "never", "any", "take", "last", "run",
+                    ],
+                ) || self.verb_at(i - 1).is_some());
+            if comparative
+                && bounds
+                && (self.number(i + 2)
+                    || (self.any(i + 2, &["a", "an"]) && self.number(i + 3))
+                    || (self.any(i + 2, &["a", "an"])
+                        && self.word(i + 3).is_some_and(is_time_unit)))
             {
                 if self.any(i.wrapping_sub(1), &["no", "not"]) {
                     return Some((RuleForm::Limit, "no more than"));
@@ -847,10 +1519,16 @@ impl Clause<'_, '_> {
                     return Some((RuleForm::Limit, "at least"));
                 }
             }
-            if self.any(i, &["below", "above", "exceed", "exceeds", "beyond"])
-                && self.number(i + 1)
-                && (0..i).any(|k| self.negation(k))
-            {
+            let bound = self.any(
+                i,
+                &[
+                    "below", "above", "under", "over", "exceed", "exceeds", "beyond",
+                ],
+            ) && self.number(i + 1);
+            let kept = (i.saturating_sub(6)..i)
+                .any(|k| self.any(k, &["keep", "stay", "stays", "remain", "remains", "be"]));
+            let negated = (0..i).any(|k| self.negation(k)) && !self.any(i, &["under", "over"]);
+            if bound && (negated || (kept && !history)) {
                 return Some((
                     RuleForm::Limit,
                     if self.is(i, "below") {
@@ -860,7 +1538,7 @@ impl Clause<'_, '_> {
                     },
                 ));
             }
-            if self.is(i, "within") && self.number(i + 1) {
+            if self.is(i, "within") && self.number(i + 1) && !history {
                 let unit = self.word(i + 2).is_some_and(is_time_unit)
                     || self
                         .raw(i + 1)
@@ -878,6 +1556,7 @@ impl Clause<'_, '_> {
                 let at = (i + 1..(i + 9).min(n)).find(|&k| self.any(k, &["at", "to", "of", "is"]));
                 if let Some(k) = at
                     && self.number(k + 1)
+                    && !history
                 {
                     return Some((
                         RuleForm::Limit,
@@ -891,13 +1570,12 @@ impl Clause<'_, '_> {
             }
             if self.is(i, "budget") {
                 let at = (i + 1..(i + 3).min(n)).find(|&k| self.any(k, &["is", "of"]));
-                if at.is_some_and(|k| self.number(k + 1)) {
+                if at.is_some_and(|k| self.number(k + 1)) && !history {
                     return Some((RuleForm::Limit, "budget"));
                 }
             }
             if self.seq(i, &["at", "a", "time"])
-                && (self.number(i.wrapping_sub(1))
-                    || self.any(i.wrapping_sub(1), &["one", "node", "nodes"]))
+                && (self.number(i.wrapping_sub(1)) || self.number(i.wrapping_sub(2)))
                 || self.seq(i, &["at", "once"]) && (1..4).any(|d| self.number(i.wrapping_sub(d)))
                 || self.seq(i, &["at", "the", "same", "time"]) && (0..i).any(|k| self.number(k))
             {
@@ -912,6 +1590,21 @@ impl Clause<'_, '_> {
             if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
                 return Some((RuleForm::Limit, "only the last"));
             }
+            if self.is(i, "only")
+                && self.number(i + 1)
+                && (i + 2..n).any(|k| {
+                    self.any(k, &["per", "a", "each"])
+                        && self.word(k + 1).is_some_and(|w| {
+                            is_time_unit(w)
+                                || in_table(
+                                    &["batch", "change", "deploy", "pr", "release", "run"],
+                                    w,
+                                )
+                        })
+                })
+            {
+                return Some((RuleForm::Limit, "only N per"));
+            }
         }
         None
     }
@@ -919,12 +1612,51 @@ impl Clause<'_, '_> {
     /// "you may", "you can", "feel free", "is allowed", "are fine
     /// anywhere", "may be … during".
     fn permission(&self) -> Cue {
+        let cue = self.permission_cue()?;
+        let n = self.len();
+        let only = (0..n).any(|i| self.is(i, "only"));
+        // "Maintenance is permitted on Sundays between 01:00 and 05:00",
+        // "reindexing is only allowed at night": a window; "purging is
+        // allowed only on .dlq queues": a scope.
+        if self.time_in(0, n) && !self.has("exception") {
+            return Some((RuleForm::Window, cue.1));
+        }
+        if only {
+            return Some((RuleForm::Scope, cue.1));
+        }
+        Some(cue)
+    }
+
+    fn permission_cue(&self) -> Cue {
         for i in 0..self.len() {
             if self.any(i, &["may", "can"])
                 && !self.is(i + 1, "not")
                 && !self.seq(i + 1, &["or", "may"])
             {
-                let subject = self.any(i.wrapping_sub(1), &["you", "agents", "agent", "assistant"]);
+                // "You can find the logs in …", "you may need to restart":
+                // information or possibility, not leave.
+                let informational = self.any(
+                    i + 1,
+                    &[
+                        "also",
+                        "be",
+                        "check",
+                        "configure",
+                        "find",
+                        "get",
+                        "have",
+                        "install",
+                        "learn",
+                        "need",
+                        "see",
+                        "try",
+                        "use",
+                        "view",
+                        "want",
+                    ],
+                );
+                let subject = self.any(i.wrapping_sub(1), &["you", "agents", "agent", "assistant"])
+                    && !informational;
                 let when = (i + 1..self.len()).any(|k| {
                     self.any(k, &["during", "anytime", "freely", "whenever"])
                         || self.seq(k, &["any", "time"])
@@ -941,12 +1673,20 @@ impl Clause<'_, '_> {
                 return Some((RuleForm::CarveOut, "feel free"));
             }
             if self.any(i, &["allowed", "permitted"])
-                && self.any(i.wrapping_sub(1), &["is", "are", "be"])
-                && !self.any(i + 1, &["only"])
+                && (self.any(i.wrapping_sub(1), &["is", "are", "be"])
+                    || (self.is(i.wrapping_sub(1), "only")
+                        && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
                 && !self.is(i + 1, "not")
                 && !(0..i).any(|k| self.negation(k) || self.is(k, "would"))
             {
                 return Some((RuleForm::CarveOut, "allowed"));
+            }
+            if self.any(i, &["fine", "ok", "okay"])
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "fine to"));
             }
             if self.any(i, &["fine", "ok", "okay"])
                 && self.any(i.wrapping_sub(1), &["is", "are"])
@@ -1039,8 +1779,24 @@ impl Clause<'_, '_> {
                 Some("go-ahead")
             } else if self.any(i, &["lgtm", "consent", "permission", "acknowledge", "ack"]) {
                 Some("acknowledge")
-            } else if self.any(i, &["second", "another"])
-                && self.any(i + 1, &["human", "person", "pair", "engineer"])
+            } else if self.any(i, &["second", "another", "two", "2"])
+                && self.any(
+                    i + 1,
+                    &[
+                        "human",
+                        "humans",
+                        "person",
+                        "people",
+                        "pair",
+                        "engineer",
+                        "engineers",
+                        "keyholders",
+                        "approvers",
+                        "reviewers",
+                        "signatures",
+                        "eyes",
+                    ],
+                )
             {
                 Some("a second human")
             } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
@@ -1142,6 +1898,25 @@ impl Clause<'_, '_> {
         if !self.time_in(0, n) {
             return None;
         }
+        // "Deploys are blocked until 2026-06-02", "merges are paused until
+        // Monday": a freeze by another name.
+        if let Some(i) = self.find_any(
+            0,
+            &[
+                "blocked",
+                "paused",
+                "locked",
+                "suspended",
+                "closed",
+                "halted",
+            ],
+        ) && self.any(
+            i.wrapping_sub(1),
+            &["is", "are", "remain", "remains", "stay", "stays", "be"],
+        ) && self.any(i + 1, &["until", "till", "through", "for"])
+        {
+            return Some((RuleForm::Window, "blocked until"));
+        }
         if let Some(i) = self.find(0, "window")
             && (self.any(i + 1, &["is", "are"]) || i <= 3)
         {
@@ -1163,7 +1938,14 @@ impl Clause<'_, '_> {
                             "between", "during", "on", "before", "after", "until", "in", "outside",
                         ],
                     ) && self.time_in(i + 2, i + 4))
-                    || self.time_in(i.saturating_sub(2), i))
+                    || self.time_in(i.saturating_sub(2), i)
+                    || (i + 1..(i + 6).min(n)).any(|k| {
+                        self.any(
+                            k,
+                            &["on", "during", "between", "at", "after", "before", "until"],
+                        ) && self.time_in(k + 1, k + 3)
+                            && self.entity(k + 1) != Some(EntityKind::Date)
+                    }))
         });
         let framed = self.negated()
             || only_time
@@ -1347,7 +2129,13 @@ impl Clause<'_, '_> {
                 if self.is(i + 1, "there") && self.verb_at(i).is_some() {
                     return (Some((RuleForm::Scope, "not there")), false);
                 }
-                if self.any(i, TOUCH) {
+                let writes = self.any(i, &["write", "writing"]);
+                let somewhere = (i + 1..(i + 4).min(n)).any(|k| {
+                    self.entity(k).is_some_and(|e| !e.is_numeric())
+                        || self.word(k).is_some_and(|w| in_table(RESOURCES, w))
+                        || self.slashed(k)
+                });
+                if self.any(i, TOUCH) && (!writes || somewhere) {
                     return (Some((RuleForm::Scope, "do not touch")), false);
                 }
                 if self.any(i, &["change", "changing"]) {
@@ -1395,9 +2183,10 @@ impl Clause<'_, '_> {
         if self.any(i.wrapping_sub(1), DESCRIPTIVE) {
             return None;
         }
-        // "Only 3 pods are running": state.
+        // "Only 3 pods are running", "only two people know it": state.
         if self.number(i + 1)
-            && (i + 2..n).any(|k| self.any(k, &["is", "are", "was", "were", "has", "have"]))
+            && (i == self.head()
+                || (i + 2..n).any(|k| self.any(k, &["is", "are", "was", "were", "has", "have"])))
         {
             return None;
         }
@@ -1412,7 +2201,7 @@ impl Clause<'_, '_> {
         if self.imperative().is_some() && i + 1 < n && place(i + 1) {
             return Some((RuleForm::Scope, "only"));
         }
-        if self.any(i + 1, PLACES) {
+        if self.any(i + 1, PLACES) && (!self.is(i + 1, "from") || place(i + 2) || place(i + 3)) {
             return Some((RuleForm::Scope, "only"));
         }
         if self.verb_at(i + 1).is_some() {
@@ -1437,7 +2226,8 @@ impl Clause<'_, '_> {
         }
         // "… in gke-prod-west only", "works on apps/web and packages/ui only".
         let back = i.saturating_sub(5);
-        let located = (back..i).any(|k| self.any(k, PLACES) && (k + 1..i).any(place));
+        let located = (back..i)
+            .any(|k| self.any(k, PLACES) && (!self.is(k, "from") || (k + 1..i).any(place)));
         if located || (i > 0 && place(i - 1) && self.word(i - 1).is_some()) {
             return Some((RuleForm::Scope, "only"));
         }
@@ -1621,7 +2411,7 @@ impl Clause<'_, '_> {
             }
             if let Some(k) = self.find_any(h + 1, &["every", "each"]) {
                 let next = self.word(k + 1).unwrap_or("");
-                let periodic = self.number(k + 1) && self.word(k + 2).is_some_and(is_time_unit)
+                let periodic = self.number(k + 1)
                     || self.word(k + 1).is_some_and(is_time_unit)
                     || in_table(
                         &[
@@ -1679,8 +2469,20 @@ impl Clause<'_, '_> {
 }
 
 /// Reads one clause.
+#[cfg(test)]
 pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: bool) -> Reading {
-    let c = Clause { t: tokens, text };
+    read_clause_with(tokens, triggers(tokens), text, ctx, contrast)
+}
+
+/// [`read_clause`], with the clause's trigger words already known.
+pub(crate) fn read_clause_with(
+    tokens: &[Token<'_>],
+    present: Bits,
+    text: &str,
+    ctx: Ctx,
+    contrast: bool,
+) -> Reading {
+    let c = Clause::with(tokens, text, present);
     let mut r = Reading::default();
     if c.len() == 1 {
         // A label: "Approver: …".
@@ -1704,23 +2506,42 @@ pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: 
         return r;
     }
     let mut only_scope = false;
-    let rule = c
-        .binding(contrast)
-        .or_else(|| c.carve_out())
-        .or_else(|| c.condition())
-        .or_else(|| c.limit())
-        .or_else(|| c.permission())
-        .or_else(|| c.approval())
-        .or_else(|| c.window())
-        .or_else(|| c.ordering())
+    let p = if ctx.guards {
+        c.present
+    } else {
+        Bits([u64::MAX; 4])
+    };
+    let quotes = c
+        .raw_range(0, c.len())
+        .contains(['"', '\u{201C}', '\u{201D}', '\'', '\u{2019}']);
+    let rule = None
         .or_else(|| {
+            (p.meets(BINDING) || contrast || quotes)
+                .then(|| c.binding(contrast))
+                .flatten()
+        })
+        .or_else(|| p.meets(CARVE_OUT).then(|| c.carve_out()).flatten())
+        .or_else(|| p.meets(CONDITION).then(|| c.condition()).flatten())
+        .or_else(|| p.meets(LIMIT).then(|| c.limit()).flatten())
+        .or_else(|| p.meets(PERMISSION).then(|| c.permission()).flatten())
+        .or_else(|| p.meets(APPROVAL).then(|| c.approval()).flatten())
+        .or_else(|| p.meets(WINDOW).then(|| c.window()).flatten())
+        .or_else(|| p.meets(ORDERING).then(|| c.ordering()).flatten())
+        .or_else(|| {
+            if !p.meets(SCOPE) {
+                return None;
+            }
             let (cue, by_only) = c.scope();
             only_scope = by_only && cue.is_some_and(|(f, _)| f == RuleForm::Scope);
             cue
         })
-        .or_else(|| c.prohibition())
-        .or_else(|| c.obligation(contrast))
-        .or_else(|| c.has("except").then_some((RuleForm::CarveOut, "except")));
+        .or_else(|| p.meets(PROHIBITION).then(|| c.prohibition()).flatten())
+        .or_else(|| {
+            (p.meets(OBLIGATION) || contrast)
+                .then(|| c.obligation(contrast))
+                .flatten()
+        })
+        .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")));
     r.rule = rule;
     r.only_scope = only_scope;
     if let Some((form, cue)) = rule {
@@ -1739,8 +2560,53 @@ pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: 
 }
 
 /// The correction cue of a sentence, if it corrects what was said.
-pub(crate) fn correction(tokens: &[Token<'_>], text: &str, contrast: bool) -> Option<&'static str> {
-    Clause { t: tokens, text }.correction(contrast)
+pub(crate) fn correction(
+    tokens: &[Token<'_>],
+    present: Bits,
+    text: &str,
+    contrast: bool,
+) -> Option<&'static str> {
+    if !present.meets(CORRECTION) {
+        return None;
+    }
+    Clause::with(tokens, text, present).correction(contrast)
+}
+
+/// Whether the words of `raw` may hold a rule: a quicker, looser
+/// [`may_hold_rule`] that reads letters only (no entities, no
+/// contractions expanded beyond "n't"), for text not yet tokenised.
+pub(crate) fn raw_may_hold_rule(raw: &str) -> bool {
+    if raw.contains(['"', '\u{201C}', '\u{201D}']) || raw.contains(", not") {
+        return true;
+    }
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+        }
+        let word = raw.get(start..i).unwrap_or("");
+        if TRIGGER_TABLE.contains(word) {
+            return true;
+        }
+        let lower_is =
+            |p: &[u8]| word.len() >= p.len() && word.as_bytes()[..p.len()].eq_ignore_ascii_case(p);
+        if lower_is(b"freez") || lower_is(b"froz") || word.eq_ignore_ascii_case("cannot") {
+            return true;
+        }
+        // "don't", "shouldn't": the "n" ends the word before the apostrophe.
+        let apostrophe =
+            matches!(b.get(i), Some(b'\'')) || b.get(i..i + 3) == Some("\u{2019}".as_bytes());
+        if apostrophe && word.ends_with(['n', 'N']) {
+            return true;
+        }
+    }
+    false
 }
 
 /// A diagnostic opens the text: "error: …", "warning: …", "##[error]".
@@ -1777,7 +2643,11 @@ mod tests {
 
     fn read(text: &str) -> Option<(RuleForm, &'static str)> {
         let t = tokens(text, Span::new(0, text.len()));
-        read_clause(&t, text, Ctx::default(), text.contains(", not ")).rule
+        let ctx = Ctx {
+            guards: true,
+            ..Ctx::default()
+        };
+        read_clause(&t, text, ctx, text.contains(", not ")).rule
     }
 
     #[test]

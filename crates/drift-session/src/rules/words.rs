@@ -15,10 +15,117 @@ pub(crate) fn lower<'b>(w: &str, buf: &'b mut [u8; 24]) -> Option<&'b str> {
     core::str::from_utf8(out).ok()
 }
 
-/// Whether `w` (any case) is in the sorted lowercase `table`.
+/// Whether `w` (any case) is in the lowercase `table` (a short list).
 pub(crate) fn in_table(table: &[&str], w: &str) -> bool {
-    let mut buf = [0u8; 24];
-    lower(w, &mut buf).is_some_and(|l| table.binary_search(&l).is_ok())
+    let b = w.as_bytes();
+    table
+        .iter()
+        .any(|t| t.len() == b.len() && t.as_bytes().eq_ignore_ascii_case(b))
+}
+
+/// A sorted table of lowercase words, indexed by first letter: a lookup
+/// compares only the words of one letter, lengths first.
+pub(crate) struct Table {
+    words: &'static [&'static str],
+    index: [usize; 27],
+    /// A bit per (first letter, last letter, length) some word has: most
+    /// words that are not in the table are turned away by one test.
+    seen: [u64; 64],
+}
+
+/// The bit of [`Table::seen`] for a word's first and last byte (lowercase)
+/// and length.
+const fn seen_bit(first: u8, last: u8, len: usize) -> usize {
+    let h = (first as usize).wrapping_mul(31)
+        ^ (last as usize).wrapping_mul(131)
+        ^ len.wrapping_mul(7919);
+    h % 4096
+}
+
+impl Table {
+    /// Indexes `words` (sorted, lowercase, each starting with `a`–`z`).
+    pub(crate) const fn new(words: &'static [&'static str]) -> Table {
+        let mut index = [0usize; 27];
+        let mut c = 0;
+        while c < 27 {
+            let target = b'a' + c as u8;
+            let mut i = 0;
+            while i < words.len() && words[i].as_bytes()[0] < target {
+                i += 1;
+            }
+            index[c] = i;
+            c += 1;
+        }
+        let mut seen = [0u64; 64];
+        let mut k = 0;
+        while k < words.len() {
+            let b = words[k].as_bytes();
+            let bit = seen_bit(b[0], b[b.len() - 1], b.len());
+            seen[bit / 64] |= 1 << (bit % 64);
+            k += 1;
+        }
+        Table { words, index, seen }
+    }
+
+    /// Whether some word of the table could be `b` (false: none is).
+    fn may_have(&self, b: &[u8]) -> bool {
+        let (Some(first), Some(last)) = (b.first(), b.last()) else {
+            return false;
+        };
+        let bit = seen_bit(
+            first.to_ascii_lowercase(),
+            last.to_ascii_lowercase(),
+            b.len(),
+        );
+        self.seen
+            .get(bit / 64)
+            .is_some_and(|w| w & (1 << (bit % 64)) != 0)
+    }
+
+    /// The table's entry for `w` (any case).
+    pub(crate) fn get(&self, w: &str) -> Option<&'static str> {
+        let b = w.as_bytes();
+        if !self.may_have(b) {
+            return None;
+        }
+        let first = b.first()?.to_ascii_lowercase();
+        if !first.is_ascii_lowercase() {
+            return None;
+        }
+        let c = usize::from(first - b'a');
+        let from = *self.index.get(c)?;
+        let to = self.index.get(c + 1).copied().unwrap_or(self.words.len());
+        self.words
+            .get(from..to)?
+            .iter()
+            .find(|t| t.len() == b.len() && t.as_bytes().eq_ignore_ascii_case(b))
+            .copied()
+    }
+
+    /// Whether `w` (any case) is in the table.
+    pub(crate) fn contains(&self, w: &str) -> bool {
+        self.get(w).is_some()
+    }
+
+    /// Where `w` (any case) is in the table.
+    pub(crate) fn position(&self, w: &str) -> Option<usize> {
+        let b = w.as_bytes();
+        if !self.may_have(b) {
+            return None;
+        }
+        let first = b.first()?.to_ascii_lowercase();
+        if !first.is_ascii_lowercase() {
+            return None;
+        }
+        let c = usize::from(first - b'a');
+        let from = *self.index.get(c)?;
+        let to = self.index.get(c + 1).copied().unwrap_or(self.words.len());
+        self.words
+            .get(from..to)?
+            .iter()
+            .position(|t| t.len() == b.len() && t.as_bytes().eq_ignore_ascii_case(b))
+            .map(|k| from + k)
+    }
 }
 
 /// Verbs an instruction starts with, in their base form.
@@ -259,25 +366,18 @@ pub(crate) const VERBS: &[&str] = &[
     "write",
 ];
 
-/// The entry of sorted lowercase `table` equal to `w` (any case).
-fn entry(table: &[&'static str], w: &str) -> Option<&'static str> {
-    let mut buf = [0u8; 24];
-    let l = lower(w, &mut buf)?;
-    table
-        .binary_search(&l)
-        .ok()
-        .and_then(|i| table.get(i).copied())
-}
+/// [`VERBS`], indexed.
+static VERB_TABLE: Table = Table::new(VERBS);
 
 /// `w` as an instruction's verb: in [`VERBS`], or a compound of one
 /// ("re-enable", "force-push", "squash-merge", "feature-flag").
 pub(crate) fn verb_entry(w: &str) -> Option<&'static str> {
-    if let Some(v) = entry(VERBS, w) {
+    if let Some(v) = VERB_TABLE.get(w) {
         return Some(v);
     }
     let (head, tail) = w.rsplit_once('-')?;
     let compound = !head.is_empty() && head.bytes().all(|b| b.is_ascii_alphabetic());
-    if compound { entry(VERBS, tail) } else { None }
+    if compound { VERB_TABLE.get(tail) } else { None }
 }
 
 /// Whether `w` is an instruction's verb (see [`verb_entry`]).
@@ -369,6 +469,8 @@ pub(crate) fn is_past(w: &str) -> bool {
 
 /// Days, months and other words that name a time.
 const TIME_WORDS: &[&str] = &[
+    "afternoon",
+    "afternoons",
     "apr",
     "april",
     "aug",
@@ -376,6 +478,8 @@ const TIME_WORDS: &[&str] = &[
     "dec",
     "december",
     "eod",
+    "evening",
+    "evenings",
     "feb",
     "february",
     "fri",
@@ -392,11 +496,17 @@ const TIME_WORDS: &[&str] = &[
     "mon",
     "monday",
     "mondays",
+    "morning",
+    "mornings",
+    "night",
+    "nightly",
+    "nights",
     "noon",
     "nov",
     "november",
     "oct",
     "october",
+    "overnight",
     "saturday",
     "saturdays",
     "sep",
@@ -422,19 +532,34 @@ const TIME_WORDS: &[&str] = &[
 
 /// Whether `w` names a day, a month or a moment.
 pub(crate) fn is_time_word(w: &str) -> bool {
-    in_table(TIME_WORDS, w)
+    static TABLE: Table = Table::new(TIME_WORDS);
+    TABLE.contains(w)
 }
 
-/// Whether `text` holds a clock time (`14:00`, `9:30`).
+/// Whether `text` holds a clock time (`14:00`, `9:30`, `4pm`, `10 am`).
 pub(crate) fn has_clock(text: &str) -> bool {
     let b = text.as_bytes();
-    b.windows(4).enumerate().any(|(i, w)| {
+    let meridiem = (0..b.len()).any(|i| {
+        if !b.get(i).is_some_and(u8::is_ascii_digit) {
+            return false;
+        }
+        let mut j = i + 1;
+        if b.get(j) == Some(&b' ') {
+            j += 1;
+        }
+        let mark = b
+            .get(j..j + 2)
+            .is_some_and(|m| m.eq_ignore_ascii_case(b"am") || m.eq_ignore_ascii_case(b"pm"));
+        mark && !b.get(j + 2).is_some_and(u8::is_ascii_alphanumeric)
+    });
+    let colon = b.windows(4).enumerate().any(|(i, w)| {
         w[0].is_ascii_digit()
             && w[1] == b':'
             && w[2].is_ascii_digit()
             && w[3].is_ascii_digit()
             && !b.get(i + 4).is_some_and(u8::is_ascii_digit)
-    })
+    });
+    meridiem || colon
 }
 
 /// Units of time ("hours", "30d" is a number entity).
@@ -471,6 +596,9 @@ mod tests {
         assert!(has_clock("between 14:00 and 16:00"));
         assert!(has_clock("02:00\u{2013}04:00 UTC"));
         assert!(!has_clock("ratio 1:200"));
+        assert!(has_clock("no deploys after 4pm"));
+        assert!(has_clock("before 10 AM"));
+        assert!(!has_clock("3 amps"));
         assert!(is_time_word("Fridays"));
     }
 }
