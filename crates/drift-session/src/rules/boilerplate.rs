@@ -156,6 +156,22 @@ const PHRASES: &[(Match, Effect)] = &[
         Skip,
     ),
     (Prefix("Result of calling the Read tool"), Skip),
+    (Prefix("This is a reminder that your todo list"), Harness),
+    (
+        Prefix("The TodoWrite tool hasn't been used recently"),
+        Harness,
+    ),
+    (
+        Prefix("Make sure that you NEVER mention this reminder"),
+        Harness,
+    ),
+    (Prefix("Plan mode is active"), Harness),
+    (
+        Both("Note: ", "was modified, either by the user or by a linter"),
+        Harness,
+    ),
+    (Prefix("The user opened the file"), Harness),
+    (Prefix("The user selected the lines"), Harness),
     // Codex CLI: compaction prompts and the summary prefix, the history
     // bridge, the base instructions, sandbox and approval text, the
     // AGENTS.md wrapper's heading.
@@ -209,6 +225,15 @@ const PHRASES: &[(Match, Effect)] = &[
         Harness,
     ),
     (Prefix("The writable root"), Harness),
+    (Prefix("`sandbox_mode` is"), Skip),
+    (Prefix("`approval_policy` is"), Skip),
+    (
+        Prefix("Commands will be run in the sandbox by default"),
+        Harness,
+    ),
+    (Prefix("The harness will escalate"), Harness),
+    (Prefix("The harness will allow all commands"), Harness),
+    (Prefix("Do not provide the `sandbox_permissions`"), Skip),
     (Prefix("AGENTS.md instructions for"), Operator),
     (Prefix("--- project-doc ---"), Skip),
     (
@@ -467,6 +492,10 @@ pub(crate) struct Reader {
     region: Region,
     wrapped: bool,
     tags: Vec<Open>,
+    /// What a `<system-reminder>` holds unless its text says otherwise:
+    /// the harness's (todo lists, file-read notices, dates), except in a
+    /// hook's, a skill's or a project file's text.
+    reminder: Region,
 }
 
 /// At most this many nested tags are followed.
@@ -498,11 +527,16 @@ impl Reader {
         } else {
             Region::Operator
         };
+        let reminder = match source {
+            Source::HookContext | Source::ProjectFile | Source::Skill => Region::Operator,
+            _ => Region::Harness,
+        };
         Reader {
             base,
             region: base,
             wrapped: false,
             tags: Vec::new(),
+            reminder,
         }
     }
 
@@ -554,7 +588,12 @@ impl Reader {
                 wrapped: self.wrapped,
             });
         }
-        match tag_class(name) {
+        let class = if word.eq_ignore_ascii_case("system-reminder") {
+            Some(self.reminder)
+        } else {
+            tag_class(name)
+        };
+        match class {
             Some(Region::Harness) => self.region = Region::Harness,
             Some(Region::Operator) => {
                 self.region = Region::Operator;

@@ -95,6 +95,8 @@ struct Finder<'t> {
     /// Skip sentences without any word a cue needs (off only in the test
     /// that shows it changes nothing).
     filter: bool,
+    /// The sentence being read recaps the operator's rules.
+    recap: bool,
 }
 
 /// Every rule clause of `text`.
@@ -114,6 +116,7 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
         pieces: Vec::new(),
         table: None,
         filter,
+        recap: false,
     };
     read(text, source, |unit| {
         if unit.region == Region::Harness {
@@ -233,6 +236,31 @@ fn mentions_keywords(s: &str) -> bool {
         };
         let plural_space = after.starts_with(b" ") || after.starts_with(b"s ");
         plural_space && (ends_before(b"the ") || ends_before(b"key ") || ends_before(b"key"))
+    })
+}
+
+/// The model recaps the operator's rules: "recapping your constraints:",
+/// "as you said", "per your instruction", "to confirm".
+fn recaps(s: &str) -> bool {
+    let b = s.as_bytes();
+    [
+        "constraint",
+        "your rule",
+        "the rules",
+        "instruction",
+        "you said",
+        "you asked",
+        "per your",
+        "to confirm",
+        "recap",
+        "as requested",
+        "you told me",
+        "reminder",
+    ]
+    .iter()
+    .any(|p| {
+        b.windows(p.len())
+            .any(|w| w.eq_ignore_ascii_case(p.as_bytes()))
     })
 }
 
@@ -482,6 +510,7 @@ impl<'t> Finder<'t> {
             assistant: self.source == Source::Assistant,
             question,
             guards: self.filter,
+            recap: self.recap,
         }
     }
 
@@ -537,6 +566,7 @@ impl<'t> Finder<'t> {
         let question = s
             .trim_end_matches(['"', ')', '\'', '*', '\u{201D}'])
             .ends_with('?');
+        self.recap = self.source == Source::Assistant && recaps(s);
         self.tokenize(span);
         let present = self.bits.iter().fold(Bits::default(), |a, b| a.union(*b));
         if self.filter && !may_hold_rule(present, s) {
@@ -906,10 +936,35 @@ mod tests {
         out
     }
 
+    /// Sentences whose cues the development corpus does not hold.
+    const MORE: &[&str] = &[
+        "Stick to the packages/api folder. Under no circumstances push to main.",
+        "Changes to the OpenAPI spec need a +1 from Lena. It's fine to rebase feature branches.",
+        "Prefer incremental models over full refreshes. Do not join more than 5 tables in one query.",
+        "Do not restart a broker while an under-replicated partition exists.",
+        "Deploys to production are blocked until 2026-06-02. Reindexing is only allowed at night.",
+        "Keep the APK under 40 MB. Keep the learning rate below 3e-4.",
+        "Wait until compliance signs off before running it against production.",
+        "Maintenance is permitted on Sundays between 01:00 and 05:00 local time.",
+        "Do it one POP at a time and wait 10 minutes between POPs.",
+        "Token TTLs may not be longer than 1 hour. No deploys after 4pm.",
+        "Rotating the root token requires two keyholders to be present.",
+        "Actually, make that 60 days for home directories. I said X earlier but I meant Y.",
+        "Offboarding: disable the LDAP account first, then revoke the VPN certificate.",
+        "Never grant premium currency to player accounts directly \u{2014} use the compensation tool.",
+        "Events can only go live on Thursdays. Up to 5,000 gems per compensation without sign-off.",
+        "| cluster | owner | agent may change? |\n| prod-eu1 | EU SRE | no |",
+        "The user said to cap each API key at 100 requests per minute; they asked that no macro be published without review.",
+        "Please save a checkpoint every 500 steps. Feel free to retry flaky tests.",
+        "You are not allowed to modify BGP sessions. Dropping tables is strictly forbidden.",
+        "Get a thumbs-up from Oskar and the go-ahead from Mira; the freezer is full; frozen until Monday.",
+    ];
+
     #[test]
     fn the_quick_filter_changes_nothing() {
-        let docs = documents();
+        let mut docs = documents();
         assert!(docs.len() > 80);
+        docs.extend(MORE);
         for doc in docs {
             for source in Source::ALL {
                 assert_eq!(

@@ -45,6 +45,10 @@ pub(crate) struct Ctx {
     /// Look for a cue only where its words are (off only in the test that
     /// shows this changes nothing).
     pub(crate) guards: bool,
+    /// The sentence recaps the operator's rules ("recapping your
+    /// constraints: …", "as you said, …"): the model's "I should …" there
+    /// restates a rule rather than plans.
+    pub(crate) recap: bool,
 }
 
 /// What a clause is.
@@ -594,9 +598,23 @@ impl Clause<'_, '_> {
                 return true;
             }
         }
-        for i in 0..self.len().min(h + 4) {
-            if !self.any(i, &["i", "we"]) {
+        let reach = if ctx.assistant {
+            self.len()
+        } else {
+            self.len().min(h + 4)
+        };
+        for i in 0..reach {
+            if !self.any(i, &["i", "we"]) || (i > h + 3 && !self.clause_start(i)) {
                 continue;
+            }
+            // The model's own "I must check …", "I need to …": a plan,
+            // unless it recaps the operator's rules.
+            if ctx.assistant
+                && !ctx.recap
+                && self.any(i + 1, &["must", "should", "need", "have", "will", "shall"])
+                && !self.is(i + 2, "not")
+            {
+                return true;
             }
             let raw = self.raw(i);
             let contracted = raw.len() > 1 && raw.contains(['\'', '\u{2019}']);
@@ -693,6 +711,7 @@ const TRIGGERS: &[&str] = &[
     "change",
     "changing",
     "check",
+    "circumstances",
     "closed",
     "confined",
     "consent",
@@ -715,6 +734,8 @@ const TRIGGERS: &[&str] = &[
     "excluding",
     "exempt",
     "exempted",
+    "favor",
+    "favour",
     "fewer",
     "fine",
     "first",
@@ -834,6 +855,7 @@ const TRIGGERS: &[&str] = &[
     "sorry",
     "stay",
     "stays",
+    "stick",
     "stop",
     "sure",
     "suspended",
@@ -946,6 +968,7 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
     const THUMBS: Bits = Bits::of(&["thumbs"]);
     const GO: Bits = Bits::of(&["go"]);
     const SIGN: Bits = Bits::of(&["sign"]);
+    const ACK: Bits = Bits::of(&["ack"]);
     if t.entity.is_none()
         && let Some(k) = TRIGGER_TABLE.position(t.text)
     {
@@ -963,6 +986,8 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
         GO
     } else if t.text.eq_ignore_ascii_case("sign-off") {
         SIGN
+    } else if t.text == "+1" {
+        ACK
     } else {
         Bits::default()
     }
@@ -1096,6 +1121,7 @@ const ORDERING: Bits = Bits::of(&[
     "before", "prior", "only", "not", "wait", "least", "once", "without", "first", "then",
 ]);
 const SCOPE: Bits = Bits::of(&[
+    "stick",
     "leave",
     "leaves",
     "left",
@@ -1141,7 +1167,7 @@ const OBLIGATION: Bits = Bits::of(&[
     "must", "shall", "has", "have", "need", "needs", "required", "sure", "ensure", "always",
     "should", "would", "want", "like", "prefer", "instead", "rather", "keep", "leave", "manually",
     "hand", "default", "every", "each", "all", "any", "stays", "remain", "remains", "left",
-    "follow", "follows",
+    "follow", "follows", "prefer", "favor", "favour",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -1454,7 +1480,8 @@ impl Clause<'_, '_> {
                     &[
                         "be", "is", "are", "no", "not", "never", "any", "take", "last", "run",
                     ],
-                ) || self.verb_at(i - 1).is_some());
+                ) || self.verb_at(i - 1).is_some()
+                    || self.any(i, &["more", "fewer", "less"]));
             if comparative
                 && bounds
                 && (self.number(i + 2)
@@ -1774,6 +1801,13 @@ impl Clause<'_, '_> {
                 )
             {
                 Some("OK")
+            } else if self.raw(i) == "+1"
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["a", "an", "the", "your", "his", "her", "their"],
+                )
+            {
+                Some("+1")
             } else if self.seq(i, &["go", "ahead"]) || self.raw(i).eq_ignore_ascii_case("go-ahead")
             {
                 Some("go-ahead")
@@ -2090,8 +2124,10 @@ impl Clause<'_, '_> {
             {
                 return (Some((RuleForm::Scope, "keep … inside")), false);
             }
-            if self.any(i, &["stay", "stays", "remain", "remains"])
-                && self.any(i + 1, &["within", "inside", "in"])
+            if self.any(i, &["stick", "stay", "stays", "remain", "remains"])
+                && self.any(i + 1, &["within", "inside", "in", "to"])
+                && !self.number(i + 2)
+                && !(self.is(i + 1, "to") && self.any(i, &["stay", "stays", "remain", "remains"]))
             {
                 return (Some((RuleForm::Scope, "stay within")), false);
             }
@@ -2314,6 +2350,12 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Prohibition, "avoid"));
             }
+            if self.seq(i, &["under", "no", "circumstances"])
+                || self.seq(i, &["in", "no", "case"])
+                || self.seq(i, &["at", "no", "time"])
+            {
+                return Some((RuleForm::Prohibition, "under no circumstances"));
+            }
             if self.seq(i, &["refrain", "from"]) || self.seq(i, &["stay", "away", "from"]) {
                 return Some((RuleForm::Prohibition, "refrain from"));
             }
@@ -2341,6 +2383,7 @@ impl Clause<'_, '_> {
             }
             if self.any(i, &["has", "have", "need", "needs"])
                 && self.is(i + 1, "to")
+                && !self.any(i.wrapping_sub(1), &["may", "might", "could", "would"])
                 && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
             {
                 return Some((RuleForm::Obligation, "have to"));
@@ -2367,6 +2410,16 @@ impl Clause<'_, '_> {
                         .word(i + 2)
                         .is_some_and(|w| !is_past(w) && !w.ends_with("en"))
                     && i + 3 >= n);
+            // "The scheduler should pick up new jobs": an expectation.
+            // "You should", "commits should be signed", "all PRs should":
+            // rules.
+            let passive = self.is(i + 1, "be") || self.any(i + 1, &["always", "never", "only"]);
+            let agent = self.any(
+                i.wrapping_sub(1),
+                &["you", "we", "i", "agents", "agent", "assistant", "everyone"],
+            );
+            let definite = (i.saturating_sub(4)..i).any(|k| self.any(k, &["the", "this", "that"]));
+            let expectation = expectation || (!passive && !agent && definite);
             if self.is(i, "should") && !expectation && !self.is(i + 1, "not") {
                 return Some((RuleForm::Obligation, "should"));
             }
@@ -2386,6 +2439,9 @@ impl Clause<'_, '_> {
             }
             if self.is(h, "keep") {
                 return Some((RuleForm::Obligation, "keep"));
+            }
+            if self.any(h, &["prefer", "favor", "favour"]) {
+                return Some((RuleForm::Obligation, "prefer"));
             }
             if self.is(h, "leave")
                 && (h + 1..n).any(|k| {
