@@ -174,7 +174,13 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
     match w1 {
         "never" | "always" | "don't" | "dont" => true,
         "do" => w2 == "not",
-        "no" => !w2.is_empty() && !matches!(w2, "problem" | "worries" | "idea"),
+        "no" => {
+            !w2.is_empty()
+                && !matches!(
+                    w2,
+                    "problem" | "worries" | "idea" | "exceptions" | "exception" | "matter"
+                )
+        }
         "and" | "but" | "or" => match w2 {
             "never" | "always" | "don't" | "no" | "only" | "leave" | "keep" => true,
             "do" => w3 == "not",
@@ -198,7 +204,7 @@ fn clause_after_and(bytes: &[u8], i: usize, end: usize) -> bool {
         "never" | "always" | "don't" | "leave" | "keep" | "avoid" => true,
         "do" => w2 == "not",
         "make" => w2 == "sure",
-        "wait" | "that" => true,
+        "wait" | "that" | "to" => true,
         _ => false,
     }
 }

@@ -96,6 +96,167 @@ const FILLERS: &[&str] = &[
     "remember",
     "so",
     "then",
+    "to",
+];
+
+/// How often a standing instruction recurs.
+const PERIODIC: &[&str] = &[
+    "annually",
+    "biweekly",
+    "daily",
+    "hourly",
+    "monthly",
+    "nightly",
+    "quarterly",
+    "weekly",
+    "yearly",
+];
+
+/// Function words: never an instruction's verb.
+const CLOSED: &[&str] = &[
+    "a",
+    "about",
+    "after",
+    "all",
+    "already",
+    "also",
+    "although",
+    "am",
+    "an",
+    "and",
+    "another",
+    "any",
+    "anyone",
+    "anything",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "done",
+    "each",
+    "either",
+    "every",
+    "everyone",
+    "everything",
+    "few",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "he",
+    "her",
+    "here",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "just",
+    "less",
+    "many",
+    "may",
+    "maybe",
+    "me",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "my",
+    "neither",
+    "no",
+    "none",
+    "nor",
+    "not",
+    "nothing",
+    "now",
+    "of",
+    "ok",
+    "okay",
+    "on",
+    "one",
+    "only",
+    "onto",
+    "or",
+    "other",
+    "our",
+    "over",
+    "perhaps",
+    "please",
+    "same",
+    "shall",
+    "she",
+    "should",
+    "since",
+    "so",
+    "some",
+    "someone",
+    "something",
+    "sorry",
+    "still",
+    "such",
+    "than",
+    "thanks",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "though",
+    "three",
+    "to",
+    "today",
+    "tomorrow",
+    "too",
+    "two",
+    "under",
+    "until",
+    "us",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "whether",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "would",
+    "yes",
+    "yesterday",
+    "yet",
+    "you",
+    "your",
 ];
 
 /// Subjects after which "must", "always" or "never" describe.
@@ -226,7 +387,19 @@ const STEPS: &[&str] = &[
 
 /// Words after a clause-opening "no" that make it no prohibition.
 const NO_IDIOMS: &[&str] = &[
-    "doubt", "idea", "longer", "matter", "need", "problem", "thanks", "way", "worries", "worry",
+    "doubt",
+    "exception",
+    "exceptions",
+    "idea",
+    "longer",
+    "matter",
+    "need",
+    "problem",
+    "questions",
+    "thanks",
+    "way",
+    "worries",
+    "worry",
 ];
 
 /// A clause's tokens, read.
@@ -471,10 +644,40 @@ impl<'t> Clause<'_, 't> {
 
     fn compute_imperative(&self) -> Option<&'static str> {
         let h = self.head();
-        if self.is(h, "always") || self.is(h, "never") {
-            return self.verb_at(h + 1);
-        }
+        let h = if self.is(h, "always") || self.is(h, "never") {
+            h + 1
+        } else {
+            h
+        };
+        // A word no table has ("Encrypt everything …", "Log every run")
+        // counts when it opens the clause and is followed by what a verb
+        // takes.
+        let object = self.t.get(h + 1).is_some_and(|t| {
+            t.entity.is_some()
+                || in_table(
+                    &[
+                        "the",
+                        "a",
+                        "an",
+                        "all",
+                        "every",
+                        "each",
+                        "any",
+                        "it",
+                        "them",
+                        "this",
+                        "these",
+                        "those",
+                        "everything",
+                        "nothing",
+                        "your",
+                        "our",
+                    ],
+                    t.text,
+                )
+        });
         self.verb_at(h)
+            .or_else(|| (self.loose_verb(h) && object).then_some("instruction"))
     }
 
     /// A modal or adverb that makes the words between `from` and `to` an
@@ -486,7 +689,12 @@ impl<'t> Clause<'_, 't> {
                 &[
                     "must", "should", "shall", "always", "never", "required", "need", "needs",
                 ],
-            ) || (self.is(i, "not") && self.any(i.wrapping_sub(1), &["do", "does", "must"]))
+            ) && !(self.any(i, &["need", "needs"])
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["may", "might", "could", "would", "will"],
+                ))
+                || (self.is(i, "not") && self.any(i.wrapping_sub(1), &["do", "does", "must"]))
                 || (self.is(i, "to") && self.any(i.wrapping_sub(1), &["has", "have"]))
         })
     }
@@ -502,7 +710,32 @@ impl<'t> Clause<'_, 't> {
         // stated of every case.
         let quantified = self.any(i, &["all", "every", "each", "any"])
             && !(i + 1..to.min(self.len())).any(|k| self.word(k).is_some_and(is_past));
-        self.verb_at(i).is_some() || self.is(i, "no") || quantified || self.modal_in(from, to)
+        self.verb_at(i).is_some()
+            || self.loose_verb(i)
+            || self.is(i, "no")
+            || quantified
+            || self.modal_in(from, to)
+    }
+
+    /// A word that may be an instruction's verb though no table has it
+    /// ("shift traffic back"): not a function word, not a past, gerund,
+    /// adverb or third-person form, not followed by a finite verb.
+    fn loose_verb(&self, i: usize) -> bool {
+        let Some(w) = self.word(i) else {
+            return false;
+        };
+        let b = w.as_bytes();
+        let ends = |s: &[u8]| b.len() > s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s);
+        let inflected = ends(b"ed") || ends(b"ing") || ends(b"ly") || (ends(b"s") && !ends(b"ss"));
+        b.len() >= 3
+            && !inflected
+            && !in_table(CLOSED, w)
+            && !self.any(
+                i + 1,
+                &[
+                    "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "may",
+                ],
+            )
     }
 
     /// The first clause start after `i`, or the end.
@@ -672,7 +905,9 @@ const TRIGGERS: &[&str] = &[
     "ack",
     "acknowledge",
     "actually",
+    "advance",
     "after",
+    "afterward",
     "afterwards",
     "ahead",
     "all",
@@ -681,6 +916,7 @@ const TRIGGERS: &[&str] = &[
     "alter",
     "altering",
     "always",
+    "annually",
     "another",
     "any",
     "approval",
@@ -697,10 +933,13 @@ const TRIGGERS: &[&str] = &[
     "bail",
     "banned",
     "before",
+    "beforehand",
     "below",
     "between",
     "beyond",
     "bigger",
+    "biweekly",
+    "blackout",
     "blocked",
     "budget",
     "can",
@@ -713,11 +952,14 @@ const TRIGGERS: &[&str] = &[
     "check",
     "circumstances",
     "closed",
+    "compulsory",
     "confined",
     "consent",
     "correction",
+    "daily",
     "default",
     "disallowed",
+    "discouraged",
     "during",
     "each",
     "earlier",
@@ -730,6 +972,7 @@ const TRIGGERS: &[&str] = &[
     "exceeds",
     "except",
     "exception",
+    "exceptions",
     "exclude",
     "excluding",
     "exempt",
@@ -756,6 +999,8 @@ const TRIGGERS: &[&str] = &[
     "has",
     "have",
     "higher",
+    "hourly",
+    "hours",
     "if",
     "inside",
     "instead",
@@ -780,7 +1025,9 @@ const TRIGGERS: &[&str] = &[
     "loop",
     "lower",
     "make",
+    "mandatory",
     "manually",
+    "matter",
     "max",
     "maximum",
     "may",
@@ -792,12 +1039,14 @@ const TRIGGERS: &[&str] = &[
     "mistake",
     "modify",
     "modifying",
+    "monthly",
     "most",
     "must",
     "need",
     "needs",
     "never",
     "newer",
+    "nightly",
     "no",
     "nobody",
     "none",
@@ -819,11 +1068,14 @@ const TRIGGERS: &[&str] = &[
     "page",
     "pause",
     "paused",
+    "period",
     "permission",
     "permitted",
     "prefer",
+    "preferred",
     "prior",
     "prohibited",
+    "quarterly",
     "rather",
     "read",
     "refers",
@@ -874,6 +1126,7 @@ const TRIGGERS: &[&str] = &[
     "up",
     "wait",
     "want",
+    "weekly",
     "when",
     "whenever",
     "while",
@@ -886,6 +1139,7 @@ const TRIGGERS: &[&str] = &[
     "would",
     "write",
     "writing",
+    "yearly",
 ];
 
 static TRIGGER_TABLE: Table = Table::new(TRIGGERS);
@@ -1059,6 +1313,7 @@ const PERMISSION: Bits = Bits::of(&[
     "okay",
 ]);
 const APPROVAL: Bits = Bits::of(&[
+    "without",
     "approval",
     "approvals",
     "approve",
@@ -1093,6 +1348,9 @@ const APPROVAL: Bits = Bits::of(&[
     "green",
 ]);
 const WINDOW: Bits = Bits::of(&[
+    "hours",
+    "period",
+    "blackout",
     "freeze",
     "freezes",
     "frozen",
@@ -1118,7 +1376,20 @@ const WINDOW: Bits = Bits::of(&[
     "after",
 ]);
 const ORDERING: Bits = Bits::of(&[
-    "before", "prior", "only", "not", "wait", "least", "once", "without", "first", "then",
+    "beforehand",
+    "afterwards",
+    "afterward",
+    "advance",
+    "before",
+    "prior",
+    "only",
+    "not",
+    "wait",
+    "least",
+    "once",
+    "without",
+    "first",
+    "then",
 ]);
 const SCOPE: Bits = Bits::of(&[
     "stick",
@@ -1149,6 +1420,7 @@ const SCOPE: Bits = Bits::of(&[
     "only",
 ]);
 const PROHIBITION: Bits = Bits::of(&[
+    "discouraged",
     "never",
     "not",
     "forbidden",
@@ -1164,10 +1436,56 @@ const PROHIBITION: Bits = Bits::of(&[
     "keep",
 ]);
 const OBLIGATION: Bits = Bits::of(&[
-    "must", "shall", "has", "have", "need", "needs", "required", "sure", "ensure", "always",
-    "should", "would", "want", "like", "prefer", "instead", "rather", "keep", "leave", "manually",
-    "hand", "default", "every", "each", "all", "any", "stays", "remain", "remains", "left",
-    "follow", "follows", "prefer", "favor", "favour",
+    "exceptions",
+    "exception",
+    "matter",
+    "preferred",
+    "mandatory",
+    "compulsory",
+    "annually",
+    "biweekly",
+    "daily",
+    "hourly",
+    "monthly",
+    "nightly",
+    "quarterly",
+    "weekly",
+    "yearly",
+    "must",
+    "shall",
+    "has",
+    "have",
+    "need",
+    "needs",
+    "required",
+    "sure",
+    "ensure",
+    "always",
+    "should",
+    "would",
+    "want",
+    "like",
+    "prefer",
+    "instead",
+    "rather",
+    "keep",
+    "leave",
+    "manually",
+    "hand",
+    "default",
+    "every",
+    "each",
+    "all",
+    "any",
+    "stays",
+    "remain",
+    "remains",
+    "left",
+    "follow",
+    "follows",
+    "prefer",
+    "favor",
+    "favour",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -1442,6 +1760,7 @@ impl Clause<'_, '_> {
                 i,
                 &[
                     "approves", "approved", "approval", "sign-off", "signoff", "lgtm", "okays",
+                    "reviewed", "reviews", "review",
                 ],
             ) || (self.any(i, &["signs", "signed", "sign"]) && self.is(i + 1, "off"))
                 || self.raw(i) == "OK"
@@ -1613,6 +1932,11 @@ impl Clause<'_, '_> {
                 if at.is_some_and(|k| self.number(k + 1)) {
                     return Some((RuleForm::Limit, "keep … at"));
                 }
+            }
+            if self.is(i, "only")
+                && (i + 1..(i + 7).min(n)).any(|k| self.number(k) && self.raw(k).ends_with('%'))
+            {
+                return Some((RuleForm::Limit, "only N%"));
             }
             if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
                 return Some((RuleForm::Limit, "only the last"));
@@ -1837,6 +2161,12 @@ impl Clause<'_, '_> {
                 Some("loop in")
             } else if self.is(i, "asking") && self.is(i.wrapping_sub(1), "without") {
                 Some("without asking")
+            } else if self.is(i, "without")
+                && (self.any(i + 1, &["me", "us", "supervision", "oversight"])
+                    || (self.any(i + 1, &["a", "an", "someone"])
+                        && self.any(i + 2, &["human", "person", "reviewer", "approver", "lead"])))
+            {
+                Some("without me")
             } else if self.is(i, "ask")
                 && i == h
                 && self.find_any(i, &["before", "first"]).is_some()
@@ -1956,6 +2286,13 @@ impl Clause<'_, '_> {
         {
             return Some((RuleForm::Window, "window"));
         }
+        // "Quiet hours are 22:00 to 07:00", "the blackout period is …".
+        if let Some(i) = self.find_any(0, &["hours", "period", "blackout"])
+            && self.any(i + 1, &["is", "are"])
+            && self.time_in(i + 2, n)
+        {
+            return Some((RuleForm::Window, "hours"));
+        }
         let cue = [
             "between", "during", "until", "outside", "only", "before", "after",
         ]
@@ -2066,9 +2403,17 @@ impl Clause<'_, '_> {
         let last = (0..n)
             .rev()
             .find(|&i| self.word(i).is_some() || self.entity(i).is_some());
-        let first_last = last.is_some_and(|i| self.is(i, "first"));
+        let first_last = last.is_some_and(|i| {
+            self.any(i, &["first", "beforehand", "afterwards", "afterward"])
+                || self.seq(i.wrapping_sub(1), &["in", "advance"])
+        });
         let first_then = self.is(h, "first") && self.find(h + 1, "then").is_some();
-        let first_comma = (0..n).any(|i| self.is(i, "first") && self.is(i + 1, "then"));
+        // "Route 10% to it first and hold for an hour", "run with --check
+        // first, then …".
+        let first_comma = (h + 2..n).any(|i| {
+            self.any(i, &["first", "beforehand"])
+                && (self.any(i + 1, &["then", "and"]) || self.clause_start(i + 1))
+        });
         if (first_last || first_comma) && (self.directive(h, n) || self.imperative().is_some())
             || first_then
         {
@@ -2195,7 +2540,7 @@ impl Clause<'_, '_> {
                         && self.any(i - 1, &["so", "then", "just", "please"])))
         });
         if let Some(i) = skip
-            && (self.any(i + 1, &["it", "them", "that", "those"]) || self.entity(i + 1).is_some())
+            && i + 1 < n
         {
             return (Some((RuleForm::Scope, "skip")), false);
         }
@@ -2234,6 +2579,17 @@ impl Clause<'_, '_> {
                 || self.word(k).is_some_and(|w| in_table(RESOURCES, w))
                 || self.slashed(k)
         };
+        // A named thing, not a compound word ("europe-west4", not
+        // "squash-merge").
+        let named = |k: usize| {
+            self.t.get(k).is_some_and(|t| {
+                matches!(t.entity, Some(EntityKind::Path | EntityKind::Ticket))
+                    || (t.entity.is_some()
+                        && t.text
+                            .bytes()
+                            .any(|b| b.is_ascii_digit() || matches!(b, b'/' | b'.' | b'_' | b':')))
+            })
+        };
         if self.imperative().is_some() && i + 1 < n && place(i + 1) {
             return Some((RuleForm::Scope, "only"));
         }
@@ -2264,7 +2620,7 @@ impl Clause<'_, '_> {
         let back = i.saturating_sub(5);
         let located = (back..i)
             .any(|k| self.any(k, PLACES) && (!self.is(k, "from") || (k + 1..i).any(place)));
-        if located || (i > 0 && place(i - 1) && self.word(i - 1).is_some()) {
+        if located || (i > 0 && place(i - 1) && (self.word(i - 1).is_some() || named(i - 1))) {
             return Some((RuleForm::Scope, "only"));
         }
         Some((RuleForm::Obligation, "only"))
@@ -2329,7 +2685,16 @@ impl Clause<'_, '_> {
                     return Some((RuleForm::Prohibition, "not"));
                 }
             }
-            if self.any(i, &["forbidden", "prohibited", "banned", "disallowed"]) {
+            if self.any(
+                i,
+                &[
+                    "forbidden",
+                    "prohibited",
+                    "banned",
+                    "disallowed",
+                    "discouraged",
+                ],
+            ) {
                 return Some((RuleForm::Prohibition, "forbidden"));
             }
             if self.is(i, "no")
@@ -2387,6 +2752,11 @@ impl Clause<'_, '_> {
                 && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
             {
                 return Some((RuleForm::Obligation, "have to"));
+            }
+            if self.any(i, &["is", "are"])
+                && self.any(i + 1, &["preferred", "mandatory", "compulsory"])
+            {
+                return Some((RuleForm::Obligation, "preferred"));
             }
             if self.any(i, &["is", "are"]) && self.is(i + 1, "required") {
                 return Some((RuleForm::Obligation, "required"));
@@ -2467,19 +2837,27 @@ impl Clause<'_, '_> {
             }
             if let Some(k) = self.find_any(h + 1, &["every", "each"]) {
                 let next = self.word(k + 1).unwrap_or("");
-                let periodic = self.number(k + 1)
-                    || self.word(k + 1).is_some_and(is_time_unit)
-                    || in_table(
-                        &[
-                            "change", "commit", "deploy", "merge", "pr", "push", "release",
-                            "request", "run", "time",
-                        ],
-                        next,
-                    )
-                    || self.any(k + 2, &["message", "messages"]);
-                if periodic {
+                // "every 30 minutes", "every commit", "log every experiment".
+                if !next.eq_ignore_ascii_case("other") && k + 1 < n {
                     return Some((RuleForm::Obligation, "every"));
                 }
+            }
+            // "rotate them monthly" (an adverb at the end), not "the nightly
+            // ETL".
+            let periodic = (h + 1..n).any(|k| {
+                self.any(k, PERIODIC)
+                    && (k + 1 == n
+                        || self.clause_start(k + 1)
+                        || self.any(k + 1, &["at", "on", "before", "after", "and", "from"]))
+            });
+            if periodic {
+                return Some((RuleForm::Obligation, "periodically"));
+            }
+            if self.find_seq(0, &["no", "exceptions"]).is_some()
+                || self.find_seq(0, &["without", "exception"]).is_some()
+                || self.find_seq(0, &["no", "matter", "what"]).is_some()
+            {
+                return Some((RuleForm::Obligation, "no exceptions"));
             }
         }
         // "Every Deployment needs resource requests."
