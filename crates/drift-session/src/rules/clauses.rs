@@ -172,7 +172,8 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
     let mut b3 = [0u8; 16];
     let (w3, _) = word_at(bytes, e2 + 1, end, &mut b3);
     match w1 {
-        "never" | "always" | "don't" | "dont" => true,
+        "never" | "always" | "don't" | "dont" | "it's" | "they're" | "that's" => true,
+        "it" | "they" => matches!(w2, "is" | "are"),
         "do" => w2 == "not",
         "no" => {
             !w2.is_empty()

@@ -79,6 +79,7 @@ const FILLERS: &[&str] = &[
     "again",
     "also",
     "and",
+    "anyway",
     "btw",
     "but",
     "finally",
@@ -351,14 +352,19 @@ const RESOURCES: &[&str] = &[
 const TOUCH: &[&str] = &[
     "alter",
     "altering",
+    "alters",
     "edit",
     "editing",
+    "edits",
+    "modifies",
     "modify",
     "modifying",
     "touch",
+    "touches",
     "touching",
     "work",
     "write",
+    "writes",
     "writing",
 ];
 
@@ -758,7 +764,8 @@ impl<'t> Clause<'_, 't> {
             return true;
         }
         (self.any(i, &["business", "office", "working"]) && self.is(i + 1, "hours"))
-            || (self.any(i, &["this", "next"]) && self.any(i + 1, &["week", "weekend", "month"]))
+            || (self.any(i, &["this", "next"])
+                && self.any(i + 1, &["week", "weekend", "month", "sprint", "quarter"]))
             || self.seq(i, &["end", "of", "day"])
     }
 
@@ -810,6 +817,7 @@ impl Clause<'_, '_> {
                 || self.seq(i, &["no", "worries"])
                 || self.seq(i, &["not", "sure"])
                 || self.seq(i, &["not", "only"])
+                || self.seq(i, &["used", "to"])
                 || (self.is(i, "no") && self.clause_start(i + 1))
         })
     }
@@ -915,6 +923,7 @@ const TRIGGERS: &[&str] = &[
     "alone",
     "alter",
     "altering",
+    "alters",
     "always",
     "annually",
     "another",
@@ -965,6 +974,7 @@ const TRIGGERS: &[&str] = &[
     "earlier",
     "edit",
     "editing",
+    "edits",
     "ensure",
     "escalate",
     "every",
@@ -1037,6 +1047,7 @@ const TRIGGERS: &[&str] = &[
     "min",
     "minimum",
     "mistake",
+    "modifies",
     "modify",
     "modifying",
     "monthly",
@@ -1117,6 +1128,7 @@ const TRIGGERS: &[&str] = &[
     "thumbs",
     "time",
     "touch",
+    "touches",
     "touching",
     "two",
     "typed",
@@ -1138,6 +1150,7 @@ const TRIGGERS: &[&str] = &[
     "work",
     "would",
     "write",
+    "writes",
     "writing",
     "yearly",
 ];
@@ -1392,6 +1405,13 @@ const ORDERING: Bits = Bits::of(&[
     "then",
 ]);
 const SCOPE: Bits = Bits::of(&[
+    "touches",
+    "touching",
+    "modifies",
+    "edits",
+    "alters",
+    "writes",
+    "without",
     "stick",
     "leave",
     "leaves",
@@ -1900,9 +1920,12 @@ impl Clause<'_, '_> {
                 &["cap", "capped", "caps", "limit", "limited", "throttle"],
             ) {
                 let at = (i + 1..(i + 9).min(n)).find(|&k| self.any(k, &["at", "to", "of", "is"]));
+                // "This change caps retries at 3": a description.
+                let described = self.any(i, &["caps"]) && self.imperative().is_none();
                 if let Some(k) = at
                     && self.number(k + 1)
                     && !history
+                    && !described
                 {
                     return Some((
                         RuleForm::Limit,
@@ -2085,7 +2108,7 @@ impl Clause<'_, '_> {
                     "without",
                     "get",
                     "goes",
-                    "go",
+                    "through",
                     "ask",
                     "asking",
                     "acknowledge",
@@ -2132,7 +2155,8 @@ impl Clause<'_, '_> {
                 )
             {
                 Some("+1")
-            } else if self.seq(i, &["go", "ahead"]) || self.raw(i).eq_ignore_ascii_case("go-ahead")
+            } else if (self.seq(i, &["go", "ahead"]) && i != h)
+                || self.raw(i).eq_ignore_ascii_case("go-ahead")
             {
                 Some("go-ahead")
             } else if self.any(i, &["lgtm", "consent", "permission", "acknowledge", "ack"]) {
@@ -2318,7 +2342,9 @@ impl Clause<'_, '_> {
                             && self.entity(k + 1) != Some(EntityKind::Date)
                     }))
         });
-        let framed = self.negated()
+        // "never deployed on Fridays" is history, not a window.
+        let negated = (0..n).any(|i| self.negation(i) && !self.past_after(i));
+        let framed = negated
             || only_time
             || self.has("outside")
             || (cue.is_some()
@@ -2503,7 +2529,8 @@ impl Clause<'_, '_> {
         // Touching, negated: "don't touch X", "avoid touching X".
         if !method {
             for i in 0..n {
-                let negated = i > 0 && (self.negation(i - 1) || self.is(i - 1, "avoid"));
+                let negated =
+                    i > 0 && (self.negation(i - 1) || self.any(i - 1, &["avoid", "without"]));
                 if !negated {
                     continue;
                 }
@@ -2748,7 +2775,7 @@ impl Clause<'_, '_> {
             }
             if self.any(i, &["has", "have", "need", "needs"])
                 && self.is(i + 1, "to")
-                && !self.any(i.wrapping_sub(1), &["may", "might", "could", "would"])
+                && !self.any(i.wrapping_sub(1), &["may", "might", "could", "would", "no"])
                 && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
             {
                 return Some((RuleForm::Obligation, "have to"));
@@ -3051,6 +3078,13 @@ pub(crate) fn diagnostic(s: &str) -> bool {
     }
     let word: &str = s.split([':', ' ', '[']).next().unwrap_or("");
     let colon = s.as_bytes().get(word.len()) == Some(&b':');
+    // "RuntimeError: …", "TypeError: …", "DeprecationWarning: …".
+    let named = ["Error", "Exception", "Warning"]
+        .iter()
+        .any(|e| word.len() > e.len() && word.ends_with(e));
+    if colon && named {
+        return true;
+    }
     colon
         && in_table(
             &[
