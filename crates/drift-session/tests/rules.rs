@@ -13,7 +13,11 @@
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 
-use drift_session::{Rule, RuleForm, Source, Span, find_rules};
+use drift_session::{
+    Rule, RuleBook, RuleForm, Source, Span, find_rules, is_harness_text, operator_content,
+    summary_body,
+};
+use proptest::prelude::*;
 
 const DEVELOPMENT: &str = include_str!("rules/rules.txt");
 const HELD_OUT: &str = include_str!("rules/held_out.txt");
@@ -364,4 +368,82 @@ fn the_development_set_matches_its_documented_table() {
 fn the_held_out_set_matches_its_documented_table() {
     let (table, log) = measure(HELD_OUT);
     assert_documented("held_out.txt", &table, &log);
+}
+
+/// Text made of what the finder reacts to: cues, quotes, tags, JSON,
+/// numbered lines, tables, multi-byte characters, and noise.
+fn texty() -> impl Strategy<Value = String> {
+    let piece = prop_oneof![
+        Just("never ".to_string()),
+        Just("do not ".to_string()),
+        Just("only on ".to_string()),
+        Just("at most 3 ".to_string()),
+        Just("before you ".to_string()),
+        Just("is the exception: ".to_string()),
+        Just("Correction: ".to_string()),
+        Just("\"the app\" is ".to_string()),
+        Just(", not ".to_string()),
+        Just("; ".to_string()),
+        Just(" \u{2014} ".to_string()),
+        Just("(max 2) ".to_string()),
+        Just("\u{201C}".to_string()),
+        Just("\u{201D}".to_string()),
+        Just("\"".to_string()),
+        Just("`".to_string()),
+        Just("<system-reminder>".to_string()),
+        Just("</system-reminder>".to_string()),
+        Just("<INSTRUCTIONS>\n".to_string()),
+        Just("{\"a\":\"".to_string()),
+        Just("\\n- ".to_string()),
+        Just("\\".to_string()),
+        Just("\"}".to_string()),
+        Just("     7\u{2192}".to_string()),
+        Just("\n| a | b |\n|---|---|\n| x | no |".to_string()),
+        Just("This session is being continued from a previous conversation. ".to_string()),
+        Just("SessionStart:compact hook success: ".to_string()),
+        Just("\n```\n".to_string()),
+        Just(". ".to_string()),
+        Just("\n".to_string()),
+        Just("\u{2192}".to_string()),
+        Just("’s ".to_string()),
+        Just("ünï ".to_string()),
+        "[a-z]{1,8} ",
+        "\\PC{1,6}",
+    ];
+    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+}
+
+fn fits(text: &str, span: Span) -> bool {
+    span.start < span.end
+        && span.end <= text.len()
+        && text.is_char_boundary(span.start)
+        && text.is_char_boundary(span.end)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, failure_persistence: None, ..ProptestConfig::default() })]
+
+    #[test]
+    fn any_text_is_read_without_panicking_and_spans_fit(text in texty()) {
+        let mut book = RuleBook::new();
+        for (i, source) in Source::ALL.into_iter().enumerate() {
+            let rules = find_rules(&text, source);
+            for rule in &rules {
+                prop_assert!(fits(&text, rule.span), "{:?} in {:?}", rule, text);
+                prop_assert_eq!(rule.kind, rule.form.kind());
+                prop_assert!(!rule.cue.is_empty());
+            }
+            // In order.
+            for w in rules.windows(2) {
+                prop_assert!(w[0].span.start <= w[1].span.start);
+            }
+            book.add(i, &text, source);
+        }
+        let _ = is_harness_text(&text);
+        let content = operator_content(&text);
+        prop_assert!(content.is_empty() || text.contains(content));
+        if let Some(body) = summary_body(&text) {
+            prop_assert!(fits(&text, body));
+        }
+    }
 }

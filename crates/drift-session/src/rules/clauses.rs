@@ -36,8 +36,13 @@ use super::read::{Region, UnitKind, read};
 use super::{Rule, RuleForm, Source};
 use crate::entail::scan::{Span, Token, for_each_token};
 
-/// Sentences longer than this are not read (logs, minified data).
-const MAX_SENTENCE: usize = 1_000;
+/// Sentences and table cells longer than this are not read (logs,
+/// minified data): it also bounds the work one clause can cost, so the
+/// finder stays linear in its input whatever the input.
+const MAX_SENTENCE: usize = 800;
+
+/// Table rows longer than this are not read.
+const MAX_ROW: usize = 4 * MAX_SENTENCE;
 
 /// How a clause is attached to the one before it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,6 +138,8 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
             }
         }
     });
+    // A quotation's rules are found before the rest of their sentence.
+    f.out.sort_by_key(|r| (r.span.start, r.span.end));
     f.out
 }
 
@@ -713,6 +720,10 @@ impl<'t> Finder<'t> {
     fn row(&mut self, span: Span, quoted: bool) {
         let text = self.text;
         let s = span.of(text);
+        if s.len() > MAX_ROW {
+            self.table = None;
+            return;
+        }
         let mut cells: Vec<Span> = Vec::new();
         let mut start = 0;
         let mut ticks = false;
@@ -791,7 +802,9 @@ impl<'t> Finder<'t> {
                 }
                 continue;
             }
-            self.segment(cell, false, &mut outs);
+            if cell.len() <= MAX_SENTENCE {
+                self.segment(cell, false, &mut outs);
+            }
         }
         // A rule about the row's subject starts at the first cell; rules
         // side by side of the same family are one.
