@@ -102,6 +102,8 @@ struct Finder<'t> {
     filter: bool,
     /// The sentence being read recaps the operator's rules.
     recap: bool,
+    /// The unit being read is an instruction-only text of the operator's.
+    standing: bool,
 }
 
 /// Every rule clause of `text`.
@@ -122,6 +124,7 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
         table: None,
         filter,
         recap: false,
+        standing: false,
     };
     read(text, source, |unit| {
         if unit.region == Region::Harness {
@@ -129,6 +132,11 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
             return;
         }
         let quoted = unit.region == Region::Restated;
+        f.standing = unit.region == Region::Operator
+            && matches!(
+                source,
+                Source::SystemPrompt | Source::ProjectFile | Source::Skill | Source::HookContext
+            );
         match unit.kind {
             UnitKind::Heading => f.table = None,
             UnitKind::Row => f.row(unit.span, quoted),
@@ -525,6 +533,7 @@ impl<'t> Finder<'t> {
             question,
             guards: self.filter,
             recap: self.recap,
+            standing: self.standing,
         }
     }
 
@@ -571,7 +580,10 @@ impl<'t> Finder<'t> {
     fn sentence(&mut self, span: Span, quoted: bool) {
         let text = self.text;
         let s = span.of(text);
-        if s.len() > MAX_SENTENCE || (self.filter && !raw_may_hold_rule(s)) {
+        // In a system prompt or a project file a bare instruction is a
+        // rule: every sentence is read.
+        let filter = self.filter && !self.standing;
+        if s.len() > MAX_SENTENCE || (filter && !raw_may_hold_rule(s)) {
             return;
         }
         if diagnostic(s) || mentions_keywords(s) {
@@ -583,7 +595,7 @@ impl<'t> Finder<'t> {
         self.recap = self.source == Source::Assistant && recaps(s);
         self.tokenize(span);
         let present = self.bits.iter().fold(Bits::default(), |a, b| a.union(*b));
-        if self.filter && !may_hold_rule(present, s) {
+        if filter && !may_hold_rule(present, s) {
             return;
         }
         if self.source != Source::Assistant

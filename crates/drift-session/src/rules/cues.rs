@@ -49,6 +49,9 @@ pub(crate) struct Ctx {
     /// constraints: …", "as you said, …"): the model's "I should …" there
     /// restates a rule rather than plans.
     pub(crate) recap: bool,
+    /// Text that only instructs (a system prompt, a project file, a skill,
+    /// a hook's output): a bare instruction there is standing.
+    pub(crate) standing: bool,
 }
 
 /// What a clause is.
@@ -967,6 +970,7 @@ const TRIGGERS: &[&str] = &[
     "correction",
     "daily",
     "default",
+    "defer",
     "disallowed",
     "discouraged",
     "during",
@@ -994,7 +998,10 @@ const TRIGGERS: &[&str] = &[
     "first",
     "follow",
     "follows",
+    "forbade",
+    "forbid",
     "forbidden",
+    "forbids",
     "free",
     "freeze",
     "freezes",
@@ -1086,6 +1093,7 @@ const TRIGGERS: &[&str] = &[
     "preferred",
     "prior",
     "prohibited",
+    "prohibits",
     "quarterly",
     "rather",
     "read",
@@ -1326,6 +1334,9 @@ const PERMISSION: Bits = Bits::of(&[
     "okay",
 ]);
 const APPROVAL: Bits = Bits::of(&[
+    "escalate",
+    "defer",
+    "hand",
     "without",
     "approval",
     "approvals",
@@ -1440,6 +1451,10 @@ const SCOPE: Bits = Bits::of(&[
     "only",
 ]);
 const PROHIBITION: Bits = Bits::of(&[
+    "forbade",
+    "forbid",
+    "forbids",
+    "prohibits",
     "discouraged",
     "never",
     "not",
@@ -1696,10 +1711,26 @@ impl Clause<'_, '_> {
                 return None;
             }
             let mut main = self.next_clause(h);
-            if main >= self.len()
-                && let Some(then) = self.find(h + 2, "then")
-            {
-                main = then + 1;
+            if main >= self.len() {
+                // No comma: "if X then Y", "if X just Y", "if the build
+                // fails revert it".
+                let n = self.len();
+                main = self
+                    .find_any(h + 2, &["then", "just"])
+                    .map(|k| k + 1)
+                    .or_else(|| {
+                        (h + 3..n).find(|&k| {
+                            self.verb_at(k).is_some()
+                                && !self.any(
+                                    k - 1,
+                                    &[
+                                        "the", "a", "an", "to", "we", "you", "i", "they", "it",
+                                        "will", "would", "can", "not",
+                                    ],
+                                )
+                        })
+                    })
+                    .unwrap_or(n);
             }
             if main < self.len() && self.directive(main, self.len()) {
                 return Some((
@@ -2183,6 +2214,20 @@ impl Clause<'_, '_> {
                 Some("a second human")
             } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
                 Some("loop in")
+            } else if self.any(i, &["escalate", "defer", "hand"])
+                && (i + 1..(i + 4).min(n)).any(|k| {
+                    self.is(k, "to")
+                        && (self.any(k + 1, &["me", "us", "someone", "legal", "security"])
+                            || self.any(
+                                k + 2,
+                                &[
+                                    "human", "person", "lead", "manager", "engineer", "approver",
+                                    "reviewer",
+                                ],
+                            ))
+                })
+            {
+                Some("escalate to a human")
             } else if self.is(i, "asking") && self.is(i.wrapping_sub(1), "without") {
                 Some("without asking")
             } else if self.is(i, "without")
@@ -2207,7 +2252,7 @@ impl Clause<'_, '_> {
             if past && !matches!(cue, "ask before" | "check with") {
                 continue;
             }
-            if frame || i == h {
+            if frame || i == h || cue == "escalate to a human" {
                 return Some((RuleForm::Approval, cue));
             }
         }
@@ -2380,6 +2425,7 @@ impl Clause<'_, '_> {
                 return Some((RuleForm::Ordering, "only after"));
             }
             if self.is(i, "wait")
+                && !(i > 0 && self.negation(i - 1))
                 && (self.any(i + 1, &["for", "until"])
                     || self.seq(i + 1, &["at", "least"])
                     || self.number(i + 1))
@@ -2720,6 +2766,10 @@ impl Clause<'_, '_> {
                     "banned",
                     "disallowed",
                     "discouraged",
+                    "forbade",
+                    "forbid",
+                    "forbids",
+                    "prohibits",
                 ],
             ) {
                 return Some((RuleForm::Prohibition, "forbidden"));
@@ -3002,7 +3052,17 @@ pub(crate) fn read_clause_with(
                 .then(|| c.obligation(contrast))
                 .flatten()
         })
-        .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")));
+        .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")))
+        .or_else(|| {
+            // "Respond in the customer's language." in a system prompt.
+            let bare = ctx.standing && c.imperative().is_some() && !c.has("may");
+            bare.then(|| {
+                (
+                    RuleForm::Obligation,
+                    c.imperative().unwrap_or("instruction"),
+                )
+            })
+        });
     r.rule = rule;
     r.only_scope = only_scope;
     if let Some((form, cue)) = rule {
