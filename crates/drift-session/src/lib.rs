@@ -8,6 +8,7 @@
 //! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
 //! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
 //! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
+//! | which clauses of a text are rules, of what form; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`RuleForm`], [`Source`], [`is_harness_text`], [`operator_content`], [`RuleBook`] | `rules` |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
 //!
@@ -58,7 +59,7 @@ pub use import::{
 };
 pub use rules::{
     BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
-    operator_content, rule_key, summary_body,
+    operator_content, rule_key, shorten, summary_body,
 };
 pub use transcript::{
     Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,

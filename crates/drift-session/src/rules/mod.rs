@@ -26,7 +26,12 @@
 //! Rules are read from every source: chat, system prompts, project files,
 //! files and tickets a tool returned (numbered `cat -n` and `grep -n`
 //! lines, list items, markdown tables, JSON string values of MCP results),
-//! hooks and skills. A sentence holds one rule per operative clause:
+//! hooks and skills. In a system prompt, a project file, a skill or a
+//! hook's output, which only instruct, a bare instruction ("Respond in the
+//! customer's language.") is an obligation; in chat and tool output it
+//! needs a cue ("Scale the blue pool to 6 nodes" is a task, a runbook's
+//! "Export the ledger diff" a step). A sentence holds one rule per
+//! operative clause:
 //! "Drain no more than 2 nodes at once, and never drain a node that runs a
 //! kafka-broker pod" is two. A rule's span keeps its operative words whole
 //! (a reason after a dash or a semicolon is left out); shorten it only for
@@ -60,15 +65,18 @@
 //!
 //! ## How
 //!
-//! One pass over the text turns it into logical lines (line numbers, list
-//! markers and tags taken off; JSON string values split at their `\n`
-//! escapes), the lines into sentences, each in the region a harness reader
-//! gives it (the operator's, restated, the harness's). Each sentence is cut
-//! into clauses and each clause read for its cues, most telling first; see
-//! the `cues` and `clauses` submodules for the order and the exceptions.
-//! It is hand-written scanning over [`crate::entail`]'s tokens, linear in
-//! its input, with one reused token buffer; 10 MB of mixed log text is read
-//! in well under a second (see `benches/rules.rs` and `BENCHMARKS.md`).
+//! One pass over the text turns it into logical lines (`lines`: line
+//! numbers, list markers and tags taken off; JSON string values split at
+//! their `\n` escapes), the lines into sentences (`read`), each in the
+//! region the harness reader (`boilerplate`) gives it: the operator's,
+//! restated, or the harness's. A sentence without any word a cue needs is
+//! not even tokenised. The others are cut into clauses and put back
+//! together where one only finishes another (`clauses`), and each clause
+//! is read for its cues, most telling first (`cues`, where the order and
+//! its exceptions are written down). It is hand-written scanning over
+//! [`crate::entail`]'s tokens with reused buffers, linear in its input:
+//! about 180 ms for 10 MB of mixed session text (`benches/rules.rs`,
+//! `BENCHMARKS.md`).
 //!
 //! ## Precision and recall
 //!
@@ -102,6 +110,7 @@
 //! `held_out.txt` (50 documents, 289 labelled items, different domains),
 //! kept out of the tuning: not yet measured.
 
+use alloc::string::String;
 use alloc::vec::Vec;
 
 use drift_core::Kind;
@@ -166,6 +175,11 @@ impl Source {
             Source::Assistant => "assistant",
             Source::Summary => "summary",
         }
+    }
+
+    /// The source with this id.
+    pub fn from_id(id: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|s| s.id() == id)
     }
 
     /// Whether what this source says about rules restates them: the
@@ -292,6 +306,42 @@ impl Rule {
     pub fn text(self, text: &str) -> &str {
         self.span.of(text)
     }
+}
+
+/// A rule's text for display: whitespace collapsed and, when longer than
+/// `max_chars` characters, cut at a word boundary with "…". The rule's own
+/// span keeps its operative words whole; this is only for showing it.
+///
+/// ```
+/// use drift_session::shorten;
+///
+/// assert_eq!(shorten("Never  drain\na node", 40), "Never drain a node");
+/// assert_eq!(
+///     shorten("Drain no more than 2 nodes at once, and never drain a broker", 24),
+///     "Drain no more than 2…"
+/// );
+/// ```
+pub fn shorten(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars * 4));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.chars().count() <= max_chars {
+        return out;
+    }
+    let budget = max_chars.saturating_sub(1);
+    let cut = out.char_indices().nth(budget).map_or(out.len(), |(i, _)| i);
+    let head = out.get(..cut).unwrap_or("");
+    let head = match head.rfind(' ') {
+        Some(space) if space > 0 => head.get(..space).unwrap_or(head),
+        _ => head,
+    };
+    let mut short = String::from(head.trim_end_matches([',', ';', ':', ' ']));
+    short.push('\u{2026}');
+    short
 }
 
 /// Every rule clause in `text`, in order.
