@@ -74,6 +74,16 @@ const PHRASES: &[(Match, Effect)] = &[
         Prefix("Continue with the last task that you were asked"),
         Skip,
     ),
+    // Claude Code's newer closing.
+    (
+        Prefix("Continue the conversation from where it left off"),
+        Skip,
+    ),
+    (Prefix("Resume directly"), Skip),
+    (
+        Prefix("Pick up the last task as if the break never happened"),
+        Skip,
+    ),
     (
         Prefix("Your task is to create a detailed summary of the conversation"),
         Harness,

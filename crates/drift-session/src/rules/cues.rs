@@ -760,7 +760,13 @@ impl<'t> Clause<'_, 't> {
         if self.entity(i) == Some(EntityKind::Date) {
             return true;
         }
-        if has_clock(self.raw(i)) {
+        // A clock the scanner split into words ("04:00\u{2013}05:00").
+        let at = self.t.get(i).map_or(0, |t| t.span.start);
+        let mut end = (at + 5).min(self.text.len());
+        while end > at && !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if has_clock(self.raw(i)) || has_clock(self.text.get(at..end).unwrap_or("")) {
             return true;
         }
         if self.word(i).is_some_and(is_time_word) {
@@ -2996,8 +3002,11 @@ pub(crate) fn read_clause_with(
     let c = Clause::with(tokens, text, present);
     let mut r = Reading::default();
     if c.len() == 1 {
-        // A label: "Approver: …".
-        r.rule = c.binding(false).filter(|(f, _)| *f == RuleForm::Approval);
+        // A label: "Approver: …", "Exception: …".
+        r.rule = c
+            .binding(false)
+            .filter(|(f, _)| *f == RuleForm::Approval)
+            .or_else(|| c.carve_out().filter(|(_, cue)| *cue == "exception"));
         r.head = r.rule.is_some();
         return r;
     }
