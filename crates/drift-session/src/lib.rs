@@ -9,6 +9,7 @@
 //! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
 //! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
 //! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
+//! | which clauses of a text are rules, of what form; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`RuleForm`], [`Source`], [`is_harness_text`], [`operator_content`], [`RuleBook`] | `rules` |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
 //!
@@ -34,6 +35,7 @@ mod audit;
 mod entail;
 mod guard;
 mod import;
+mod rules;
 mod transcript;
 
 pub use audit::{
@@ -61,6 +63,10 @@ pub use import::{
     default_policy, import, import_text,
 };
 pub use transcript::text::strip_line_numbers;
+pub use rules::{
+    BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
+    operator_content, rule_key, shorten, summary_body,
+};
 pub use transcript::{
     CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
     TranscriptError, TranscriptFormat, read_transcript,

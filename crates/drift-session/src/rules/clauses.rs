@@ -1,0 +1,1010 @@
+//! Sentences into clauses, clauses into rules.
+//!
+//! A sentence is cut where one operative clause may end and another begin:
+//! at `;`, at a colon after a lead-in ("Constraints from the user: …"), at
+//! a dash between clauses, before ", never", ", don't", ", no …", ", and
+//! never" and their kin, before " and leave", " but keep" and the like, and
+//! around a quotation or a parenthesis that is a rule of its own
+//! (`"Never close anything tagged legal-hold."`, "(max 250 kB gzipped)").
+//! Each clause is read on its own ([`super::cues`]); then the clauses are
+//! put back together where one only finishes another:
+//!
+//! - a head takes the clause after its colon or dash ("The sessions cluster
+//!   is the exception: it may be flushed …", "Approver: @kmurphy");
+//! - a negated clause about "it", "them" or "there" restates a statement
+//!   before it ("Scripts under bin/legacy/ are frozen; do not modify
+//!   them") — unless that statement is an instruction of its own ("Keep
+//!   PDBs as they are; don't patch them");
+//! - after "only X", ", not Y" is a scope of its own; elsewhere it belongs
+//!   to its clause ("immutable digests, not :latest");
+//! - an instruction without a cue beside a rule is an obligation too ("Use
+//!   pnpm, never npm or yarn").
+//!
+//! A sentence with a correction cue ("Correction:", "I meant", "scratch
+//! that") is one correction, whole. Tables are read cell by cell; a rule
+//! in a row starts at the row's first cell (what the row is about), and a
+//! column that asks whether the agent may act ("agent may change?") makes
+//! each answer a scope.
+
+use alloc::vec::Vec;
+
+use super::cues::{
+    Bits, Ctx, Reading, correction, diagnostic, may_hold_rule, raw_may_hold_rule, read_clause_with,
+    token_triggers,
+};
+use super::read::{Region, UnitKind, read};
+use super::{Rule, RuleForm, Source};
+use crate::entail::scan::{Span, Token, for_each_token};
+
+/// Sentences and table cells longer than this are not read (logs,
+/// minified data): it also bounds the work one clause can cost, so the
+/// finder stays linear in its input whatever the input.
+const MAX_SENTENCE: usize = 800;
+
+/// Table rows longer than this are not read.
+const MAX_ROW: usize = 4 * MAX_SENTENCE;
+
+/// How a clause is attached to the one before it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Joint {
+    Start,
+    Semicolon,
+    Colon,
+    Dash,
+    Comma,
+    /// ", not …" after an "only".
+    Not,
+    And,
+    But,
+    Paren,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Piece {
+    span: Span,
+    joint: Joint,
+    reading: Reading,
+}
+
+/// A rule found, before it is emitted.
+#[derive(Clone, Copy, Debug)]
+struct Out {
+    span: Span,
+    form: RuleForm,
+    cue: &'static str,
+    head: bool,
+    only_scope: bool,
+    piece: usize,
+}
+
+/// A table being read: which column asks whether the agent may act.
+#[derive(Clone, Copy, Debug)]
+struct Table {
+    permission: Option<usize>,
+}
+
+struct Finder<'t> {
+    text: &'t str,
+    source: Source,
+    out: Vec<Rule>,
+    /// The tokens of the sentence or row being read.
+    tokens: Vec<Token<'t>>,
+    /// The trigger words of each of `tokens`.
+    bits: Vec<Bits>,
+    /// The tokens of the clause being read.
+    piece: Vec<Token<'t>>,
+    /// Buffers for cutting a sentence into clauses.
+    cuts: Vec<(Span, Joint)>,
+    pieces: Vec<Piece>,
+    table: Option<Table>,
+    /// Skip sentences without any word a cue needs (off only in the test
+    /// that shows it changes nothing).
+    filter: bool,
+    /// The sentence being read recaps the operator's rules.
+    recap: bool,
+    /// The unit being read is an instruction-only text of the operator's.
+    standing: bool,
+}
+
+/// Every rule clause of `text`.
+pub(crate) fn find(text: &str, source: Source) -> Vec<Rule> {
+    find_with(text, source, true)
+}
+
+fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
+    let mut f = Finder {
+        text,
+        source,
+        out: Vec::new(),
+        tokens: Vec::new(),
+        bits: Vec::new(),
+        piece: Vec::new(),
+        cuts: Vec::new(),
+        pieces: Vec::new(),
+        table: None,
+        filter,
+        recap: false,
+        standing: false,
+    };
+    read(text, source, |unit| {
+        if unit.region == Region::Harness {
+            f.table = None;
+            return;
+        }
+        let quoted = unit.region == Region::Restated;
+        f.standing = unit.region == Region::Operator
+            && matches!(
+                source,
+                Source::SystemPrompt | Source::ProjectFile | Source::Skill | Source::HookContext
+            );
+        match unit.kind {
+            UnitKind::Heading => f.table = None,
+            UnitKind::Row => f.row(unit.span, quoted),
+            UnitKind::Sentence | UnitKind::Item => {
+                f.table = None;
+                f.sentence(unit.span, quoted);
+            }
+        }
+    });
+    // A quotation's rules are found before the rest of their sentence.
+    f.out.sort_by_key(|r| (r.span.start, r.span.end));
+    f.out
+}
+
+fn at(bytes: &[u8], i: usize) -> u8 {
+    bytes.get(i).copied().unwrap_or(0)
+}
+
+/// The ASCII word (letters and apostrophes) starting at `i`, lowercased
+/// into `buf`, and where it ends.
+fn word_at<'b>(bytes: &[u8], i: usize, end: usize, buf: &'b mut [u8; 16]) -> (&'b str, usize) {
+    let mut j = i;
+    let mut n = 0;
+    while j < end {
+        let b = at(bytes, j);
+        if !(b.is_ascii_alphabetic() || b == b'\'') {
+            break;
+        }
+        if let Some(slot) = buf.get_mut(n) {
+            *slot = b.to_ascii_lowercase();
+            n += 1;
+        }
+        j += 1;
+    }
+    let w = buf
+        .get(..n)
+        .and_then(|b| core::str::from_utf8(b).ok())
+        .unwrap_or("");
+    (w, j)
+}
+
+/// What may follow ", " to start a new clause.
+fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
+    let mut b1 = [0u8; 16];
+    let (w1, e1) = word_at(bytes, i, end, &mut b1);
+    let mut b2 = [0u8; 16];
+    let (w2, e2) = word_at(bytes, e1 + 1, end, &mut b2);
+    let mut b3 = [0u8; 16];
+    let (w3, _) = word_at(bytes, e2 + 1, end, &mut b3);
+    match w1 {
+        "never" | "always" | "don't" | "dont" | "it's" | "they're" | "that's" => true,
+        "it" | "they" => matches!(w2, "is" | "are"),
+        "do" => w2 == "not",
+        "no" => {
+            !w2.is_empty()
+                && !matches!(
+                    w2,
+                    "problem" | "worries" | "idea" | "exceptions" | "exception" | "matter"
+                )
+        }
+        "and" | "but" | "or" => match w2 {
+            "never" | "always" | "don't" | "no" | "only" | "leave" | "keep" => true,
+            "do" => w3 == "not",
+            "i" | "you" | "we" => matches!(
+                w3,
+                "should" | "must" | "need" | "may" | "can't" | "cannot" | "have" | "shouldn't"
+            ),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// What may follow " and " or " but " to start a new clause.
+fn clause_after_and(bytes: &[u8], i: usize, end: usize) -> bool {
+    let mut b1 = [0u8; 16];
+    let (w1, e1) = word_at(bytes, i, end, &mut b1);
+    let mut b2 = [0u8; 16];
+    let (w2, _) = word_at(bytes, e1 + 1, end, &mut b2);
+    match w1 {
+        "never" | "always" | "don't" | "leave" | "keep" | "avoid" => true,
+        "do" => w2 == "not",
+        "make" => w2 == "sure",
+        "wait" | "that" | "to" => true,
+        _ => false,
+    }
+}
+
+/// Whether `text[span]` starts with the word `w` (any case).
+fn starts_with_word(text: &str, span: Span, w: &str) -> bool {
+    let s = span
+        .of(text)
+        .trim_start_matches(|c: char| !c.is_alphanumeric());
+    s.len() >= w.len()
+        && s.as_bytes()
+            .get(..w.len())
+            .is_some_and(|h| h.eq_ignore_ascii_case(w.as_bytes()))
+        && !s
+            .as_bytes()
+            .get(w.len())
+            .is_some_and(|b| b.is_ascii_alphanumeric())
+}
+
+/// A sentence about rule words rather than a rule: "The words MUST and
+/// NEVER follow RFC 2119", "the key words … are to be interpreted …".
+fn mentions_keywords(s: &str) -> bool {
+    let b = s.as_bytes();
+    (0..b.len()).any(|i| {
+        let word = b
+            .get(i..i + 4)
+            .is_some_and(|w| w.eq_ignore_ascii_case(b"word"));
+        if !word {
+            return false;
+        }
+        let before = b.get(..i).unwrap_or(&[]);
+        let after = b.get(i + 4..).unwrap_or(&[]);
+        let ends_before = |p: &[u8]| {
+            before.len() >= p.len() && before[before.len() - p.len()..].eq_ignore_ascii_case(p)
+        };
+        let plural_space = after.starts_with(b" ") || after.starts_with(b"s ");
+        plural_space && (ends_before(b"the ") || ends_before(b"key ") || ends_before(b"key"))
+    })
+}
+
+/// The model recaps the operator's rules: "recapping your constraints:",
+/// "as you said", "per your instruction", "to confirm".
+fn recaps(s: &str) -> bool {
+    let b = s.as_bytes();
+    [
+        "constraint",
+        "your rule",
+        "the rules",
+        "instruction",
+        "you said",
+        "you asked",
+        "per your",
+        "to confirm",
+        "recap",
+        "as requested",
+        "you told me",
+        "reminder",
+    ]
+    .iter()
+    .any(|p| {
+        b.windows(p.len())
+            .any(|w| w.eq_ignore_ascii_case(p.as_bytes()))
+    })
+}
+
+/// Whether `s` holds the word "only".
+fn has_only(s: &str) -> bool {
+    s.split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| w.eq_ignore_ascii_case("only"))
+}
+
+/// Cuts `seg` into clauses.
+fn split(text: &str, seg: Span, pieces: &mut Vec<(Span, Joint)>) {
+    let bytes = text.as_bytes();
+    let end = seg.end.min(bytes.len());
+    let first_then = starts_with_word(text, seg, "first") || seg.of(text).contains(", then ");
+    let mut start = seg.start;
+    let mut joint = Joint::Start;
+    let mut cut = |a: usize, b: usize, next: Joint, start: &mut usize, joint: &mut Joint| {
+        pieces.push((Span::new(*start, a), *joint));
+        *start = b;
+        *joint = next;
+    };
+    let mut i = seg.start;
+    let mut depth = 0usize;
+    let mut ticks = false;
+    let mut quote = false;
+    while i < end {
+        let b = at(bytes, i);
+        if b == b'`' {
+            ticks = !ticks;
+            i += 1;
+            continue;
+        }
+        if ticks {
+            i += 1;
+            continue;
+        }
+        if b == b'"' {
+            quote = !quote;
+            i += 1;
+            continue;
+        }
+        if b == 0xE2 && at(bytes, i + 1) == 0x80 && matches!(at(bytes, i + 2), 0x9C | 0x9D) {
+            quote = at(bytes, i + 2) == 0x9C;
+            i += 3;
+            continue;
+        }
+        if quote {
+            i += 1;
+            continue;
+        }
+        match b {
+            b'(' | b'[' => depth += 1,
+            b')' | b']' => depth = depth.saturating_sub(1),
+            _ if depth > 0 => {}
+            b';' => cut(i, i + 1, Joint::Semicolon, &mut start, &mut joint),
+            b':' if matches!(at(bytes, i + 1), b' ' | b'\t') || i + 1 >= end => {
+                cut(i, i + 1, Joint::Colon, &mut start, &mut joint);
+            }
+            b' ' => {
+                let k = i + 1;
+                let dash = match bytes.get(k..).unwrap_or(&[]) {
+                    [b'-', b'-', b' ', ..] => 2,
+                    [b'-', b' ', ..] => 1,
+                    [0xE2, 0x80, 0x93 | 0x94, b' ', ..] => 3,
+                    _ => 0,
+                };
+                if dash > 0 {
+                    cut(i, k + dash + 1, Joint::Dash, &mut start, &mut joint);
+                    i = k + dash + 1;
+                    continue;
+                }
+                let lower3 = |w: &[u8]| {
+                    bytes
+                        .get(k..k + w.len())
+                        .is_some_and(|h| h.eq_ignore_ascii_case(w))
+                };
+                // "stop and wait for me" is one step.
+                let mut w0 = i;
+                while w0 > start && at(bytes, w0 - 1).is_ascii_alphabetic() {
+                    w0 -= 1;
+                }
+                let stop = ["stop", "halt", "pause"].iter().any(|s| {
+                    bytes
+                        .get(w0..i)
+                        .is_some_and(|w| w.eq_ignore_ascii_case(s.as_bytes()))
+                });
+                if (lower3(b"and ") || lower3(b"but "))
+                    && clause_after_and(bytes, k + 4, end)
+                    && !stop
+                {
+                    let j = if lower3(b"and ") {
+                        Joint::And
+                    } else {
+                        Joint::But
+                    };
+                    cut(i, k + 4, j, &mut start, &mut joint);
+                    i = k + 4;
+                    continue;
+                }
+            }
+            b',' if !first_then && at(bytes, i + 1) == b' ' => {
+                let k = i + 2;
+                if clause_after_comma(bytes, k, end) {
+                    cut(i, k, Joint::Comma, &mut start, &mut joint);
+                    i = k;
+                    continue;
+                }
+                let mut buf = [0u8; 16];
+                let (w, _) = word_at(bytes, k, end, &mut buf);
+                if w == "not" && has_only(text.get(start..i).unwrap_or("")) {
+                    cut(i, k, Joint::Not, &mut start, &mut joint);
+                    i = k;
+                    continue;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    pieces.push((Span::new(start, end), joint));
+}
+
+/// `span` without surrounding whitespace and dangling punctuation.
+fn trim(text: &str, span: Span) -> Span {
+    let s = span.of(text);
+    let lead = s.len() - s.trim_start().len();
+    let t = s
+        .trim()
+        .trim_end_matches([',', ';', ':', '-', '\u{2013}', '\u{2014}', ' ']);
+    Span::new(span.start + lead, span.start + lead + t.len())
+}
+
+/// Who reports a rule in a summary.
+const REPORTERS: &[&str] = &["customer", "he", "operator", "she", "team", "they", "user"];
+
+/// Verbs that report a rule.
+const REPORTING: &[&str] = &[
+    "asked",
+    "asks",
+    "insisted",
+    "instructed",
+    "mentioned",
+    "noted",
+    "requested",
+    "said",
+    "says",
+    "specified",
+    "stated",
+    "wanted",
+    "wants",
+];
+
+/// The length of a reporting frame that opens `s` ("The user said ", "They
+/// asked that "), so that a restated rule is the rule itself.
+fn frame_len(s: &str) -> usize {
+    let mut words = [(0usize, ""); 6];
+    let mut n = 0;
+    let mut at = 0;
+    for w in s.split_inclusive(' ').take(6) {
+        if let Some(slot) = words.get_mut(n) {
+            *slot = (at, w);
+            n += 1;
+        }
+        at += w.len();
+    }
+    let word = |i: usize| words.get(i).filter(|_| i < n).map_or("", |(_, w)| w.trim());
+    let mut i = 0;
+    if word(i).eq_ignore_ascii_case("the") {
+        i += 1;
+    }
+    if !super::words::in_table(REPORTERS, word(i)) {
+        return 0;
+    }
+    i += 1;
+    if word(i).eq_ignore_ascii_case("also") {
+        i += 1;
+    }
+    if !super::words::in_table(REPORTING, word(i).trim_end_matches(':')) {
+        return 0;
+    }
+    i += 1;
+    if ["that", "to"]
+        .iter()
+        .any(|w| word(i).eq_ignore_ascii_case(w))
+    {
+        i += 1;
+    }
+    if i >= n {
+        return 0;
+    }
+    words.get(i).map_or(0, |(at, _)| *at)
+}
+
+/// Double-quoted stretches of `span`: each inside, and with its marks.
+fn quotations(text: &str, span: Span, mut f: impl FnMut(Span, Span)) {
+    let bytes = text.as_bytes();
+    let end = span.end.min(bytes.len());
+    // The open quotation: where its mark starts and its inside starts.
+    let mut open: Option<(usize, usize)> = None;
+    let mut i = span.start;
+    let mut ticks = false;
+    while i < end {
+        let b = at(bytes, i);
+        if b == b'`' {
+            ticks = !ticks;
+            i += 1;
+            continue;
+        }
+        if ticks {
+            i += 1;
+            continue;
+        }
+        let curly = b == 0xE2 && at(bytes, i + 1) == 0x80;
+        let (len, opens, closes) = match b {
+            b'"' => (1, open.is_none(), open.is_some()),
+            _ if curly && at(bytes, i + 2) == 0x9C => (3, true, false),
+            _ if curly && at(bytes, i + 2) == 0x9D => (3, false, true),
+            _ => {
+                i += 1;
+                continue;
+            }
+        };
+        if closes && let Some((mark, inner)) = open.take() {
+            f(Span::new(inner, i), Span::new(mark, i + len));
+        } else if opens {
+            open = Some((i, i + len));
+        }
+        i += len;
+    }
+}
+
+impl<'t> Finder<'t> {
+    /// Reads the tokens of a sentence or row into `self.tokens`, with the
+    /// trigger words of each.
+    fn tokenize(&mut self, span: Span) {
+        self.tokens.clear();
+        self.bits.clear();
+        let (tokens, bits) = (&mut self.tokens, &mut self.bits);
+        for_each_token(self.text, span, |t| {
+            bits.push(token_triggers(&t));
+            tokens.push(t);
+        });
+    }
+
+    fn ctx(&self, question: bool) -> Ctx {
+        Ctx {
+            assistant: self.source == Source::Assistant,
+            question,
+            guards: self.filter,
+            recap: self.recap,
+            standing: self.standing,
+        }
+    }
+
+    /// Reads the clause `span` of the unit whose tokens are in
+    /// `self.tokens`: its tokens are theirs, the first one opening it.
+    fn read_piece(&mut self, span: Span, question: bool) -> Reading {
+        let text = self.text;
+        let from = self.tokens.partition_point(|t| t.span.start < span.start);
+        let to = self.tokens.partition_point(|t| t.span.end <= span.end);
+        self.piece.clear();
+        if let Some(tokens) = self.tokens.get(from..to.max(from)) {
+            self.piece.extend_from_slice(tokens);
+        }
+        if let Some(first) = self.piece.first_mut() {
+            first.clause_start = true;
+        }
+        let present = self
+            .bits
+            .get(from..to.max(from))
+            .unwrap_or(&[])
+            .iter()
+            .fold(Bits::default(), |a, b| a.union(*b));
+        let contrast = span.of(text).contains(", not ");
+        read_clause_with(&self.piece, present, text, self.ctx(question), contrast)
+    }
+
+    fn emit(&mut self, outs: &[Out], quoted: bool) {
+        for o in outs {
+            let mut span = trim(self.text, o.span);
+            span.start += frame_len(span.of(self.text));
+            if span.is_empty() {
+                continue;
+            }
+            self.out.push(Rule {
+                span,
+                kind: o.form.kind(),
+                form: o.form,
+                cue: o.cue,
+                quoted,
+            });
+        }
+    }
+
+    fn sentence(&mut self, span: Span, quoted: bool) {
+        let text = self.text;
+        let s = span.of(text);
+        // In a system prompt or a project file a bare instruction is a
+        // rule: every sentence is read.
+        let filter = self.filter && !self.standing;
+        if s.len() > MAX_SENTENCE || (filter && !raw_may_hold_rule(s)) {
+            return;
+        }
+        if diagnostic(s) || mentions_keywords(s) {
+            return;
+        }
+        let question = s
+            .trim_end_matches(['"', ')', '\'', '*', '\u{201D}'])
+            .ends_with('?');
+        self.recap = self.source == Source::Assistant && recaps(s);
+        self.tokenize(span);
+        let present = self.bits.iter().fold(Bits::default(), |a, b| a.union(*b));
+        if filter && !may_hold_rule(present, s) {
+            return;
+        }
+        if self.source != Source::Assistant
+            && !question
+            && let Some(cue) = correction(&self.tokens, present, text, s.contains(", not "))
+        {
+            let out = Out {
+                span,
+                form: RuleForm::Correction,
+                cue,
+                head: false,
+                only_scope: false,
+                piece: 0,
+            };
+            self.emit(&[out], quoted);
+            return;
+        }
+        // Quotations that are rules of their own.
+        let mut consumed: [Option<Span>; 8] = [None; 8];
+        let mut count = 0;
+        let mut regions: [Option<(Span, Span)>; 8] = [None; 8];
+        let mut r = 0;
+        quotations(text, span, |inner, whole| {
+            if let Some(slot) = regions.get_mut(r) {
+                *slot = Some((inner, whole));
+                r += 1;
+            }
+        });
+        for (inner, whole) in regions.iter().flatten().copied() {
+            let words = inner.of(text).split_whitespace().count();
+            if words < 3 {
+                continue;
+            }
+            let mut outs = Vec::new();
+            self.segment(inner, false, &mut outs);
+            if !outs.is_empty() {
+                self.emit(&outs, quoted);
+                if let Some(slot) = consumed.get_mut(count) {
+                    *slot = Some(whole);
+                    count += 1;
+                }
+            }
+        }
+        let mut start = span.start;
+        let mut outs = Vec::new();
+        for whole in consumed.iter().flatten().copied() {
+            if whole.start > start {
+                self.segment(Span::new(start, whole.start), question, &mut outs);
+            }
+            start = start.max(whole.end);
+        }
+        if start < span.end {
+            self.segment(Span::new(start, span.end), question, &mut outs);
+        }
+        self.emit(&outs, quoted);
+    }
+
+    /// The rules of one stretch of a sentence, appended to `outs`.
+    fn segment(&mut self, seg: Span, question: bool, outs: &mut Vec<Out>) {
+        let text = self.text;
+        let mut cuts = core::mem::take(&mut self.cuts);
+        let mut pieces = core::mem::take(&mut self.pieces);
+        cuts.clear();
+        pieces.clear();
+        split(text, seg, &mut cuts);
+        for &(span, joint) in &cuts {
+            let span = trim(text, span);
+            if span.is_empty() {
+                continue;
+            }
+            let reading = self.read_piece(span, question);
+            // A parenthesis that is a rule of its own.
+            let mut piece_span = span;
+            if let Some(paren) = self.parenthesis(span, question) {
+                let after = text.get(paren.1.end..span.end).unwrap_or("");
+                if after
+                    .trim_matches(|c: char| c.is_ascii_punctuation() || c.is_whitespace())
+                    .is_empty()
+                {
+                    piece_span = trim(text, Span::new(span.start, paren.1.start));
+                }
+                let reading = if piece_span == span {
+                    reading
+                } else {
+                    self.read_piece(piece_span, question)
+                };
+                pieces.push(Piece {
+                    span: piece_span,
+                    joint,
+                    reading,
+                });
+                pieces.push(Piece {
+                    span: paren.0,
+                    joint: Joint::Paren,
+                    reading: paren.2,
+                });
+                continue;
+            }
+            pieces.push(Piece {
+                span: piece_span,
+                joint,
+                reading,
+            });
+        }
+        merge(&pieces, outs);
+        self.cuts = cuts;
+        self.pieces = pieces;
+    }
+
+    /// The first parenthesis in `span` whose inside is a rule: its inside,
+    /// its whole and the reading.
+    fn parenthesis(&mut self, span: Span, question: bool) -> Option<(Span, Span, Reading)> {
+        let s = span.of(self.text);
+        let open = s.find('(')?;
+        let close = open + s.get(open..)?.find(')')?;
+        let inner = Span::new(span.start + open + 1, span.start + close);
+        if inner.of(self.text).split_whitespace().count() < 2 {
+            return None;
+        }
+        let reading = self.read_piece(inner, question);
+        let strong = reading.rule.is_some_and(|(f, _)| {
+            matches!(
+                f,
+                RuleForm::Limit | RuleForm::Prohibition | RuleForm::Approval
+            )
+        });
+        strong.then_some((
+            inner,
+            Span::new(span.start + open, span.start + close + 1),
+            reading,
+        ))
+    }
+
+    fn row(&mut self, span: Span, quoted: bool) {
+        let text = self.text;
+        let s = span.of(text);
+        if s.len() > MAX_ROW {
+            self.table = None;
+            return;
+        }
+        let mut cells: Vec<Span> = Vec::new();
+        let mut start = 0;
+        let mut ticks = false;
+        for (i, b) in s.bytes().enumerate() {
+            match b {
+                b'`' => ticks = !ticks,
+                b'|' if !ticks => {
+                    if i > start || start > 0 {
+                        cells.push(trim(text, Span::new(span.start + start, span.start + i)));
+                    }
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        if start < s.len() {
+            cells.push(trim(text, Span::new(span.start + start, span.end)));
+        }
+        // A leading `|` leaves an empty first cell.
+        if cells.first().is_some_and(|c| c.is_empty()) {
+            cells.remove(0);
+        }
+        let separator = cells
+            .iter()
+            .all(|c| c.of(text).bytes().all(|b| matches!(b, b'-' | b':' | b' ')));
+        if separator {
+            return;
+        }
+        let Some(table) = self.table else {
+            let permission = cells.iter().position(|c| {
+                let c = c.of(text).to_ascii_lowercase();
+                c.ends_with('?')
+                    || c.contains("may ")
+                    || c.contains("allowed")
+                    || c.contains("can ")
+                    || c.contains("permitted")
+            });
+            self.table = Some(Table { permission });
+            return;
+        };
+        if self.filter && table.permission.is_none() && !raw_may_hold_rule(s) {
+            return;
+        }
+        self.tokenize(span);
+        let present = self.bits.iter().fold(Bits::default(), |a, b| a.union(*b));
+        if self.filter && table.permission.is_none() && !may_hold_rule(present, s) {
+            return;
+        }
+        let mut outs: Vec<Out> = Vec::new();
+        for (k, cell) in cells.iter().copied().enumerate() {
+            if cell.is_empty() {
+                continue;
+            }
+            if Some(k) == table.permission {
+                let c = cell.of(text);
+                let lower = c.to_ascii_lowercase();
+                let answer = ["yes", "no", "read-only", "allowed", "denied", "never"]
+                    .into_iter()
+                    .find(|a| lower.starts_with(a));
+                if let Some(answer) = answer {
+                    let timed = lower.contains("only")
+                        || lower.contains("hours")
+                        || super::words::has_clock(c);
+                    outs.push(Out {
+                        span: cell,
+                        form: if timed {
+                            RuleForm::Window
+                        } else {
+                            RuleForm::Scope
+                        },
+                        cue: answer,
+                        head: false,
+                        only_scope: false,
+                        piece: k,
+                    });
+                }
+                continue;
+            }
+            if cell.len() <= MAX_SENTENCE {
+                self.segment(cell, false, &mut outs);
+            }
+        }
+        // A rule about the row's subject starts at the first cell; rules
+        // side by side of the same family are one.
+        let joins = |f: RuleForm| {
+            matches!(
+                f,
+                RuleForm::Window
+                    | RuleForm::Scope
+                    | RuleForm::Prohibition
+                    | RuleForm::Limit
+                    | RuleForm::Obligation
+            )
+        };
+        let mut merged: Vec<Out> = Vec::new();
+        for o in outs {
+            if let Some(last) = merged.last_mut()
+                && joins(last.form)
+                && joins(o.form)
+            {
+                last.span.end = o.span.end;
+                continue;
+            }
+            merged.push(o);
+        }
+        if let Some(first) = merged.first_mut()
+            && joins(first.form)
+            && let Some(key) = cells.first()
+            && key.end <= first.span.start
+        {
+            first.span.start = key.start;
+        }
+        self.emit(&merged, quoted);
+    }
+}
+
+/// Puts a sentence's clauses back together and keeps the rules.
+fn merge(pieces: &[Piece], outs: &mut Vec<Out>) {
+    let base = outs.len();
+    let any_rule = pieces.iter().any(|p| p.reading.rule.is_some());
+    for (k, p) in pieces.iter().enumerate() {
+        let prev = k.checked_sub(1).and_then(|j| pieces.get(j));
+        let last_is_prev = outs.len() > base && outs.last().is_some_and(|o| o.piece + 1 == k);
+        // A head takes the clause after its colon or dash.
+        if last_is_prev
+            && matches!(p.joint, Joint::Colon | Joint::Dash)
+            && let Some(last) = outs.last_mut()
+            && last.head
+        {
+            last.span.end = p.span.end;
+            last.head = false;
+            last.piece = k;
+            continue;
+        }
+        if p.joint == Joint::Not {
+            if last_is_prev && outs.last().is_some_and(|o| o.only_scope) {
+                outs.push(Out {
+                    span: p.span,
+                    form: RuleForm::Scope,
+                    cue: "not",
+                    head: false,
+                    only_scope: false,
+                    piece: k,
+                });
+                continue;
+            }
+            if last_is_prev && let Some(last) = outs.last_mut() {
+                last.span.end = p.span.end;
+                last.piece = k;
+                continue;
+            }
+        }
+        match p.reading.rule {
+            Some((form, cue)) => {
+                let restates = p.reading.anaphor
+                    && matches!(p.joint, Joint::Semicolon | Joint::Dash | Joint::Comma)
+                    && prev.is_some_and(|q| q.reading.imperative.is_none() && !q.reading.plan);
+                if restates && let Some(q) = prev {
+                    if last_is_prev && let Some(last) = outs.last_mut() {
+                        last.span.end = p.span.end;
+                        last.piece = k;
+                    } else {
+                        outs.push(Out {
+                            span: Span::new(q.span.start, p.span.end),
+                            form,
+                            cue,
+                            head: false,
+                            only_scope: false,
+                            piece: k,
+                        });
+                    }
+                    continue;
+                }
+                outs.push(Out {
+                    span: p.span,
+                    form,
+                    cue,
+                    head: p.reading.head,
+                    only_scope: p.reading.only_scope,
+                    piece: k,
+                });
+            }
+            None => {
+                let Some(verb) = p.reading.imperative else {
+                    continue;
+                };
+                if p.reading.plan || !any_rule {
+                    continue;
+                }
+                let sibling = |q: Option<&Piece>, joint: Joint| {
+                    q.is_some_and(|q| q.reading.rule.is_some() && q.reading.directive)
+                        && matches!(
+                            joint,
+                            Joint::Semicolon | Joint::Comma | Joint::And | Joint::Dash
+                        )
+                };
+                let next = pieces.get(k + 1);
+                if sibling(prev, p.joint) || next.is_some_and(|n| sibling(Some(n), n.joint)) {
+                    outs.push(Out {
+                        span: p.span,
+                        form: RuleForm::Obligation,
+                        cue: verb,
+                        head: false,
+                        only_scope: false,
+                        piece: k,
+                    });
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The documents of the development corpus.
+    fn documents() -> Vec<&'static str> {
+        let corpus = include_str!("../../tests/rules/rules.txt");
+        let mut out = Vec::new();
+        let mut rest = corpus;
+        while let Some(at) = rest.find("\n=== ") {
+            rest = &rest[at + 1..];
+            let start = rest.find('\n').map_or(rest.len(), |n| n + 1);
+            let end = rest.find("\n--- labels").unwrap_or(rest.len());
+            if start <= end {
+                out.push(&rest[start..end]);
+            }
+        }
+        out
+    }
+
+    /// Sentences whose cues the development corpus does not hold.
+    const MORE: &[&str] = &[
+        "Stick to the packages/api folder. Under no circumstances push to main.",
+        "Changes to the OpenAPI spec need a +1 from Lena. It's fine to rebase feature branches.",
+        "Prefer incremental models over full refreshes. Do not join more than 5 tables in one query.",
+        "Do not restart a broker while an under-replicated partition exists.",
+        "Deploys to production are blocked until 2026-06-02. Reindexing is only allowed at night.",
+        "Keep the APK under 40 MB. Keep the learning rate below 3e-4.",
+        "Wait until compliance signs off before running it against production.",
+        "Maintenance is permitted on Sundays between 01:00 and 05:00 local time.",
+        "Do it one POP at a time and wait 10 minutes between POPs.",
+        "Token TTLs may not be longer than 1 hour. No deploys after 4pm.",
+        "Rotating the root token requires two keyholders to be present.",
+        "Actually, make that 60 days for home directories. I said X earlier but I meant Y.",
+        "Offboarding: disable the LDAP account first, then revoke the VPN certificate.",
+        "Never grant premium currency to player accounts directly \u{2014} use the compensation tool.",
+        "Events can only go live on Thursdays. Up to 5,000 gems per compensation without sign-off.",
+        "| cluster | owner | agent may change? |\n| prod-eu1 | EU SRE | no |",
+        "The user said to cap each API key at 100 requests per minute; they asked that no macro be published without review.",
+        "Please save a checkpoint every 500 steps. Feel free to retry flaky tests.",
+        "You are not allowed to modify BGP sessions. Dropping tables is strictly forbidden.",
+        "Get a thumbs-up from Oskar and the go-ahead from Mira; the freezer is full; frozen until Monday.",
+    ];
+
+    #[test]
+    fn the_quick_filter_changes_nothing() {
+        let mut docs = documents();
+        assert!(docs.len() > 80);
+        docs.extend(MORE);
+        for doc in docs {
+            for source in Source::ALL {
+                assert_eq!(
+                    find_with(doc, source, true),
+                    find_with(doc, source, false),
+                    "{source:?}: {doc}"
+                );
+            }
+        }
+    }
+}

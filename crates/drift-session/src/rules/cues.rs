@@ -1,0 +1,3265 @@
+//! One clause read for a rule: is it one, of what form, and which words
+//! decided it.
+//!
+//! The cues are looked for in a fixed order, the most specific first, so
+//! that a clause with several ("never restart X during business hours")
+//! takes the form its most telling cue gives it (a window, not a bare
+//! prohibition):
+//!
+//! 1. a binding ("the ticket is X, not Y", "when I say X I mean Y") or an
+//!    approver named ("the approver is …");
+//! 2. a carve-out that says so ("is the exception", "exempt", "does not
+//!    cover");
+//! 3. a condition ("if …, stop", "stop if", "until <event>", "as soon as");
+//! 4. a limit ("at most N", "no more than N", "up to N", "within N hours");
+//! 5. a permission ("you may", "you can", "is allowed");
+//! 6. an approval in the main clause ("needs sign-off from", "must be
+//!    reviewed by", "wait for my OK");
+//! 7. a time window or freeze ("between 14:00 and 16:00", "frozen until");
+//! 8. an ordering ("before you X", "X first", "only after", "wait for");
+//! 9. a scope ("only on X", "leave X alone", "do not touch X");
+//! 10. a prohibition ("never", "do not", "no X", "kill nothing");
+//! 11. an obligation ("must", "always", "make sure", "X only", "keep …").
+//!
+//! Before any of that a clause is dropped when it is an idiom ("never
+//! mind", "don't worry"), a question (unless a polite request: "could you
+//! please avoid …?"), or the speaker's own plan or state ("I'll …", "we're
+//! at …", "I don't think …"). Each cue also checks that it instructs rather
+//! than describes: "never" before a past form ("we never had an outage")
+//! and a freeze that "was lifted" are history, "only 3 pods are running" is
+//! state.
+
+use crate::entail::lexicon;
+use crate::entail::scan::{EntityKind, Token};
+
+use super::RuleForm;
+use super::words::{Table, has_clock, in_table, is_past, is_time_unit, is_time_word, verb_entry};
+
+/// What the clause is read within.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Ctx {
+    /// The model's own text: its plans are not rules.
+    pub(crate) assistant: bool,
+    /// The sentence is a question.
+    pub(crate) question: bool,
+    /// Look for a cue only where its words are (off only in the test that
+    /// shows this changes nothing).
+    pub(crate) guards: bool,
+    /// The sentence recaps the operator's rules ("recapping your
+    /// constraints: …", "as you said, …"): the model's "I should …" there
+    /// restates a rule rather than plans.
+    pub(crate) recap: bool,
+    /// Text that only instructs (a system prompt, a project file, a skill,
+    /// a hook's output): a bare instruction there is standing.
+    pub(crate) standing: bool,
+}
+
+/// What a clause is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reading {
+    /// The rule it states, with its cue.
+    pub(crate) rule: Option<(RuleForm, &'static str)>,
+    /// An instruction's verb, when the clause starts with one.
+    pub(crate) imperative: Option<&'static str>,
+    /// The speaker's own plan or state.
+    pub(crate) plan: bool,
+    /// A negated rule about "it", "them", "there" or "that": it restates
+    /// the clause before it ("are frozen; do not modify them").
+    pub(crate) anaphor: bool,
+    /// A scope by "only": a following "not X" is its own scope.
+    pub(crate) only_scope: bool,
+    /// A head that takes the clause after it as its content ("X is the
+    /// exception: …", "… is a content freeze: …", "Approver: …").
+    pub(crate) head: bool,
+    /// The clause opens as an instruction: a verb, "never", "do not",
+    /// "no", "always", "only".
+    pub(crate) directive: bool,
+}
+
+/// Words skipped at the start of a clause.
+const FILLERS: &[&str] = &[
+    "additionally",
+    "again",
+    "also",
+    "and",
+    "anyway",
+    "btw",
+    "but",
+    "finally",
+    "fyi",
+    "hey",
+    "just",
+    "kindly",
+    "lastly",
+    "now",
+    "oh",
+    "ok",
+    "okay",
+    "please",
+    "plus",
+    "remember",
+    "so",
+    "then",
+    "to",
+];
+
+/// How often a standing instruction recurs.
+const PERIODIC: &[&str] = &[
+    "annually",
+    "biweekly",
+    "daily",
+    "hourly",
+    "monthly",
+    "nightly",
+    "quarterly",
+    "weekly",
+    "yearly",
+];
+
+/// Function words: never an instruction's verb.
+const CLOSED: &[&str] = &[
+    "a",
+    "about",
+    "after",
+    "all",
+    "already",
+    "also",
+    "although",
+    "am",
+    "an",
+    "and",
+    "another",
+    "any",
+    "anyone",
+    "anything",
+    "are",
+    "as",
+    "at",
+    "be",
+    "because",
+    "been",
+    "before",
+    "being",
+    "both",
+    "but",
+    "by",
+    "can",
+    "could",
+    "did",
+    "do",
+    "does",
+    "done",
+    "each",
+    "either",
+    "every",
+    "everyone",
+    "everything",
+    "few",
+    "for",
+    "from",
+    "had",
+    "has",
+    "have",
+    "he",
+    "her",
+    "here",
+    "him",
+    "his",
+    "how",
+    "i",
+    "if",
+    "in",
+    "into",
+    "is",
+    "it",
+    "its",
+    "just",
+    "less",
+    "many",
+    "may",
+    "maybe",
+    "me",
+    "might",
+    "more",
+    "most",
+    "much",
+    "must",
+    "my",
+    "neither",
+    "no",
+    "none",
+    "nor",
+    "not",
+    "nothing",
+    "now",
+    "of",
+    "ok",
+    "okay",
+    "on",
+    "one",
+    "only",
+    "onto",
+    "or",
+    "other",
+    "our",
+    "over",
+    "perhaps",
+    "please",
+    "same",
+    "shall",
+    "she",
+    "should",
+    "since",
+    "so",
+    "some",
+    "someone",
+    "something",
+    "sorry",
+    "still",
+    "such",
+    "than",
+    "thanks",
+    "that",
+    "the",
+    "their",
+    "them",
+    "then",
+    "there",
+    "these",
+    "they",
+    "this",
+    "those",
+    "though",
+    "three",
+    "to",
+    "today",
+    "tomorrow",
+    "too",
+    "two",
+    "under",
+    "until",
+    "us",
+    "very",
+    "was",
+    "we",
+    "were",
+    "what",
+    "when",
+    "where",
+    "whether",
+    "which",
+    "while",
+    "who",
+    "whom",
+    "whose",
+    "why",
+    "will",
+    "with",
+    "would",
+    "yes",
+    "yesterday",
+    "yet",
+    "you",
+    "your",
+];
+
+/// Subjects after which "must", "always" or "never" describe.
+const DESCRIPTIVE: &[&str] = &["it", "that", "there", "this", "what", "which"];
+
+/// Words after "I"/"we" that make a clause the speaker's plan or state.
+const PLAN_VERBS: &[&str] = &[
+    "agree",
+    "already",
+    "am",
+    "believe",
+    "can",
+    "checked",
+    "could",
+    "did",
+    "found",
+    "going",
+    "got",
+    "guess",
+    "had",
+    "have",
+    "intend",
+    "just",
+    "know",
+    "might",
+    "noticed",
+    "plan",
+    "ran",
+    "see",
+    "shall",
+    "started",
+    "suppose",
+    "think",
+    "understand",
+    "was",
+    "were",
+    "will",
+    "would",
+];
+
+/// Resources a scope marks off ("only on the dev cluster").
+const RESOURCES: &[&str] = &[
+    "account",
+    "accounts",
+    "bucket",
+    "buckets",
+    "cluster",
+    "clusters",
+    "database",
+    "databases",
+    "db",
+    "dev",
+    "directories",
+    "directory",
+    "environment",
+    "environments",
+    "folder",
+    "folders",
+    "host",
+    "hosts",
+    "namespace",
+    "namespaces",
+    "node",
+    "nodes",
+    "pool",
+    "prod",
+    "production",
+    "project",
+    "projects",
+    "region",
+    "regions",
+    "repo",
+    "repos",
+    "repository",
+    "sandbox",
+    "schema",
+    "server",
+    "servers",
+    "service",
+    "services",
+    "stack",
+    "stacks",
+    "staging",
+    "table",
+    "tables",
+    "tenant",
+    "tenants",
+    "workspace",
+];
+
+/// Verbs of touching: a negated one marks off a scope ("don't touch X").
+const TOUCH: &[&str] = &[
+    "alter",
+    "altering",
+    "alters",
+    "edit",
+    "editing",
+    "edits",
+    "modifies",
+    "modify",
+    "modifying",
+    "touch",
+    "touches",
+    "touching",
+    "work",
+    "write",
+    "writes",
+    "writing",
+];
+
+/// Prepositions of place after "only".
+const PLACES: &[&str] = &[
+    "against", "from", "in", "inside", "on", "to", "under", "within",
+];
+
+/// What "without" names when it makes a step wait on another.
+const STEPS: &[&str] = &[
+    "backup",
+    "backups",
+    "checking",
+    "dry",
+    "linting",
+    "plan",
+    "running",
+    "saved",
+    "snapshot",
+    "test",
+    "testing",
+    "tests",
+    "validating",
+    "verifying",
+];
+
+/// Words after a clause-opening "no" that make it no prohibition.
+const NO_IDIOMS: &[&str] = &[
+    "doubt",
+    "exception",
+    "exceptions",
+    "idea",
+    "longer",
+    "matter",
+    "need",
+    "problem",
+    "questions",
+    "thanks",
+    "way",
+    "worries",
+    "worry",
+];
+
+/// A clause's tokens, read.
+struct Clause<'a, 't> {
+    t: &'a [Token<'t>],
+    text: &'t str,
+    /// The first token after the fillers, once computed.
+    h: usize,
+    /// The instruction's verb, once computed.
+    imp: core::cell::Cell<Option<Option<&'static str>>>,
+    /// The trigger words present.
+    present: Bits,
+}
+
+impl<'a, 't> Clause<'a, 't> {
+    fn with(t: &'a [Token<'t>], text: &'t str, present: Bits) -> Clause<'a, 't> {
+        let mut c = Clause {
+            t,
+            text,
+            h: 0,
+            imp: core::cell::Cell::new(None),
+            present,
+        };
+        c.h = c.compute_head();
+        c
+    }
+}
+
+impl<'t> Clause<'_, 't> {
+    fn len(&self) -> usize {
+        self.t.len()
+    }
+
+    /// The word at `i` (not an entity).
+    fn word(&self, i: usize) -> Option<&'t str> {
+        self.t.get(i).filter(|t| t.entity.is_none()).map(|t| t.text)
+    }
+
+    fn is(&self, i: usize, w: &str) -> bool {
+        self.word(i).is_some_and(|x| x.eq_ignore_ascii_case(w))
+    }
+
+    fn any(&self, i: usize, ws: &[&str]) -> bool {
+        self.word(i)
+            .is_some_and(|x| ws.iter().any(|w| x.eq_ignore_ascii_case(w)))
+    }
+
+    fn entity(&self, i: usize) -> Option<EntityKind> {
+        self.t.get(i).and_then(|t| t.entity)
+    }
+
+    /// The token as written ("I'll" for the token "I").
+    fn raw(&self, i: usize) -> &'t str {
+        self.t.get(i).map_or("", |t| t.span.of(self.text))
+    }
+
+    fn clause_start(&self, i: usize) -> bool {
+        self.t.get(i).is_some_and(|t| t.clause_start)
+    }
+
+    /// Words `ws` at `i`, `i + 1`, ….
+    fn seq(&self, i: usize, ws: &[&str]) -> bool {
+        ws.iter().enumerate().all(|(k, w)| self.is(i + k, w))
+    }
+
+    /// The first `i >= from` where `ws` starts.
+    fn find_seq(&self, from: usize, ws: &[&str]) -> Option<usize> {
+        (from..self.len()).find(|&i| self.seq(i, ws))
+    }
+
+    fn find(&self, from: usize, w: &str) -> Option<usize> {
+        (from..self.len()).find(|&i| self.is(i, w))
+    }
+
+    fn find_any(&self, from: usize, ws: &[&str]) -> Option<usize> {
+        (from..self.len()).find(|&i| self.any(i, ws))
+    }
+
+    fn has(&self, w: &str) -> bool {
+        self.find(0, w).is_some()
+    }
+
+    /// A number: digits, a number word, "one".
+    fn number(&self, i: usize) -> bool {
+        match self.t.get(i) {
+            Some(t) => match t.entity {
+                Some(EntityKind::Number) => true,
+                None => lexicon::number_word(t.text).is_some(),
+                Some(EntityKind::Identifier) => {
+                    t.text.split_once('-').is_some_and(|(n, unit)| {
+                        n.bytes().all(|b| b.is_ascii_digit()) && is_time_unit(unit)
+                    }) || scientific(t.text)
+                }
+                _ => false,
+            },
+            None => false,
+        }
+    }
+
+    /// Part of a slashed name the scanner read as words ("apps/web").
+    fn slashed(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let b = self.text.as_bytes();
+        b.get(t.span.end) == Some(&b'/')
+            || t.span.start.checked_sub(1).and_then(|p| b.get(p)) == Some(&b'/')
+    }
+
+    /// The first token after the fillers ("please", "also", "and" …).
+    fn head(&self) -> usize {
+        self.h
+    }
+
+    fn compute_head(&self) -> usize {
+        let mut i = 0;
+        loop {
+            while i < self.len() && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
+                i += 1;
+            }
+            // A reporting frame: "the user said (that|to) …", "they asked
+            // that …".
+            let mut k = i;
+            if self.is(k, "the") {
+                k += 1;
+            }
+            if !self.any(
+                k,
+                &["user", "operator", "they", "he", "she", "team", "customer"],
+            ) {
+                return i;
+            }
+            k += 1;
+            if self.is(k, "also") {
+                k += 1;
+            }
+            if !self.any(
+                k,
+                &[
+                    "said",
+                    "says",
+                    "asked",
+                    "asks",
+                    "wants",
+                    "wanted",
+                    "insisted",
+                    "requested",
+                    "instructed",
+                    "specified",
+                    "stated",
+                ],
+            ) {
+                return i;
+            }
+            k += 1;
+            if self.any(k, &["that", "to"]) {
+                k += 1;
+            }
+            if k >= self.len() {
+                return i;
+            }
+            i = k;
+        }
+    }
+
+    /// The instruction's verb at `i`: a verb, not followed by a finite
+    /// verb that would make it a noun ("Deploy #5521 finished").
+    fn verb_at(&self, i: usize) -> Option<&'static str> {
+        let t = self.t.get(i)?;
+        let v = match t.entity {
+            None => verb_entry(t.text)?,
+            Some(EntityKind::Identifier) if t.text.contains('-') => verb_entry(t.text)?,
+            Some(_) => return None,
+        };
+        // "Change window for the cutover is …": a noun phrase, not an
+        // instruction ("keep it as it is" is one).
+        let reach = (i + 1..(i + 8).min(self.len()))
+            .take_while(|&k| !self.clause_start(k))
+            .take_while(|&k| {
+                !self.any(
+                    k,
+                    &[
+                        "that", "if", "when", "whether", "as", "so", "once", "before", "after",
+                        "until", "unless", "while", "because", "since",
+                    ],
+                )
+            });
+        // Verbs that take a clause ("verify ISR is back to 3") keep it an
+        // instruction.
+        let takes_clause = in_table(
+            &[
+                "assert", "check", "confirm", "ensure", "make", "test", "validate", "verify",
+            ],
+            t.text,
+        );
+        let copula = reach.clone().any(|k| {
+            self.any(k, &["is", "are"])
+                && !self.any(
+                    k - 1,
+                    &["it", "they", "this", "that", "there", "what", "which"],
+                )
+        });
+        if copula && !takes_clause {
+            return None;
+        }
+        let finite = !takes_clause
+            && (i + 1..(i + 3).min(self.len())).any(|k| {
+                self.any(
+                    k,
+                    &[
+                        "is",
+                        "are",
+                        "was",
+                        "were",
+                        "has",
+                        "had",
+                        "finished",
+                        "completed",
+                        "failed",
+                        "passed",
+                        "succeeded",
+                        "started",
+                        "ran",
+                        "took",
+                        "look",
+                        "looks",
+                    ],
+                )
+            });
+        (!finite).then_some(v)
+    }
+
+    /// The instruction's verb when the clause starts with one.
+    fn imperative(&self) -> Option<&'static str> {
+        if let Some(known) = self.imp.get() {
+            return known;
+        }
+        let v = self.compute_imperative();
+        self.imp.set(Some(v));
+        v
+    }
+
+    fn compute_imperative(&self) -> Option<&'static str> {
+        let h = self.head();
+        let h = if self.is(h, "always") || self.is(h, "never") {
+            h + 1
+        } else {
+            h
+        };
+        // A word no table has ("Encrypt everything …", "Log every run")
+        // counts when it opens the clause and is followed by what a verb
+        // takes.
+        let object = self.t.get(h + 1).is_some_and(|t| {
+            t.entity.is_some()
+                || in_table(
+                    &[
+                        "the",
+                        "a",
+                        "an",
+                        "all",
+                        "every",
+                        "each",
+                        "any",
+                        "it",
+                        "them",
+                        "this",
+                        "these",
+                        "those",
+                        "everything",
+                        "nothing",
+                        "your",
+                        "our",
+                    ],
+                    t.text,
+                )
+        });
+        self.verb_at(h)
+            .or_else(|| (self.loose_verb(h) && object).then_some("instruction"))
+    }
+
+    /// A modal or adverb that makes the words between `from` and `to` an
+    /// instruction.
+    fn modal_in(&self, from: usize, to: usize) -> bool {
+        (from..to.min(self.len())).any(|i| {
+            self.any(
+                i,
+                &[
+                    "must", "should", "shall", "always", "never", "required", "need", "needs",
+                ],
+            ) && !(self.any(i, &["need", "needs"])
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["may", "might", "could", "would", "will"],
+                ))
+                || (self.is(i, "not") && self.any(i.wrapping_sub(1), &["do", "does", "must"]))
+                || (self.is(i, "to") && self.any(i.wrapping_sub(1), &["has", "have"]))
+        })
+    }
+
+    /// Whether the part `from..to` is an instruction: it starts with a verb
+    /// (after fillers) or holds a modal.
+    fn directive(&self, from: usize, to: usize) -> bool {
+        let mut i = from;
+        while i < to && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
+            i += 1;
+        }
+        // "All firewall changes go through the CAB first": a convention
+        // stated of every case.
+        let quantified = self.any(i, &["all", "every", "each", "any"])
+            && !(i + 1..to.min(self.len())).any(|k| self.word(k).is_some_and(is_past));
+        self.verb_at(i).is_some()
+            || self.loose_verb(i)
+            || self.is(i, "no")
+            || quantified
+            || self.modal_in(from, to)
+    }
+
+    /// A word that may be an instruction's verb though no table has it
+    /// ("shift traffic back"): not a function word, not a past, gerund,
+    /// adverb or third-person form, not followed by a finite verb.
+    fn loose_verb(&self, i: usize) -> bool {
+        let Some(w) = self.word(i) else {
+            return false;
+        };
+        let b = w.as_bytes();
+        let ends = |s: &[u8]| b.len() > s.len() && b[b.len() - s.len()..].eq_ignore_ascii_case(s);
+        let inflected = ends(b"ed") || ends(b"ing") || ends(b"ly") || (ends(b"s") && !ends(b"ss"));
+        b.len() >= 3
+            && !inflected
+            && !in_table(CLOSED, w)
+            && !self.any(
+                i + 1,
+                &[
+                    "is", "are", "was", "were", "has", "have", "had", "will", "would", "can", "may",
+                ],
+            )
+    }
+
+    /// The first clause start after `i`, or the end.
+    fn next_clause(&self, i: usize) -> usize {
+        (i + 1..self.len())
+            .find(|&k| self.clause_start(k))
+            .unwrap_or(self.len())
+    }
+
+    /// A time: a clock time, a day or month, a date, "business hours",
+    /// "this week", at `i`.
+    fn time_at(&self, i: usize) -> bool {
+        if self.entity(i) == Some(EntityKind::Date) {
+            return true;
+        }
+        // A clock the scanner split into words ("04:00\u{2013}05:00").
+        let at = self.t.get(i).map_or(0, |t| t.span.start);
+        let mut end = (at + 5).min(self.text.len());
+        while end > at && !self.text.is_char_boundary(end) {
+            end -= 1;
+        }
+        if has_clock(self.raw(i)) || has_clock(self.text.get(at..end).unwrap_or("")) {
+            return true;
+        }
+        if self.word(i).is_some_and(is_time_word) {
+            return true;
+        }
+        (self.any(i, &["business", "office", "working"]) && self.is(i + 1, "hours"))
+            || (self.any(i, &["this", "next"])
+                && self.any(i + 1, &["week", "weekend", "month", "sprint", "quarter"]))
+            || self.seq(i, &["end", "of", "day"])
+    }
+
+    /// The text from token `from` to token `to` (exclusive).
+    fn raw_range(&self, from: usize, to: usize) -> &'t str {
+        let to = to.min(self.len());
+        if from >= to {
+            return "";
+        }
+        let (Some(a), Some(b)) = (self.t.get(from), self.t.get(to - 1)) else {
+            return "";
+        };
+        self.text.get(a.span.start..b.span.end).unwrap_or("")
+    }
+
+    /// Whether the words `from..to` name a time.
+    fn time_in(&self, from: usize, to: usize) -> bool {
+        has_clock(self.raw_range(from, to)) || (from..to.min(self.len())).any(|i| self.time_at(i))
+    }
+
+    /// A negation at `i`.
+    fn negation(&self, i: usize) -> bool {
+        self.any(i, &["not", "never", "no", "nothing", "none", "nobody"])
+    }
+
+    fn negated(&self) -> bool {
+        (0..self.len()).any(|i| self.negation(i))
+    }
+
+    /// A past form right after `i` (skipping adverbs): "never had".
+    fn past_after(&self, i: usize) -> bool {
+        let mut k = i + 1;
+        while self.any(k, &["really", "ever", "once", "actually", "even"]) {
+            k += 1;
+        }
+        self.word(k).is_some_and(is_past) && !self.any(k, &["left"])
+    }
+}
+
+// ------------------------------------------------------------ filters
+
+impl Clause<'_, '_> {
+    /// "never mind", "don't worry", "no problem", "not only".
+    fn idiom(&self) -> bool {
+        (0..self.len()).any(|i| {
+            self.seq(i, &["never", "mind"])
+                || self.seq(i, &["do", "not", "worry"])
+                || self.seq(i, &["no", "problem"])
+                || self.seq(i, &["no", "worries"])
+                || self.seq(i, &["not", "sure"])
+                || self.seq(i, &["not", "only"])
+                || self.seq(i, &["used", "to"])
+                || (self.is(i, "no") && self.clause_start(i + 1))
+        })
+    }
+
+    /// The speaker's own plan or state: "I'll …", "we're at …", "I don't
+    /// think …", "let me …".
+    fn plan(&self, ctx: Ctx) -> bool {
+        let h = self.head();
+        if self.seq(h, &["let", "me"]) {
+            return true;
+        }
+        if ctx.assistant {
+            if self.word(h).is_some_and(|w| {
+                w.len() > 5 && w.to_ascii_lowercase().ends_with("ing") && !self.is(h, "nothing")
+            }) {
+                return true;
+            }
+            if self.has("would") || self.raw(h).eq_ignore_ascii_case("let's") {
+                return true;
+            }
+        }
+        let reach = if ctx.assistant {
+            self.len()
+        } else {
+            self.len().min(h + 4)
+        };
+        for i in 0..reach {
+            if !self.any(i, &["i", "we"]) || (i > h + 3 && !self.clause_start(i)) {
+                continue;
+            }
+            // The model's own "I must check …", "I need to …": a plan,
+            // unless it recaps the operator's rules.
+            if ctx.assistant
+                && !ctx.recap
+                && self.any(i + 1, &["must", "should", "need", "have", "will", "shall"])
+                && !self.is(i + 2, "not")
+            {
+                return true;
+            }
+            let raw = self.raw(i);
+            let contracted = raw.len() > 1 && raw.contains(['\'', '\u{2019}']);
+            if contracted {
+                let d = raw.ends_with('d') || raw.ends_with('D');
+                if d && self.any(i + 1, &["like", "prefer", "rather"]) {
+                    return false;
+                }
+                return true;
+            }
+            if self.seq(i + 1, &["want", "you"]) || self.seq(i + 1, &["need", "you"]) {
+                return false;
+            }
+            let restriction =
+                self.any(i + 1, &["can", "may", "must", "should"]) && self.is(i + 2, "not");
+            if !restriction && self.word(i + 1).is_some_and(|w| in_table(PLAN_VERBS, w)) {
+                return true;
+            }
+            if self.seq(i + 1, &["do", "not"])
+                && self.any(
+                    i + 3,
+                    &["think", "know", "believe", "see", "remember", "mind"],
+                )
+            {
+                return true;
+            }
+            if ctx.assistant && (self.is(i + 1, "need") || self.is(i + 1, "want")) {
+                return true;
+            }
+            if self.word(i + 1).is_some_and(is_past) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// "Could you please …", "can you …", "would you …", "please …".
+    fn polite_request(&self) -> bool {
+        let h = self.head();
+        self.is(0, "please")
+            || (self.any(h, &["could", "can", "would", "will"]) && self.is(h + 1, "you"))
+    }
+}
+
+// ------------------------------------------------------------ cues
+
+/// A found cue.
+type Cue = Option<(RuleForm, &'static str)>;
+
+/// Every word some cue needs: a clause with none of them holds no rule
+/// (a quotation mark or ", not" may still make a binding).
+const TRIGGERS: &[&str] = &[
+    "abort",
+    "above",
+    "ack",
+    "acknowledge",
+    "actually",
+    "advance",
+    "after",
+    "afterward",
+    "afterwards",
+    "ahead",
+    "all",
+    "allowed",
+    "alone",
+    "alter",
+    "altering",
+    "alters",
+    "always",
+    "annually",
+    "another",
+    "any",
+    "approval",
+    "approvals",
+    "approve",
+    "approved",
+    "approver",
+    "approvers",
+    "approves",
+    "ask",
+    "asking",
+    "avoid",
+    "away",
+    "bail",
+    "banned",
+    "before",
+    "beforehand",
+    "below",
+    "between",
+    "beyond",
+    "bigger",
+    "biweekly",
+    "blackout",
+    "blocked",
+    "budget",
+    "can",
+    "cap",
+    "capped",
+    "caps",
+    "case",
+    "change",
+    "changing",
+    "check",
+    "circumstances",
+    "closed",
+    "compulsory",
+    "confined",
+    "consent",
+    "correction",
+    "daily",
+    "default",
+    "defer",
+    "disallowed",
+    "discouraged",
+    "during",
+    "each",
+    "earlier",
+    "edit",
+    "editing",
+    "edits",
+    "ensure",
+    "escalate",
+    "every",
+    "exceed",
+    "exceeds",
+    "except",
+    "exception",
+    "exceptions",
+    "exclude",
+    "excluding",
+    "exempt",
+    "exempted",
+    "favor",
+    "favour",
+    "fewer",
+    "fine",
+    "first",
+    "follow",
+    "follows",
+    "forbade",
+    "forbid",
+    "forbidden",
+    "forbids",
+    "free",
+    "freeze",
+    "freezes",
+    "frozen",
+    "go",
+    "great",
+    "greater",
+    "green",
+    "halt",
+    "halted",
+    "hand",
+    "has",
+    "have",
+    "higher",
+    "hourly",
+    "hours",
+    "if",
+    "inside",
+    "instead",
+    "keep",
+    "keeps",
+    "kill",
+    "larger",
+    "later",
+    "least",
+    "leave",
+    "leaves",
+    "left",
+    "less",
+    "lgtm",
+    "like",
+    "limit",
+    "limited",
+    "limits",
+    "locked",
+    "long",
+    "longer",
+    "loop",
+    "lower",
+    "make",
+    "mandatory",
+    "manually",
+    "matter",
+    "max",
+    "maximum",
+    "may",
+    "mean",
+    "means",
+    "meant",
+    "min",
+    "minimum",
+    "mistake",
+    "modifies",
+    "modify",
+    "modifying",
+    "monthly",
+    "most",
+    "must",
+    "need",
+    "needs",
+    "never",
+    "newer",
+    "nightly",
+    "no",
+    "nobody",
+    "none",
+    "not",
+    "nothing",
+    "nowhere",
+    "off",
+    "ok",
+    "okay",
+    "okays",
+    "older",
+    "once",
+    "only",
+    "oops",
+    "or",
+    "out",
+    "outside",
+    "over",
+    "page",
+    "pause",
+    "paused",
+    "period",
+    "permission",
+    "permitted",
+    "prefer",
+    "preferred",
+    "prior",
+    "prohibited",
+    "prohibits",
+    "quarterly",
+    "rather",
+    "read",
+    "refers",
+    "refrain",
+    "remain",
+    "remains",
+    "required",
+    "restricted",
+    "review",
+    "reviewed",
+    "reviewer",
+    "reviewers",
+    "reviews",
+    "same",
+    "scope",
+    "scoped",
+    "scratch",
+    "second",
+    "shall",
+    "shorter",
+    "should",
+    "sign",
+    "signed",
+    "signoff",
+    "signs",
+    "skip",
+    "smaller",
+    "soon",
+    "sorry",
+    "stay",
+    "stays",
+    "stick",
+    "stop",
+    "sure",
+    "suspended",
+    "than",
+    "then",
+    "throttle",
+    "thumbs",
+    "time",
+    "touch",
+    "touches",
+    "touching",
+    "two",
+    "typed",
+    "under",
+    "until",
+    "untouched",
+    "up",
+    "wait",
+    "want",
+    "weekly",
+    "when",
+    "whenever",
+    "while",
+    "whilst",
+    "whoops",
+    "window",
+    "within",
+    "without",
+    "work",
+    "would",
+    "write",
+    "writes",
+    "writing",
+    "yearly",
+];
+
+static TRIGGER_TABLE: Table = Table::new(TRIGGERS);
+
+/// A set of [`TRIGGERS`] words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Bits([u64; 4]);
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+impl Bits {
+    /// The set of `words`; every one must be a trigger (checked when the
+    /// crate is compiled).
+    const fn of(words: &[&str]) -> Bits {
+        let mut bits = [0u64; 4];
+        let mut w = 0;
+        while w < words.len() {
+            let mut k = 0;
+            while k < TRIGGERS.len() && !same(TRIGGERS[k], words[w]) {
+                k += 1;
+            }
+            assert!(k < TRIGGERS.len(), "a cue's word is missing from TRIGGERS");
+            bits[k / 64] |= 1 << (k % 64);
+            w += 1;
+        }
+        Bits(bits)
+    }
+
+    fn insert(&mut self, k: usize) {
+        if let Some(word) = self.0.get_mut(k / 64) {
+            *word |= 1 << (k % 64);
+        }
+    }
+
+    /// Whether the two sets meet.
+    fn meets(self, other: Bits) -> bool {
+        self.0.iter().zip(other.0).any(|(a, b)| a & b != 0)
+    }
+
+    fn is_empty(self) -> bool {
+        self.0.iter().all(|w| *w == 0)
+    }
+
+    /// Both sets together.
+    pub(crate) fn union(mut self, other: Bits) -> Bits {
+        for (a, b) in self.0.iter_mut().zip(other.0) {
+            *a |= b;
+        }
+        self
+    }
+}
+
+/// The trigger words among `tokens`.
+#[cfg(test)]
+pub(crate) fn triggers(tokens: &[Token<'_>]) -> Bits {
+    let mut bits = Bits::default();
+    for t in tokens {
+        bits = bits.union(token_triggers(t));
+    }
+    bits
+}
+
+/// The trigger words one token is (or stands for: "frozen" for "freeze",
+/// "thumbs-up" for "thumbs").
+pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
+    const FREEZE: Bits = Bits::of(&["freeze"]);
+    const THUMBS: Bits = Bits::of(&["thumbs"]);
+    const GO: Bits = Bits::of(&["go"]);
+    const SIGN: Bits = Bits::of(&["sign"]);
+    const ACK: Bits = Bits::of(&["ack"]);
+    if t.entity.is_none()
+        && let Some(k) = TRIGGER_TABLE.position(t.text)
+    {
+        let mut bits = Bits::default();
+        bits.insert(k);
+        return bits;
+    }
+    let b = t.text.as_bytes();
+    let starts = |p: &[u8]| b.get(..p.len()).is_some_and(|h| h.eq_ignore_ascii_case(p));
+    if starts(b"freez") || starts(b"froz") {
+        FREEZE
+    } else if t.text.eq_ignore_ascii_case("thumbs-up") {
+        THUMBS
+    } else if t.text.eq_ignore_ascii_case("go-ahead") {
+        GO
+    } else if t.text.eq_ignore_ascii_case("sign-off") {
+        SIGN
+    } else if t.text == "+1" {
+        ACK
+    } else {
+        Bits::default()
+    }
+}
+
+/// Words each cue needs, one of them at least.
+const CORRECTION: Bits = Bits::of(&[
+    "correction",
+    "scratch",
+    "meant",
+    "mistake",
+    "typed",
+    "make",
+    "actually",
+    "sorry",
+    "oops",
+    "whoops",
+    "wait",
+]);
+const BINDING: Bits = Bits::of(&["approver", "approvers", "mean", "means", "refers"]);
+const CARVE_OUT: Bits = Bits::of(&[
+    "exception",
+    "exempt",
+    "exempted",
+    "not",
+    "freeze",
+    "exclude",
+    "excluding",
+    "can",
+    "may",
+    "instead",
+]);
+const CONDITION: Bits = Bits::of(&[
+    "if",
+    "when",
+    "whenever",
+    "case",
+    "stop",
+    "halt",
+    "abort",
+    "pause",
+    "kill",
+    "page",
+    "escalate",
+    "bail",
+    "only",
+    "until",
+    "while",
+    "whilst",
+    "long",
+    "soon",
+    "after",
+    "afterwards",
+]);
+const LIMIT: Bits = Bits::of(&[
+    "most", "than", "up", "maximum", "max", "minimum", "min", "or", "least", "below", "above",
+    "under", "over", "exceed", "exceeds", "beyond", "within", "cap", "capped", "caps", "limit",
+    "limited", "throttle", "budget", "time", "once", "same", "keep", "stay", "stays", "remain",
+    "remains", "only",
+]);
+const PERMISSION: Bits = Bits::of(&[
+    "may",
+    "can",
+    "free",
+    "allowed",
+    "permitted",
+    "fine",
+    "ok",
+    "okay",
+]);
+const APPROVAL: Bits = Bits::of(&[
+    "escalate",
+    "defer",
+    "hand",
+    "without",
+    "approval",
+    "approvals",
+    "approve",
+    "approved",
+    "approves",
+    "okays",
+    "sign",
+    "signed",
+    "signs",
+    "signoff",
+    "review",
+    "reviews",
+    "reviewed",
+    "reviewer",
+    "reviewers",
+    "thumbs",
+    "ok",
+    "go",
+    "ahead",
+    "lgtm",
+    "consent",
+    "permission",
+    "acknowledge",
+    "ack",
+    "second",
+    "another",
+    "two",
+    "loop",
+    "asking",
+    "ask",
+    "check",
+    "green",
+]);
+const WINDOW: Bits = Bits::of(&[
+    "hours",
+    "period",
+    "blackout",
+    "freeze",
+    "freezes",
+    "frozen",
+    "blocked",
+    "paused",
+    "locked",
+    "suspended",
+    "closed",
+    "halted",
+    "window",
+    "not",
+    "never",
+    "no",
+    "nothing",
+    "none",
+    "nobody",
+    "only",
+    "outside",
+    "between",
+    "during",
+    "until",
+    "before",
+    "after",
+]);
+const ORDERING: Bits = Bits::of(&[
+    "beforehand",
+    "afterwards",
+    "afterward",
+    "advance",
+    "before",
+    "prior",
+    "only",
+    "not",
+    "wait",
+    "least",
+    "once",
+    "without",
+    "first",
+    "then",
+]);
+const SCOPE: Bits = Bits::of(&[
+    "touches",
+    "touching",
+    "modifies",
+    "edits",
+    "alters",
+    "writes",
+    "without",
+    "stick",
+    "leave",
+    "leaves",
+    "left",
+    "off",
+    "limits",
+    "out",
+    "scope",
+    "read",
+    "nowhere",
+    "keep",
+    "keeps",
+    "stay",
+    "stays",
+    "remain",
+    "remains",
+    "limited",
+    "restricted",
+    "scoped",
+    "confined",
+    "skip",
+    "not",
+    "never",
+    "no",
+    "avoid",
+    "only",
+]);
+const PROHIBITION: Bits = Bits::of(&[
+    "forbade",
+    "forbid",
+    "forbids",
+    "prohibits",
+    "discouraged",
+    "never",
+    "not",
+    "forbidden",
+    "prohibited",
+    "banned",
+    "disallowed",
+    "no",
+    "nothing",
+    "none",
+    "avoid",
+    "refrain",
+    "away",
+    "keep",
+]);
+const OBLIGATION: Bits = Bits::of(&[
+    "exceptions",
+    "exception",
+    "matter",
+    "preferred",
+    "mandatory",
+    "compulsory",
+    "annually",
+    "biweekly",
+    "daily",
+    "hourly",
+    "monthly",
+    "nightly",
+    "quarterly",
+    "weekly",
+    "yearly",
+    "must",
+    "shall",
+    "has",
+    "have",
+    "need",
+    "needs",
+    "required",
+    "sure",
+    "ensure",
+    "always",
+    "should",
+    "would",
+    "want",
+    "like",
+    "prefer",
+    "instead",
+    "rather",
+    "keep",
+    "leave",
+    "manually",
+    "hand",
+    "default",
+    "every",
+    "each",
+    "all",
+    "any",
+    "stays",
+    "remain",
+    "remains",
+    "left",
+    "follow",
+    "follows",
+    "prefer",
+    "favor",
+    "favour",
+]);
+const EXCEPT: Bits = Bits::of(&["except"]);
+
+/// Whether `tokens` (of `raw`) may hold a rule: some word a cue needs is
+/// there. Most lines of logs and listings have none and are read no
+/// further.
+pub(crate) fn may_hold_rule(present: Bits, raw: &str) -> bool {
+    !present.is_empty() || raw.contains(['"', '\u{201C}', '\u{201D}']) || raw.contains(", not")
+}
+
+/// A number in scientific notation: "3e-4", "1e6".
+fn scientific(s: &str) -> bool {
+    let Some((m, e)) = s.split_once(['e', 'E']) else {
+        return false;
+    };
+    let e = e.strip_prefix(['-', '+']).unwrap_or(e);
+    !m.is_empty()
+        && m.bytes().all(|b| b.is_ascii_digit() || b == b'.')
+        && !e.is_empty()
+        && e.bytes().all(|b| b.is_ascii_digit())
+}
+
+impl Clause<'_, '_> {
+    /// "Correction", "scratch that", "I meant", "by mistake", "actually,
+    /// …", "sorry, … not …": the operator corrects what was said.
+    fn correction(&self, contrast: bool) -> Option<&'static str> {
+        for i in 0..self.len() {
+            if self.is(i, "correction") && (i == 0 || self.clause_start(i) || i <= 2) {
+                return Some("correction");
+            }
+            if self.seq(i, &["scratch", "that"]) {
+                return Some("scratch that");
+            }
+            if self.seq(i, &["i", "meant"]) && !self.is(i.wrapping_sub(1), "what") {
+                return Some("I meant");
+            }
+            if self.seq(i, &["by", "mistake"]) || self.seq(i, &["my", "mistake"]) {
+                return Some("by mistake");
+            }
+            if self.seq(i, &["i", "typed"]) {
+                return Some("I typed");
+            }
+        }
+        let h = self.head();
+        if self.seq(h, &["make", "that"]) {
+            return Some("make that");
+        }
+        let opener = (0..self.len().min(2))
+            .find(|&i| self.any(i, &["actually", "sorry", "oops", "whoops", "wait"]));
+        if let Some(i) = opener {
+            let instead = self.has("instead") || self.seq(i + 1, &["the"]) && contrast;
+            let should_be = self.find_seq(i, &["should", "be"]).is_some();
+            let actually_directive = self.is(i, "actually") && self.verb_at(i + 1).is_some();
+            if contrast || instead || should_be || actually_directive {
+                return Some(if self.is(i, "actually") {
+                    "actually"
+                } else if self.is(i, "wait") {
+                    "wait"
+                } else if self.is(i, "sorry") {
+                    "sorry"
+                } else {
+                    "oops"
+                });
+            }
+        }
+        None
+    }
+
+    /// "the ticket is X, not Y", `"the app" is X`, "when I say X I mean
+    /// Y", "the approver is …".
+    fn binding(&self, contrast: bool) -> Cue {
+        // The approver named: an approval, not a binding.
+        for i in 0..self.len() {
+            if self.any(i, &["approver", "approvers"])
+                && (self.any(i + 1, &["is", "are"])
+                    || i == self.head()
+                    || self.any(i.wrapping_sub(1), &["the"]))
+            {
+                return Some((RuleForm::Approval, "approver"));
+            }
+        }
+        if self.find_seq(0, &["i", "mean"]).is_some()
+            && (self.find(0, "say").is_some() || self.quoted_term_before(self.len()))
+        {
+            return Some((RuleForm::Binding, "I mean"));
+        }
+        for i in 0..self.len() {
+            if self.any(i, &["is", "are", "means", "refers"]) && self.quoted_term_before(i) {
+                return Some((
+                    RuleForm::Binding,
+                    if self.is(i, "means") { "means" } else { "is" },
+                ));
+            }
+        }
+        if contrast {
+            let h = self.head();
+            let mut s = h;
+            while self.any(s, &["oh", "and", "also", "btw", "fyi", "note"]) {
+                s += 1;
+            }
+            if self.any(s, &["the", "our", "this", "that", "its", "your"]) {
+                let copula =
+                    (s + 1..(s + 7).min(self.len())).find(|&k| self.any(k, &["is", "are"]));
+                if let Some(k) = copula
+                    && !self.modal_in(s, k)
+                    && !self.any(k + 1, &["not", "no"])
+                    && !(s + 1..k)
+                        .any(|j| self.any(j, DESCRIPTIVE) || self.word(j).is_some_and(is_past))
+                {
+                    return Some((RuleForm::Binding, "is … not …"));
+                }
+            }
+        }
+        None
+    }
+
+    /// A quoted term ends right before token `i` (`"the app" is …`).
+    fn quoted_term_before(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i.min(self.len().saturating_sub(1))) else {
+            return false;
+        };
+        let before = self.text.get(..t.span.start).unwrap_or("").trim_end();
+        let Some(close) = before.chars().next_back() else {
+            return false;
+        };
+        if !matches!(close, '"' | '\u{201D}' | '\'' | '\u{2019}') {
+            return false;
+        }
+        let inner = &before[..before.len() - close.len_utf8()];
+        let open = inner.rfind(['"', '\u{201C}', '\'', '\u{2018}']);
+        let clause_start = self.t.first().map_or(0, |t| t.span.start);
+        open.is_some_and(|o| o + 1 >= clause_start && inner.len() - o < 60)
+    }
+
+    /// "is the exception", "exempt", "exclude", "does not cover", "do not
+    /// count against", "freeze or not", "can … instead".
+    fn carve_out(&self) -> Cue {
+        let h = self.head();
+        for i in 0..self.len() {
+            if self.is(i, "exception") {
+                let named = self.any(i.wrapping_sub(2), &["is", "are"])
+                    && self.any(i.wrapping_sub(1), &["the", "an"]);
+                let label = i == h && (self.len() <= i + 2 || self.is(i + 1, "granted"));
+                let of = self.seq(i.wrapping_sub(2), &["with", "the"]) && self.is(i + 1, "of");
+                if named || label || of {
+                    return Some((RuleForm::CarveOut, "exception"));
+                }
+            }
+            if self.is(i, "exempt") || self.is(i, "exempted") {
+                return Some((RuleForm::CarveOut, "exempt"));
+            }
+            if self.is(i, "not")
+                && (self.any(i + 1, &["cover", "covers"])
+                    || (self.is(i + 1, "count")
+                        && self.any(i + 2, &["against", "toward", "towards"]))
+                    || (self.is(i + 1, "apply") && self.is(i + 2, "to"))
+                    || self.seq(i + 1, &["subject", "to"]))
+            {
+                return Some((RuleForm::CarveOut, "does not cover"));
+            }
+            if self.seq(i, &["freeze", "or", "not"]) {
+                return Some((RuleForm::CarveOut, "freeze or not"));
+            }
+        }
+        if self.any(h, &["exclude", "excluding"]) {
+            return Some((RuleForm::CarveOut, "exclude"));
+        }
+        if let Some(i) = self.find_any(0, &["can", "may"])
+            && !self.is(i + 1, "not")
+            && self.find(i, "instead").is_some()
+        {
+            return Some((RuleForm::CarveOut, "can … instead"));
+        }
+        None
+    }
+
+    /// Whether the words from `k` on are a time ("until Friday").
+    fn time_follows(&self, k: usize) -> bool {
+        self.time_in(k, k + 3)
+    }
+
+    /// "if …, stop", "stop if …", "only if", "until <event>", "as soon
+    /// as", "after that, …".
+    fn condition(&self) -> Cue {
+        let h = self.head();
+        if self.any(h, &["if", "when", "whenever"]) || self.seq(h, &["in", "case"]) {
+            if self.seq(h, &["when", "i", "say"]) {
+                return None;
+            }
+            let mut main = self.next_clause(h);
+            if main >= self.len() {
+                // No comma: "if X then Y", "if X just Y", "if the build
+                // fails revert it".
+                let n = self.len();
+                main = self
+                    .find_any(h + 2, &["then", "just"])
+                    .map(|k| k + 1)
+                    .or_else(|| {
+                        (h + 3..n).find(|&k| {
+                            self.verb_at(k).is_some()
+                                && !self.any(
+                                    k - 1,
+                                    &[
+                                        "the", "a", "an", "to", "we", "you", "i", "they", "it",
+                                        "will", "would", "can", "not",
+                                    ],
+                                )
+                        })
+                    })
+                    .unwrap_or(n);
+            }
+            if main < self.len() && self.directive(main, self.len()) {
+                return Some((
+                    RuleForm::Condition,
+                    if self.is(h, "if") { "if" } else { "when" },
+                ));
+            }
+            return None;
+        }
+        if self.any(
+            h,
+            &[
+                "stop", "halt", "abort", "pause", "kill", "page", "escalate", "bail",
+            ],
+        ) && self.find_any(h + 1, &["if", "when", "once"]).is_some()
+        {
+            return Some((RuleForm::Condition, "stop if"));
+        }
+        if let Some(i) = self.find(0, "only")
+            && self.any(i + 1, &["if", "when"])
+        {
+            return Some((
+                RuleForm::Condition,
+                if self.is(i + 1, "if") {
+                    "only if"
+                } else {
+                    "only when"
+                },
+            ));
+        }
+        if let Some(i) = self.find(0, "until")
+            && self.approval_word(i + 1)
+            && (self.directive(0, i) || self.negated())
+        {
+            // "Wait until compliance signs off", "don't run it until
+            // the lead approves".
+            return Some((RuleForm::Approval, "until … signs off"));
+        }
+        if let Some(i) = self
+            .find_any(0, &["while", "whilst"])
+            .or(self.find_seq(0, &["as", "long", "as"]))
+            && i > 0
+            && (self.directive(0, i) || self.negated())
+        {
+            return Some((RuleForm::Condition, "while"));
+        }
+        if let Some(i) = self.find(0, "until")
+            && !self.time_follows(i + 1)
+            && !self.is(i.wrapping_sub(1), "not")
+            && (self.directive(0, i)
+                || self.negated()
+                || self
+                    .find_any(0, &["left", "keep", "leave", "wait"])
+                    .is_some())
+        {
+            return Some((RuleForm::Condition, "until"));
+        }
+        if let Some(i) = self.find_seq(0, &["as", "soon", "as"])
+            && (self.directive(0, i) || self.directive(self.next_clause(i), self.len()))
+        {
+            return Some((RuleForm::Condition, "as soon as"));
+        }
+        if (self.seq(h, &["after", "that"])
+            || self.seq(h, &["after", "which"])
+            || self.is(h, "afterwards"))
+            && self.directive(self.next_clause(h), self.len())
+        {
+            return Some((RuleForm::Condition, "after that"));
+        }
+        None
+    }
+
+    /// An approval named from token `from` on ("signs off", "approves",
+    /// "gives the OK").
+    fn approval_word(&self, from: usize) -> bool {
+        (from..self.len()).any(|i| {
+            self.any(
+                i,
+                &[
+                    "approves", "approved", "approval", "sign-off", "signoff", "lgtm", "okays",
+                    "reviewed", "reviews", "review",
+                ],
+            ) || (self.any(i, &["signs", "signed", "sign"]) && self.is(i + 1, "off"))
+                || self.raw(i) == "OK"
+                || self.seq(i, &["green", "light"])
+        })
+    }
+
+    /// "at most N", "no more than N", "up to N", "a maximum of N", "within
+    /// N hours", "cap … at N", "N at a time", "keep … at N".
+    fn limit(&self) -> Cue {
+        let n = self.len();
+        let frame = self.imperative().is_some()
+            || self.modal_in(0, n)
+            || self.has("may")
+            || self.has("can");
+        // "The limit was raised to 20 last week": history.
+        let history =
+            !self.modal_in(0, n) && (0..n).any(|k| self.any(k, &["was", "were", "had", "been"]));
+        for i in 0..n {
+            if self.seq(i, &["at", "most"]) && self.number(i + 2) {
+                return Some((RuleForm::Limit, "at most"));
+            }
+            let comparative = self.any(
+                i,
+                &[
+                    "more", "fewer", "less", "longer", "shorter", "higher", "lower", "greater",
+                    "larger", "bigger", "smaller", "later", "earlier", "older", "newer",
+                ],
+            ) && self.is(i + 1, "than");
+            // A bound on a quantity ("batch more than 50k", "be longer
+            // than 1 hour"), not a property of the object ("instances older
+            // than 7 days").
+            let bounds = i > 0
+                && (self.any(
+                    i - 1,
+                    &[
+                        "be", "is", "are", "no", "not", "never", "any", "take", "last", "run",
+                    ],
+                ) || self.verb_at(i - 1).is_some()
+                    || self.any(i, &["more", "fewer", "less"]));
+            if comparative
+                && bounds
+                && (self.number(i + 2)
+                    || (self.any(i + 2, &["a", "an"]) && self.number(i + 3))
+                    || (self.any(i + 2, &["a", "an"])
+                        && self.word(i + 3).is_some_and(is_time_unit)))
+            {
+                if self.any(i.wrapping_sub(1), &["no", "not"]) {
+                    return Some((RuleForm::Limit, "no more than"));
+                }
+                if (0..i).any(|k| self.negation(k)) {
+                    return Some((RuleForm::Limit, "more than"));
+                }
+            }
+            if self.seq(i, &["up", "to"])
+                && (self.number(i + 2) || (self.is(i + 2, "a") && self.number(i + 3)))
+                && (frame || i == self.head())
+            {
+                return Some((RuleForm::Limit, "up to"));
+            }
+            if self.any(i, &["maximum", "max", "minimum", "min"]) {
+                let k = if self.is(i + 1, "of") { i + 2 } else { i + 1 };
+                let at = self.is(k, "at") && self.number(k + 1);
+                let near = (i + 1..(i + 4).min(n)).any(|j| self.number(j));
+                if self.number(k)
+                    || at
+                    || (near && self.any(i.wrapping_sub(1), &["a", "the"]))
+                    || self.number(i.wrapping_sub(1))
+                {
+                    return Some((
+                        RuleForm::Limit,
+                        if self.any(i, &["minimum", "min"]) {
+                            "minimum"
+                        } else {
+                            "maximum"
+                        },
+                    ));
+                }
+            }
+            if self.number(i)
+                && self.is(i + 1, "or")
+                && self.any(i + 2, &["fewer", "less", "below", "under", "lower"])
+            {
+                return Some((RuleForm::Limit, "or below"));
+            }
+            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
+                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
+                    self.any(
+                        k,
+                        &[
+                            "ahead",
+                            "before",
+                            "beforehand",
+                            "advance",
+                            "prior",
+                            "after",
+                            "notice",
+                        ],
+                    )
+                });
+                if !ahead && !self.is(i.wrapping_sub(1), "without") {
+                    return Some((RuleForm::Limit, "at least"));
+                }
+            }
+            let bound = self.any(
+                i,
+                &[
+                    "below", "above", "under", "over", "exceed", "exceeds", "beyond",
+                ],
+            ) && self.number(i + 1);
+            let kept = (i.saturating_sub(6)..i)
+                .any(|k| self.any(k, &["keep", "stay", "stays", "remain", "remains", "be"]));
+            let negated = (0..i).any(|k| self.negation(k)) && !self.any(i, &["under", "over"]);
+            if bound && (negated || (kept && !history)) {
+                return Some((
+                    RuleForm::Limit,
+                    if self.is(i, "below") {
+                        "below"
+                    } else {
+                        "exceed"
+                    },
+                ));
+            }
+            if self.is(i, "within") && self.number(i + 1) && !history {
+                let unit = self.word(i + 2).is_some_and(is_time_unit)
+                    || self
+                        .raw(i + 1)
+                        .bytes()
+                        .last()
+                        .is_some_and(|b| matches!(b, b'h' | b'd' | b's' | b'm'));
+                if unit {
+                    return Some((RuleForm::Limit, "within"));
+                }
+            }
+            if self.any(
+                i,
+                &["cap", "capped", "caps", "limit", "limited", "throttle"],
+            ) {
+                let at = (i + 1..(i + 9).min(n)).find(|&k| self.any(k, &["at", "to", "of", "is"]));
+                // "This change caps retries at 3": a description.
+                let described = self.any(i, &["caps"]) && self.imperative().is_none();
+                if let Some(k) = at
+                    && self.number(k + 1)
+                    && !history
+                    && !described
+                {
+                    return Some((
+                        RuleForm::Limit,
+                        if self.any(i, &["limit", "limited"]) {
+                            "limit"
+                        } else {
+                            "cap"
+                        },
+                    ));
+                }
+            }
+            if self.is(i, "budget") {
+                let at = (i + 1..(i + 3).min(n)).find(|&k| self.any(k, &["is", "of"]));
+                if at.is_some_and(|k| self.number(k + 1)) && !history {
+                    return Some((RuleForm::Limit, "budget"));
+                }
+            }
+            if self.seq(i, &["at", "a", "time"])
+                && (self.number(i.wrapping_sub(1)) || self.number(i.wrapping_sub(2)))
+                || self.seq(i, &["at", "once"]) && (1..4).any(|d| self.number(i.wrapping_sub(d)))
+                || self.seq(i, &["at", "the", "same", "time"]) && (0..i).any(|k| self.number(k))
+            {
+                return Some((RuleForm::Limit, "at a time"));
+            }
+            if self.any(i, &["keep", "stay", "stays", "remain", "remains"]) {
+                let at = (i + 1..(i + 6).min(n)).find(|&k| self.is(k, "at"));
+                if at.is_some_and(|k| self.number(k + 1)) {
+                    return Some((RuleForm::Limit, "keep … at"));
+                }
+            }
+            if self.is(i, "only")
+                && (i + 1..(i + 7).min(n)).any(|k| self.number(k) && self.raw(k).ends_with('%'))
+            {
+                return Some((RuleForm::Limit, "only N%"));
+            }
+            if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
+                return Some((RuleForm::Limit, "only the last"));
+            }
+            if self.is(i, "only")
+                && self.number(i + 1)
+                && (i + 2..n).any(|k| {
+                    self.any(k, &["per", "a", "each"])
+                        && self.word(k + 1).is_some_and(|w| {
+                            is_time_unit(w)
+                                || in_table(
+                                    &["batch", "change", "deploy", "pr", "release", "run"],
+                                    w,
+                                )
+                        })
+                })
+            {
+                return Some((RuleForm::Limit, "only N per"));
+            }
+        }
+        None
+    }
+
+    /// "you may", "you can", "feel free", "is allowed", "are fine
+    /// anywhere", "may be … during".
+    fn permission(&self) -> Cue {
+        let cue = self.permission_cue()?;
+        let n = self.len();
+        let only = (0..n).any(|i| self.is(i, "only"));
+        // "Maintenance is permitted on Sundays between 01:00 and 05:00",
+        // "reindexing is only allowed at night": a window; "purging is
+        // allowed only on .dlq queues": a scope.
+        if self.time_in(0, n) && !self.has("exception") {
+            return Some((RuleForm::Window, cue.1));
+        }
+        if only {
+            return Some((RuleForm::Scope, cue.1));
+        }
+        Some(cue)
+    }
+
+    fn permission_cue(&self) -> Cue {
+        for i in 0..self.len() {
+            if self.any(i, &["may", "can"])
+                && !self.is(i + 1, "not")
+                && !self.seq(i + 1, &["or", "may"])
+            {
+                // "You can find the logs in …", "you may need to restart":
+                // information or possibility, not leave.
+                let informational = self.any(
+                    i + 1,
+                    &[
+                        "also",
+                        "be",
+                        "check",
+                        "configure",
+                        "find",
+                        "get",
+                        "have",
+                        "install",
+                        "learn",
+                        "need",
+                        "see",
+                        "try",
+                        "use",
+                        "view",
+                        "want",
+                    ],
+                );
+                let subject = self.any(i.wrapping_sub(1), &["you", "agents", "agent", "assistant"])
+                    && !informational;
+                let when = (i + 1..self.len()).any(|k| {
+                    self.any(k, &["during", "anytime", "freely", "whenever"])
+                        || self.seq(k, &["any", "time"])
+                        || self.seq(k, &["without", "asking"])
+                });
+                if subject || when {
+                    return Some((
+                        RuleForm::CarveOut,
+                        if self.is(i, "may") { "may" } else { "can" },
+                    ));
+                }
+            }
+            if self.seq(i, &["feel", "free"]) {
+                return Some((RuleForm::CarveOut, "feel free"));
+            }
+            if self.any(i, &["allowed", "permitted"])
+                && (self.any(i.wrapping_sub(1), &["is", "are", "be"])
+                    || (self.is(i.wrapping_sub(1), "only")
+                        && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
+                && !self.is(i + 1, "not")
+                && !(0..i).any(|k| self.negation(k) || self.is(k, "would"))
+            {
+                return Some((RuleForm::CarveOut, "allowed"));
+            }
+            if self.any(i, &["fine", "ok", "okay"])
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "fine to"));
+            }
+            if self.any(i, &["fine", "ok", "okay"])
+                && self.any(i.wrapping_sub(1), &["is", "are"])
+                && !self.any(i.wrapping_sub(2), DESCRIPTIVE)
+                && (i >= 3 || self.any(i + 1, &["anywhere", "to"]))
+            {
+                return Some((RuleForm::CarveOut, "fine"));
+            }
+        }
+        None
+    }
+
+    /// Which tokens are in a subordinate part ("before you ask for
+    /// review", "until the DBA has checked"): an approval's cue must be in
+    /// the main clause.
+    fn subordinate(&self, i: usize) -> bool {
+        (0..i)
+            .rev()
+            .take_while(|&k| !self.clause_start(k + 1) || k + 1 > i)
+            .any(|k| {
+                self.any(
+                    k,
+                    &["before", "until", "after", "if", "unless", "once", "when"],
+                ) && (k + 1..=i).all(|j| !self.clause_start(j))
+            })
+    }
+
+    /// "needs sign-off from", "requires approval", "must be reviewed by",
+    /// "wait for my OK", "ask X before", "loop X in".
+    fn approval(&self) -> Cue {
+        let n = self.len();
+        let frame = (0..n).any(|i| {
+            self.any(
+                i,
+                &[
+                    "need",
+                    "needs",
+                    "require",
+                    "requires",
+                    "required",
+                    "must",
+                    "should",
+                    "shall",
+                    "wait",
+                    "without",
+                    "get",
+                    "goes",
+                    "through",
+                    "ask",
+                    "asking",
+                    "acknowledge",
+                    "loop",
+                ],
+            ) || (self.is(i, "for") && self.any(i + 1, &["approval", "review", "sign"]))
+        });
+        let h = self.head();
+        for i in 0..n {
+            if self.subordinate(i) && i != h {
+                continue;
+            }
+            let past = self.any(i.wrapping_sub(1), &["was", "were", "has", "have", "had"])
+                || (self.any(i, &["approved", "reviewed", "signed", "acknowledged"])
+                    && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"]));
+            let cue = if self.any(i, &["approval", "approvals", "approve", "approved"]) {
+                Some("approval")
+            } else if self.any(i, &["sign-off", "signoff"])
+                || (self.any(i, &["sign", "signed"]) && self.is(i + 1, "off"))
+            {
+                Some("sign-off")
+            } else if self.any(
+                i,
+                &["review", "reviews", "reviewed", "reviewer", "reviewers"],
+            ) {
+                Some("review")
+            } else if self.seq(i, &["thumbs", "up"])
+                || self.raw(i).eq_ignore_ascii_case("thumbs-up")
+            {
+                Some("thumbs-up")
+            } else if self.raw(i) == "OK"
+                && self.any(
+                    i.wrapping_sub(1),
+                    &[
+                        "my", "his", "her", "their", "an", "explicit", "the", "written", "our",
+                    ],
+                )
+            {
+                Some("OK")
+            } else if self.raw(i) == "+1"
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["a", "an", "the", "your", "his", "her", "their"],
+                )
+            {
+                Some("+1")
+            } else if (self.seq(i, &["go", "ahead"]) && i != h)
+                || self.raw(i).eq_ignore_ascii_case("go-ahead")
+            {
+                Some("go-ahead")
+            } else if self.any(i, &["lgtm", "consent", "permission", "acknowledge", "ack"]) {
+                Some("acknowledge")
+            } else if self.any(i, &["second", "another", "two", "2"])
+                && self.any(
+                    i + 1,
+                    &[
+                        "human",
+                        "humans",
+                        "person",
+                        "people",
+                        "pair",
+                        "engineer",
+                        "engineers",
+                        "keyholders",
+                        "approvers",
+                        "reviewers",
+                        "signatures",
+                        "eyes",
+                    ],
+                )
+            {
+                Some("a second human")
+            } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
+                Some("loop in")
+            } else if self.any(i, &["escalate", "defer", "hand"])
+                && (i + 1..(i + 4).min(n)).any(|k| {
+                    self.is(k, "to")
+                        && (self.any(k + 1, &["me", "us", "someone", "legal", "security"])
+                            || self.any(
+                                k + 2,
+                                &[
+                                    "human", "person", "lead", "manager", "engineer", "approver",
+                                    "reviewer",
+                                ],
+                            ))
+                })
+            {
+                Some("escalate to a human")
+            } else if self.is(i, "asking") && self.is(i.wrapping_sub(1), "without") {
+                Some("without asking")
+            } else if self.is(i, "without")
+                && (self.any(i + 1, &["me", "us", "supervision", "oversight"])
+                    || (self.any(i + 1, &["a", "an", "someone"])
+                        && self.any(i + 2, &["human", "person", "reviewer", "approver", "lead"])))
+            {
+                Some("without me")
+            } else if self.is(i, "ask")
+                && i == h
+                && self.find_any(i, &["before", "first"]).is_some()
+            {
+                Some("ask before")
+            } else if self.seq(i, &["check", "with"]) && i == h {
+                Some("check with")
+            } else {
+                None
+            };
+            let Some(cue) = cue else {
+                continue;
+            };
+            if past && !matches!(cue, "ask before" | "check with") {
+                continue;
+            }
+            if frame || i == h || cue == "escalate to a human" {
+                return Some((RuleForm::Approval, cue));
+            }
+        }
+        None
+    }
+
+    /// The freeze cue: "frozen", "is a … freeze", "freeze until"; with
+    /// whether it names a time, and whether it heads what follows.
+    fn freeze(&self) -> Option<(usize, bool)> {
+        for i in 0..self.len() {
+            let Some(w) = self.word(i) else { continue };
+            let lower_is = |p: &str| {
+                w.len() >= p.len() && w.as_bytes()[..p.len()].eq_ignore_ascii_case(p.as_bytes())
+            };
+            if !(lower_is("frozen") || lower_is("freeze")) || lower_is("freezer") {
+                continue;
+            }
+            let history = self.any(i.wrapping_sub(1), &["was", "were", "been", "lifted"])
+                || self.any(
+                    i + 1,
+                    &[
+                        "was",
+                        "were",
+                        "lifted",
+                        "ended",
+                        "exception",
+                        "exceptions",
+                        "ends",
+                    ],
+                );
+            if history {
+                continue;
+            }
+            let frozen = lower_is("frozen");
+            let framed = (frozen
+                && (self.any(
+                    i.wrapping_sub(1),
+                    &["is", "are", "stay", "stays", "remain", "remains"],
+                ) || self.is(i + 1, "until")))
+                || (!frozen
+                    && (self.any(i + 1, &["until", "through", "in", "on"])
+                        || (0..i)
+                            .rev()
+                            .take(4)
+                            .any(|k| self.any(k, &["is", "are", "under", "in"]))));
+            if framed {
+                let head = !frozen && (0..i).rev().take(4).any(|k| self.any(k, &["is", "are"]));
+                return Some((i, head));
+            }
+        }
+        None
+    }
+
+    /// Clock times, days, "business hours", freezes, change windows.
+    fn window(&self) -> Cue {
+        let n = self.len();
+        if let Some((i, _)) = self.freeze() {
+            let timed = self.time_in(0, n);
+            let cue = if self
+                .word(i)
+                .is_some_and(|w| w.to_ascii_lowercase().starts_with("frozen"))
+            {
+                "frozen"
+            } else {
+                "freeze"
+            };
+            return Some((
+                if timed {
+                    RuleForm::Window
+                } else {
+                    RuleForm::Scope
+                },
+                cue,
+            ));
+        }
+        if !self.time_in(0, n) {
+            return None;
+        }
+        // "Deploys are blocked until 2026-06-02", "merges are paused until
+        // Monday": a freeze by another name.
+        if let Some(i) = self.find_any(
+            0,
+            &[
+                "blocked",
+                "paused",
+                "locked",
+                "suspended",
+                "closed",
+                "halted",
+            ],
+        ) && self.any(
+            i.wrapping_sub(1),
+            &["is", "are", "remain", "remains", "stay", "stays", "be"],
+        ) && self.any(i + 1, &["until", "till", "through", "for"])
+        {
+            return Some((RuleForm::Window, "blocked until"));
+        }
+        if let Some(i) = self.find(0, "window")
+            && (self.any(i + 1, &["is", "are"]) || i <= 3)
+        {
+            return Some((RuleForm::Window, "window"));
+        }
+        // "Quiet hours are 22:00 to 07:00", "the blackout period is …".
+        if let Some(i) = self.find_any(0, &["hours", "period", "blackout"])
+            && self.any(i + 1, &["is", "are"])
+            && self.time_in(i + 2, n)
+        {
+            return Some((RuleForm::Window, "hours"));
+        }
+        let cue = [
+            "between", "during", "until", "outside", "only", "before", "after",
+        ]
+        .into_iter()
+        .find(|w| self.has(w));
+        // "only" frames a time it stands beside: "only between 09:00 and
+        // 17:00", "Tuesday to Thursday only", "business hours only".
+        let only_time = (0..n).any(|i| {
+            self.is(i, "only")
+                && (self.time_in(i + 1, i + 2)
+                    || (self.any(
+                        i + 1,
+                        &[
+                            "between", "during", "on", "before", "after", "until", "in", "outside",
+                        ],
+                    ) && self.time_in(i + 2, i + 4))
+                    || self.time_in(i.saturating_sub(2), i)
+                    || (i + 1..(i + 6).min(n)).any(|k| {
+                        self.any(
+                            k,
+                            &["on", "during", "between", "at", "after", "before", "until"],
+                        ) && self.time_in(k + 1, k + 3)
+                            && self.entity(k + 1) != Some(EntityKind::Date)
+                    }))
+        });
+        // "never deployed on Fridays" is history, not a window.
+        let negated = (0..n).any(|i| self.negation(i) && !self.past_after(i));
+        let framed = negated
+            || only_time
+            || self.has("outside")
+            || (cue.is_some()
+                && !self.has("only")
+                && (self.imperative().is_some() || self.modal_in(0, n)));
+        if framed {
+            return Some((RuleForm::Window, cue.unwrap_or("time window")));
+        }
+        None
+    }
+
+    /// "before you X", "X first", "first …, then …", "only after", "wait
+    /// for", "once X, Y", "without a saved plan", "N hours ahead".
+    fn ordering(&self) -> Cue {
+        let n = self.len();
+        let h = self.head();
+        for i in 0..n {
+            if self.any(i, &["before"]) || self.seq(i, &["prior", "to"]) {
+                if self.time_follows(i + 1) {
+                    continue;
+                }
+                let directive = if i == h {
+                    let main = self.next_clause(i);
+                    main < n && self.directive(main, n)
+                } else {
+                    self.directive(h, i) || self.any(h, &["always", "never"])
+                };
+                if directive {
+                    return Some((RuleForm::Ordering, "before"));
+                }
+            }
+            if self.seq(i, &["only", "after"]) || self.seq(i, &["not", "until"]) {
+                return Some((RuleForm::Ordering, "only after"));
+            }
+            if self.is(i, "wait")
+                && !(i > 0 && self.negation(i - 1))
+                && (self.any(i + 1, &["for", "until"])
+                    || self.seq(i + 1, &["at", "least"])
+                    || self.number(i + 1))
+            {
+                return Some((RuleForm::Ordering, "wait for"));
+            }
+            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
+                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
+                    self.any(
+                        k,
+                        &[
+                            "ahead",
+                            "before",
+                            "beforehand",
+                            "advance",
+                            "prior",
+                            "notice",
+                        ],
+                    )
+                });
+                if ahead {
+                    return Some((RuleForm::Ordering, "ahead"));
+                }
+            }
+            if self.is(i, "once")
+                && !self.any(i.wrapping_sub(1), &["at", "than"])
+                && !self.any(i + 1, &["a", "an", "per", "every", "more"])
+                && i > h
+                && self.directive(h, i)
+            {
+                return Some((RuleForm::Ordering, "once"));
+            }
+            if self.is(i, "once") && i == h {
+                let main = self.next_clause(i);
+                if main < n && self.directive(main, n) {
+                    return Some((RuleForm::Ordering, "once"));
+                }
+            }
+            if self.is(i, "without")
+                && (i + 1..(i + 4).min(n)).any(|k| self.word(k).is_some_and(|w| in_table(STEPS, w)))
+                && (self.negated() || self.directive(h, i))
+            {
+                return Some((RuleForm::Ordering, "without"));
+            }
+        }
+        // "X first", "first X, then Y".
+        let last = (0..n)
+            .rev()
+            .find(|&i| self.word(i).is_some() || self.entity(i).is_some());
+        let first_last = last.is_some_and(|i| {
+            self.any(i, &["first", "beforehand", "afterwards", "afterward"])
+                || self.seq(i.wrapping_sub(1), &["in", "advance"])
+        });
+        let first_then = self.is(h, "first") && self.find(h + 1, "then").is_some();
+        // "Route 10% to it first and hold for an hour", "run with --check
+        // first, then …".
+        let first_comma = (h + 2..n).any(|i| {
+            self.any(i, &["first", "beforehand"])
+                && (self.any(i + 1, &["then", "and"]) || self.clause_start(i + 1))
+        });
+        if (first_last || first_comma) && (self.directive(h, n) || self.imperative().is_some())
+            || first_then
+        {
+            return Some((RuleForm::Ordering, "first"));
+        }
+        None
+    }
+
+    /// "only on X", "leave X alone", "keep changes inside Y", "off-limits",
+    /// "out of scope", "read-only", "do not touch X", "not in X".
+    fn scope(&self) -> (Cue, bool) {
+        let n = self.len();
+        let h = self.head();
+        let must_be = (0..n).any(|i| self.any(i, &["must", "should"]) && self.is(i + 1, "be"));
+        let method =
+            (0..n).any(|i| self.any(i, &["directly", "manually"]) || self.seq(i, &["by", "hand"]));
+        for i in 0..n {
+            if self.any(i, &["leave", "leaves", "left"]) {
+                let end = (i + 8).min(n);
+                if (i + 1..end).any(|k| self.any(k, &["alone", "untouched"])) {
+                    return (Some((RuleForm::Scope, "leave … alone")), false);
+                }
+                if i == h
+                    && self.is(i, "leave")
+                    && let Some(k) = self.find(i + 1, "to")
+                    && k <= i + 5
+                    && !self.number(k + 1)
+                {
+                    return (Some((RuleForm::Scope, "leave … to")), false);
+                }
+            }
+            if self.seq(i, &["off", "limits"]) || self.raw(i).eq_ignore_ascii_case("off-limits") {
+                return (Some((RuleForm::Scope, "off-limits")), false);
+            }
+            if self.seq(i, &["out", "of", "scope"]) {
+                return (Some((RuleForm::Scope, "out of scope")), false);
+            }
+            if self.seq(i, &["read", "only"])
+                && self.any(i.wrapping_sub(1), &["is", "are", "be", "stay", "stays"])
+            {
+                return (Some((RuleForm::Scope, "read-only")), false);
+            }
+            if self.seq(i, &["nowhere", "else"]) {
+                return (Some((RuleForm::Scope, "nowhere else")), false);
+            }
+            if self.any(i, &["keep", "keeps"])
+                && (i + 1..(i + 5).min(n)).any(|k| {
+                    self.any(k, &["inside", "within", "under"])
+                        || (self.is(k, "in")
+                            && self.any(k - 1, &["changes", "work", "edits", "everything", "it"]))
+                })
+                && !(i + 1..(i + 5).min(n)).any(|k| self.is(k, "out"))
+            {
+                return (Some((RuleForm::Scope, "keep … inside")), false);
+            }
+            if self.any(i, &["stick", "stay", "stays", "remain", "remains"])
+                && self.any(i + 1, &["within", "inside", "in", "to"])
+                && !self.number(i + 2)
+                && !(self.is(i + 1, "to") && self.any(i, &["stay", "stays", "remain", "remains"]))
+            {
+                return (Some((RuleForm::Scope, "stay within")), false);
+            }
+            if self.any(i, &["keep", "stay", "stays", "remain", "remains", "leave"])
+                && (i + 1..(i + 6).min(n))
+                    .any(|k| self.is(k, "as") && self.any(k + 1, &["they", "it", "is"]))
+            {
+                return (Some((RuleForm::Scope, "as they are")), false);
+            }
+            if self.any(i, &["limited", "restricted", "scoped", "confined"])
+                && self.is(i + 1, "to")
+                && !must_be
+            {
+                return (Some((RuleForm::Scope, "limited to")), false);
+            }
+        }
+        // "the other services in that release stay."
+        let last = (0..n)
+            .rev()
+            .find(|&i| self.word(i).is_some() || self.entity(i).is_some());
+        if let Some(l) = last
+            && self.any(l, &["stay", "stays"])
+            && l > h
+            && !self.any(h, &["i", "we", "you"])
+        {
+            return (Some((RuleForm::Scope, "stay")), false);
+        }
+        // Touching, negated: "don't touch X", "avoid touching X".
+        if !method {
+            for i in 0..n {
+                let negated =
+                    i > 0 && (self.negation(i - 1) || self.any(i - 1, &["avoid", "without"]));
+                if !negated {
+                    continue;
+                }
+                if self.is(i + 1, "there") && self.verb_at(i).is_some() {
+                    return (Some((RuleForm::Scope, "not there")), false);
+                }
+                let writes = self.any(i, &["write", "writing"]);
+                let somewhere = (i + 1..(i + 4).min(n)).any(|k| {
+                    self.entity(k).is_some_and(|e| !e.is_numeric())
+                        || self.word(k).is_some_and(|w| in_table(RESOURCES, w))
+                        || self.slashed(k)
+                });
+                if self.any(i, TOUCH) && (!writes || somewhere) {
+                    return (Some((RuleForm::Scope, "do not touch")), false);
+                }
+                if self.any(i, &["change", "changing"]) {
+                    let object = (i + 1..(i + 6).min(n)).any(|k| {
+                        self.entity(k).is_some_and(|e| !e.is_numeric())
+                            || self.any(k, &["any", "anything"])
+                            || (self.is(k, "in") && self.any(k + 1, &["this", "that"]))
+                    });
+                    if object {
+                        return (Some((RuleForm::Scope, "do not change")), false);
+                    }
+                }
+            }
+        }
+        let skip = (0..n).find(|&i| {
+            self.is(i, "skip")
+                && (i == h
+                    || self.clause_start(i)
+                    || (i > 0
+                        && self.clause_start(i - 1)
+                        && self.any(i - 1, &["so", "then", "just", "please"])))
+        });
+        if let Some(i) = skip
+            && i + 1 < n
+        {
+            return (Some((RuleForm::Scope, "skip")), false);
+        }
+        if self.is(h, "not") && (self.any(h + 1, PLACES) || self.entity(h + 1).is_some()) {
+            return (Some((RuleForm::Scope, "not in")), false);
+        }
+        (self.only(must_be), true)
+    }
+
+    /// "only": a scope when it marks off a place or a thing ("only on X",
+    /// "touch only X", "in X only"); otherwise an obligation ("squash-merge
+    /// only", "only plan").
+    fn only(&self, must_be: bool) -> Cue {
+        let n = self.len();
+        let i = self.find(0, "only")?;
+        if self.any(i.wrapping_sub(1), &["not", "if"])
+            || self.any(i + 1, &["if", "when", "after", "once", "during", "between"])
+        {
+            return None;
+        }
+        if self.any(i.wrapping_sub(1), DESCRIPTIVE) {
+            return None;
+        }
+        // "Only 3 pods are running", "only two people know it": state.
+        if self.number(i + 1)
+            && (i == self.head()
+                || (i + 2..n).any(|k| self.any(k, &["is", "are", "was", "were", "has", "have"])))
+        {
+            return None;
+        }
+        if must_be {
+            return Some((RuleForm::Obligation, "only"));
+        }
+        let place = |k: usize| {
+            self.entity(k).is_some_and(|e| !e.is_numeric())
+                || self.word(k).is_some_and(|w| in_table(RESOURCES, w))
+                || self.slashed(k)
+        };
+        // A named thing, not a compound word ("europe-west4", not
+        // "squash-merge").
+        let named = |k: usize| {
+            self.t.get(k).is_some_and(|t| {
+                matches!(t.entity, Some(EntityKind::Path | EntityKind::Ticket))
+                    || (t.entity.is_some()
+                        && t.text
+                            .bytes()
+                            .any(|b| b.is_ascii_digit() || matches!(b, b'/' | b'.' | b'_' | b':')))
+            })
+        };
+        if self.imperative().is_some() && i + 1 < n && place(i + 1) {
+            return Some((RuleForm::Scope, "only"));
+        }
+        if self.any(i + 1, PLACES) && (!self.is(i + 1, "from") || place(i + 2) || place(i + 3)) {
+            return Some((RuleForm::Scope, "only"));
+        }
+        if self.verb_at(i + 1).is_some() {
+            let object = i + 2 < n;
+            return Some((
+                if object {
+                    RuleForm::Scope
+                } else {
+                    RuleForm::Obligation
+                },
+                "only",
+            ));
+        }
+        if i > 0
+            && self.verb_at(i - 1).is_some()
+            && (place(i + 1)
+                || self.any(i + 1, &["the", "this", "that", "these"])
+                || self.word(i + 1).is_some())
+            && i + 1 < n
+        {
+            return Some((RuleForm::Scope, "only"));
+        }
+        // "… in gke-prod-west only", "works on apps/web and packages/ui only".
+        let back = i.saturating_sub(5);
+        let located = (back..i)
+            .any(|k| self.any(k, PLACES) && (!self.is(k, "from") || (k + 1..i).any(place)));
+        if located || (i > 0 && place(i - 1) && (self.word(i - 1).is_some() || named(i - 1))) {
+            return Some((RuleForm::Scope, "only"));
+        }
+        Some((RuleForm::Obligation, "only"))
+    }
+
+    /// "never", "do not", "must not", "no X", "kill nothing", "avoid",
+    /// "keep … out of", "not yours to".
+    fn prohibition(&self) -> Cue {
+        let n = self.len();
+        let h = self.head();
+        for i in 0..n {
+            if self.is(i, "never") {
+                let descriptive = self.any(i.wrapping_sub(1), DESCRIPTIVE)
+                    || self.any(i.wrapping_sub(1), &["i", "we", "he", "she", "they"])
+                        && self.past_after(i);
+                if !descriptive && !self.past_after(i) {
+                    return Some((RuleForm::Prohibition, "never"));
+                }
+            }
+            if self.is(i, "not") {
+                let prev = i.wrapping_sub(1);
+                if self.any(prev, &["do", "does"]) {
+                    let lead = prev == h
+                        || self.clause_start(prev)
+                        || self.any(
+                            prev.wrapping_sub(1),
+                            &[
+                                "please", "you", "and", "but", "so", "then", "just", "we",
+                                "agents", "also", "still", "again", "and", "or",
+                            ],
+                        );
+                    if lead && !self.is(prev, "does") {
+                        return Some((RuleForm::Prohibition, "do not"));
+                    }
+                }
+                if self.any(prev, &["must", "shall", "should"])
+                    && !self.any(prev.wrapping_sub(1), DESCRIPTIVE)
+                {
+                    return Some((RuleForm::Prohibition, "must not"));
+                }
+                if self.is(prev, "may") {
+                    return Some((RuleForm::Prohibition, "may not"));
+                }
+                if self.is(prev, "can")
+                    && (prev == h
+                        || self.any(
+                            prev.wrapping_sub(1),
+                            &["you", "agents", "agent", "assistant"],
+                        ))
+                {
+                    return Some((RuleForm::Prohibition, "cannot"));
+                }
+                if self.any(prev, &["is", "are", "be"])
+                    && self.any(i + 1, &["allowed", "permitted"])
+                {
+                    return Some((RuleForm::Prohibition, "not allowed"));
+                }
+                if self.any(i + 1, &["yours", "ours"]) && self.is(i + 2, "to") {
+                    return Some((RuleForm::Prohibition, "not yours to"));
+                }
+                if i == h && self.verb_at(i + 1).is_some() {
+                    return Some((RuleForm::Prohibition, "not"));
+                }
+            }
+            if self.any(
+                i,
+                &[
+                    "forbidden",
+                    "prohibited",
+                    "banned",
+                    "disallowed",
+                    "discouraged",
+                    "forbade",
+                    "forbid",
+                    "forbids",
+                    "prohibits",
+                ],
+            ) {
+                return Some((RuleForm::Prohibition, "forbidden"));
+            }
+            if self.is(i, "no")
+                && (i == h || self.clause_start(i))
+                && i + 1 < n
+                && !self.word(i + 1).is_some_and(|w| in_table(NO_IDIOMS, w))
+                && !self.any(i + 1, &["more", "fewer", "less"])
+            {
+                return Some((RuleForm::Prohibition, "no"));
+            }
+            if self.any(i, &["nothing", "none"])
+                && (i == h || (i > 0 && self.verb_at(i - 1).is_some() && i - 1 == h))
+            {
+                return Some((RuleForm::Prohibition, "nothing"));
+            }
+            if self.is(i, "avoid")
+                && (i == h || self.any(i.wrapping_sub(1), &["please", "you", "should", "must"]))
+            {
+                return Some((RuleForm::Prohibition, "avoid"));
+            }
+            if self.seq(i, &["under", "no", "circumstances"])
+                || self.seq(i, &["in", "no", "case"])
+                || self.seq(i, &["at", "no", "time"])
+            {
+                return Some((RuleForm::Prohibition, "under no circumstances"));
+            }
+            if self.seq(i, &["refrain", "from"]) || self.seq(i, &["stay", "away", "from"]) {
+                return Some((RuleForm::Prohibition, "refrain from"));
+            }
+            if self.is(i, "keep") && (i + 1..(i + 8).min(n)).any(|k| self.seq(k, &["out", "of"])) {
+                return Some((RuleForm::Prohibition, "keep … out of"));
+            }
+        }
+        None
+    }
+
+    /// "must", "always", "make sure", "have to", "X instead", "keep …",
+    /// "every commit", "needs", "stays formal", "follows".
+    fn obligation(&self, contrast: bool) -> Cue {
+        let n = self.len();
+        let h = self.head();
+        let imperative = self.imperative();
+        for i in 0..n {
+            let guess = self.is(i + 1, "have") && self.word(i + 2).is_some_and(is_past);
+            if self.any(i, &["must", "shall"])
+                && !self.any(i + 1, &["not", "never"])
+                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
+                && !guess
+            {
+                return Some((RuleForm::Obligation, "must"));
+            }
+            if self.any(i, &["has", "have", "need", "needs"])
+                && self.is(i + 1, "to")
+                && !self.any(i.wrapping_sub(1), &["may", "might", "could", "would", "no"])
+                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
+            {
+                return Some((RuleForm::Obligation, "have to"));
+            }
+            if self.any(i, &["is", "are"])
+                && self.any(i + 1, &["preferred", "mandatory", "compulsory"])
+            {
+                return Some((RuleForm::Obligation, "preferred"));
+            }
+            if self.any(i, &["is", "are"]) && self.is(i + 1, "required") {
+                return Some((RuleForm::Obligation, "required"));
+            }
+            if self.seq(i, &["make", "sure"])
+                || (self.is(i, "ensure") && (i == h || self.is(i.wrapping_sub(1), "please")))
+                || self.seq(i, &["be", "sure", "to"])
+            {
+                return Some((RuleForm::Obligation, "make sure"));
+            }
+            if self.is(i, "always")
+                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
+                && !self.past_after(i)
+            {
+                return Some((RuleForm::Obligation, "always"));
+            }
+            let expectation = (i.saturating_sub(3)..i)
+                .any(|k| self.any(k, DESCRIPTIVE) || self.is(k, "one"))
+                || (self.is(i + 1, "be")
+                    && self
+                        .word(i + 2)
+                        .is_some_and(|w| !is_past(w) && !w.ends_with("en"))
+                    && i + 3 >= n);
+            // "The scheduler should pick up new jobs": an expectation.
+            // "You should", "commits should be signed", "all PRs should":
+            // rules.
+            let passive = self.is(i + 1, "be") || self.any(i + 1, &["always", "never", "only"]);
+            let agent = self.any(
+                i.wrapping_sub(1),
+                &["you", "we", "i", "agents", "agent", "assistant", "everyone"],
+            );
+            let definite = (i.saturating_sub(4)..i).any(|k| self.any(k, &["the", "this", "that"]));
+            let expectation = expectation || (!passive && !agent && definite);
+            if self.is(i, "should") && !expectation && !self.is(i + 1, "not") {
+                return Some((RuleForm::Obligation, "should"));
+            }
+            if self.seq(i, &["would", "be", "great", "if"])
+                || self.seq(i, &["i", "want", "you"])
+                || self.seq(i, &["i", "need", "you"])
+                || (self.is(i, "i")
+                    && self.raw(i).len() > 1
+                    && self.any(i + 1, &["like", "prefer"]))
+            {
+                return Some((RuleForm::Obligation, "I'd like"));
+            }
+        }
+        if imperative.is_some() {
+            if self.has("instead") || self.find_seq(0, &["rather", "than"]).is_some() || contrast {
+                return Some((RuleForm::Obligation, "instead"));
+            }
+            if self.is(h, "keep") {
+                return Some((RuleForm::Obligation, "keep"));
+            }
+            if self.any(h, &["prefer", "favor", "favour"]) {
+                return Some((RuleForm::Obligation, "prefer"));
+            }
+            if self.is(h, "leave")
+                && (h + 1..n).any(|k| {
+                    self.any(
+                        k,
+                        &[
+                            "off", "on", "running", "open", "enabled", "disabled", "in", "as",
+                        ],
+                    )
+                })
+            {
+                return Some((RuleForm::Obligation, "leave"));
+            }
+            if self.any(
+                h,
+                &["sync", "run", "do", "apply", "update", "edit", "deploy"],
+            ) && (self.has("manually") || self.find_seq(0, &["by", "hand"]).is_some())
+            {
+                return Some((RuleForm::Obligation, "manually"));
+            }
+            if self.find_seq(0, &["by", "default"]).is_some() {
+                return Some((RuleForm::Obligation, "by default"));
+            }
+            if let Some(k) = self.find_any(h + 1, &["every", "each"]) {
+                let next = self.word(k + 1).unwrap_or("");
+                // "every 30 minutes", "every commit", "log every experiment".
+                if !next.eq_ignore_ascii_case("other") && k + 1 < n {
+                    return Some((RuleForm::Obligation, "every"));
+                }
+            }
+            // "rotate them monthly" (an adverb at the end), not "the nightly
+            // ETL".
+            let periodic = (h + 1..n).any(|k| {
+                self.any(k, PERIODIC)
+                    && (k + 1 == n
+                        || self.clause_start(k + 1)
+                        || self.any(k + 1, &["at", "on", "before", "after", "and", "from"]))
+            });
+            if periodic {
+                return Some((RuleForm::Obligation, "periodically"));
+            }
+            if self.find_seq(0, &["no", "exceptions"]).is_some()
+                || self.find_seq(0, &["without", "exception"]).is_some()
+                || self.find_seq(0, &["no", "matter", "what"]).is_some()
+            {
+                return Some((RuleForm::Obligation, "no exceptions"));
+            }
+        }
+        // "Every Deployment needs resource requests."
+        if self.any(h, &["every", "each", "all", "any"])
+            && self
+                .find_any(h + 1, &["needs", "need", "gets", "get"])
+                .is_some()
+        {
+            return Some((RuleForm::Obligation, "needs"));
+        }
+        // "Tone stays formal", "left running".
+        for i in 0..n {
+            if self.any(i, &["stays", "remain", "remains"])
+                && i > h
+                && self.word(i + 1).is_some()
+                && !self.any(i + 1, &["at", "in", "within", "as", "the", "a"])
+            {
+                return Some((RuleForm::Obligation, "stays"));
+            }
+            if self.is(i, "left")
+                && self.any(
+                    i + 1,
+                    &["running", "on", "off", "open", "enabled", "disabled", "in"],
+                )
+                && i > h
+            {
+                return Some((RuleForm::Obligation, "left running"));
+            }
+            if self.any(i, &["follow", "follows"])
+                && i > h
+                && i <= h + 4
+                && !self.any(h, &["i", "we", "you", "the", "this", "it"])
+                && self
+                    .t
+                    .get(i + 1)
+                    .is_some_and(|t| t.text.chars().next().is_some_and(char::is_uppercase))
+            {
+                return Some((RuleForm::Obligation, "follows"));
+            }
+        }
+        None
+    }
+}
+
+/// Reads one clause.
+#[cfg(test)]
+pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: bool) -> Reading {
+    read_clause_with(tokens, triggers(tokens), text, ctx, contrast)
+}
+
+/// [`read_clause`], with the clause's trigger words already known.
+pub(crate) fn read_clause_with(
+    tokens: &[Token<'_>],
+    present: Bits,
+    text: &str,
+    ctx: Ctx,
+    contrast: bool,
+) -> Reading {
+    let c = Clause::with(tokens, text, present);
+    let mut r = Reading::default();
+    if c.len() == 1 {
+        // A label: "Approver: …", "Exception: …".
+        r.rule = c
+            .binding(false)
+            .filter(|(f, _)| *f == RuleForm::Approval)
+            .or_else(|| c.carve_out().filter(|(_, cue)| *cue == "exception"));
+        r.head = r.rule.is_some();
+        return r;
+    }
+    if c.len() < 2 || c.idiom() {
+        return r;
+    }
+    r.imperative = c.imperative();
+    let h = c.head();
+    r.directive = r.imperative.is_some()
+        || c.any(h, &["never", "no", "always", "only", "avoid"])
+        || c.seq(h, &["do", "not"]);
+    if c.plan(ctx) {
+        r.plan = true;
+        return r;
+    }
+    if ctx.question && !c.polite_request() {
+        return r;
+    }
+    let mut only_scope = false;
+    let p = if ctx.guards {
+        c.present
+    } else {
+        Bits([u64::MAX; 4])
+    };
+    let quotes = c
+        .raw_range(0, c.len())
+        .contains(['"', '\u{201C}', '\u{201D}', '\'', '\u{2019}']);
+    let rule = None
+        .or_else(|| {
+            (p.meets(BINDING) || contrast || quotes)
+                .then(|| c.binding(contrast))
+                .flatten()
+        })
+        .or_else(|| p.meets(CARVE_OUT).then(|| c.carve_out()).flatten())
+        .or_else(|| p.meets(CONDITION).then(|| c.condition()).flatten())
+        .or_else(|| p.meets(LIMIT).then(|| c.limit()).flatten())
+        .or_else(|| p.meets(PERMISSION).then(|| c.permission()).flatten())
+        .or_else(|| p.meets(APPROVAL).then(|| c.approval()).flatten())
+        .or_else(|| p.meets(WINDOW).then(|| c.window()).flatten())
+        .or_else(|| p.meets(ORDERING).then(|| c.ordering()).flatten())
+        .or_else(|| {
+            if !p.meets(SCOPE) {
+                return None;
+            }
+            let (cue, by_only) = c.scope();
+            only_scope = by_only && cue.is_some_and(|(f, _)| f == RuleForm::Scope);
+            cue
+        })
+        .or_else(|| p.meets(PROHIBITION).then(|| c.prohibition()).flatten())
+        .or_else(|| {
+            (p.meets(OBLIGATION) || contrast)
+                .then(|| c.obligation(contrast))
+                .flatten()
+        })
+        .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")))
+        .or_else(|| {
+            // "Respond in the customer's language." in a system prompt.
+            let bare = ctx.standing && c.imperative().is_some() && !c.has("may");
+            bare.then(|| {
+                (
+                    RuleForm::Obligation,
+                    c.imperative().unwrap_or("instruction"),
+                )
+            })
+        });
+    r.rule = rule;
+    r.only_scope = only_scope;
+    if let Some((form, cue)) = rule {
+        r.head = matches!(cue, "exception" | "approver")
+            || (cue == "freeze" && c.freeze().is_some_and(|(_, head)| head))
+            || form == RuleForm::Correction;
+        let negative = (0..c.len()).any(|i| c.negation(i)) || matches!(cue, "leave … alone");
+        let last = c.len().saturating_sub(1);
+        r.anaphor = negative
+            && (0..c.len()).any(|i| {
+                (c.any(i, &["it", "them", "there", "those"]) || (i == last && c.is(i, "that")))
+                    && (i.saturating_sub(5)..i).any(|k| c.negation(k) || c.is(k, "leave"))
+            });
+    }
+    r
+}
+
+/// The correction cue of a sentence, if it corrects what was said.
+pub(crate) fn correction(
+    tokens: &[Token<'_>],
+    present: Bits,
+    text: &str,
+    contrast: bool,
+) -> Option<&'static str> {
+    if !present.meets(CORRECTION) {
+        return None;
+    }
+    Clause::with(tokens, text, present).correction(contrast)
+}
+
+/// Whether the words of `raw` may hold a rule: a quicker, looser
+/// [`may_hold_rule`] that reads letters only (no entities, no
+/// contractions expanded beyond "n't"), for text not yet tokenised.
+pub(crate) fn raw_may_hold_rule(raw: &str) -> bool {
+    if raw.contains(['"', '\u{201C}', '\u{201D}']) || raw.contains(", not") {
+        return true;
+    }
+    let b = raw.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while b.get(i).is_some_and(u8::is_ascii_alphabetic) {
+            i += 1;
+        }
+        let word = raw.get(start..i).unwrap_or("");
+        if TRIGGER_TABLE.contains(word) {
+            return true;
+        }
+        let lower_is =
+            |p: &[u8]| word.len() >= p.len() && word.as_bytes()[..p.len()].eq_ignore_ascii_case(p);
+        if lower_is(b"freez") || lower_is(b"froz") || word.eq_ignore_ascii_case("cannot") {
+            return true;
+        }
+        // "don't", "shouldn't": the "n" ends the word before the apostrophe.
+        let apostrophe =
+            matches!(b.get(i), Some(b'\'')) || b.get(i..i + 3) == Some("\u{2019}".as_bytes());
+        if apostrophe && word.ends_with(['n', 'N']) {
+            return true;
+        }
+    }
+    false
+}
+
+/// A diagnostic opens the text: "error: …", "warning: …", "##[error]".
+pub(crate) fn diagnostic(s: &str) -> bool {
+    let s = s.trim_start();
+    if s.starts_with("##[") {
+        return true;
+    }
+    let word: &str = s.split([':', ' ', '[']).next().unwrap_or("");
+    let colon = s.as_bytes().get(word.len()) == Some(&b':');
+    // "RuntimeError: …", "TypeError: …", "DeprecationWarning: …".
+    let named = ["Error", "Exception", "Warning"]
+        .iter()
+        .any(|e| word.len() > e.len() && word.ends_with(e));
+    if colon && named {
+        return true;
+    }
+    colon
+        && in_table(
+            &[
+                "caused",
+                "error",
+                "exception",
+                "fatal",
+                "help",
+                "hint",
+                "panic",
+                "panicked",
+                "traceback",
+                "warn",
+                "warning",
+            ],
+            word,
+        )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::entail::scan::{Span, tokens};
+
+    fn read(text: &str) -> Option<(RuleForm, &'static str)> {
+        let t = tokens(text, Span::new(0, text.len()));
+        let ctx = Ctx {
+            guards: true,
+            ..Ctx::default()
+        };
+        read_clause(&t, text, ctx, text.contains(", not ")).rule
+    }
+
+    #[test]
+    fn tables_are_sorted() {
+        for table in [
+            FILLERS,
+            DESCRIPTIVE,
+            PLAN_VERBS,
+            RESOURCES,
+            TOUCH,
+            PLACES,
+            STEPS,
+            NO_IDIOMS,
+        ] {
+            assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
+        }
+    }
+
+    #[test]
+    fn forms() {
+        use RuleForm::*;
+        for (text, form) in [
+            ("Drain no more than 2 nodes at once", Some(Limit)),
+            (
+                "never drain a node that runs a kafka-broker pod.",
+                Some(Prohibition),
+            ),
+            (
+                "Before you cordon anything, post the node list in #ops-drain.",
+                Some(Ordering),
+            ),
+            (
+                "Run the sizing queries on billing-replica-2 only",
+                Some(Scope),
+            ),
+            ("leave packages/payments-sdk alone", Some(Scope)),
+            (
+                "Stop the backfill if replication lag goes above 30 seconds",
+                Some(Condition),
+            ),
+            ("at most one replica at a time", Some(Limit)),
+            (
+                "Post each node name in #prod-changes before you cordon it",
+                Some(Ordering),
+            ),
+            (
+                "Refunds above $500 require approval from a finance lead.",
+                Some(Approval),
+            ),
+            (
+                "Do NOT fail over during the 02:00\u{2013}04:00 UTC batch window.",
+                Some(Window),
+            ),
+            ("the ticket is OPS-1412, not OPS-1421", Some(Binding)),
+            ("The sessions cluster is the exception", Some(CarveOut)),
+            ("Schema migrations must go through Flyway", Some(Obligation)),
+            ("We never had an outage on the EU edge.", None),
+            ("Only 3 pods are running on node-7 right now.", None),
+            ("FYI the freeze was lifted yesterday.", None),
+            ("Before the migration the orders table had 2M rows.", None),
+            ("I'll read the runbook first.", None),
+            ("I won't touch prod.", None),
+            ("The pool is at 8 nodes.", None),
+            ("Don't worry, I have the export already.", None),
+            ("Freeze exceptions are tracked in CHG-7781.", None),
+            ("The capacity team approved it.", None),
+        ] {
+            assert_eq!(read(text).map(|(f, _)| f), form, "{text}");
+        }
+    }
+
+    #[test]
+    fn diagnostics() {
+        assert!(diagnostic("error: --target must be one of: x86"));
+        assert!(diagnostic("##[warning]Node.js 16 actions are deprecated."));
+        assert!(!diagnostic("Never deploy on Fridays: the team is away."));
+    }
+}

@@ -1,0 +1,402 @@
+//! The rule finder: which clauses of a session's texts are rules the agent
+//! must obey, of what form, and which are the same rule said again.
+//!
+//! [`find_rules`] reads one text — a chat message, a system prompt, an
+//! AGENTS.md, whatever a tool returned, the model's own text, a compaction
+//! summary — and returns every rule clause in it, as a byte span with its
+//! [`RuleForm`], the fact [`Kind`] that form is, and the words that decided
+//! it. The import, the audit and the hook all read rules through it.
+//!
+//! ## What is a rule
+//!
+//! | form | kind | what people write |
+//! | --- | --- | --- |
+//! | prohibition | standing_rule | "never …", "do not …", "no force-push to main", "kill nothing you didn't start" |
+//! | obligation | standing_rule | "must …", "always …", "make sure …", "squash-merge only", "use pnpm, never npm" |
+//! | limit | standing_rule | "at most one replica at a time", "no more than 200 per hour", "up to $200", "within 4 hours" |
+//! | ordering | standing_rule | "before you cordon it", "take a dump first", "only after finance confirms", "wait for …" |
+//! | condition | standing_rule | "stop if lag goes above 30 seconds", "if a PDB blocks eviction, stop", "until …", "as soon as …" |
+//! | approval | standing_rule | "needs sign-off from the security lead", "the approver is …", "wait for my OK" |
+//! | window | standing_rule | "only between 14:00 and 16:00 UTC", "frozen until 2026-12-05", "publish nothing on Fridays" |
+//! | scope | scope | "only on billing-replica-2", "leave packages/payments-sdk alone", "keep changes inside services/auth", "not in prod-eu1" |
+//! | binding | binding | "the ticket is OPS-1412, not OPS-1421", "when I say \"the blue pool\" I mean np-blue-c5" |
+//! | carve-out | carve_out | "X is the exception: …", "exempt from this cleanup", "you may read logs without asking" |
+//! | correction | correction | "Correction: …", "I meant 3 replicas, not 2", "scratch that: …" |
+//!
+//! Rules are read from every source: chat, system prompts, project files,
+//! files and tickets a tool returned (numbered `cat -n` and `grep -n`
+//! lines, list items, markdown tables, JSON string values of MCP results),
+//! hooks and skills. In a system prompt, a project file, a skill or a
+//! hook's output, which only instruct, a bare instruction ("Respond in the
+//! customer's language.") is an obligation; in chat and tool output it
+//! needs a cue ("Scale the blue pool to 6 nodes" is a task, a runbook's
+//! "Export the ledger diff" a step). A sentence holds one rule per
+//! operative clause:
+//! "Drain no more than 2 nodes at once, and never drain a node that runs a
+//! kafka-broker pod" is two. A rule's span keeps its operative words whole
+//! (a reason after a dash or a semicolon is left out); shorten it only for
+//! display.
+//!
+//! ## What is not
+//!
+//! - **Harness text.** What each harness writes around a compaction (the
+//!   request, the summary's envelope, its closing nudge), about its sandbox,
+//!   permissions and approval mode, its environment context and its base
+//!   persona, for Claude Code, Codex CLI, the OpenAI Responses API,
+//!   OpenHands, Letta, deepagents and opencode ([`is_harness_text`]). A
+//!   harness's wrapper around the operator's own content (AGENTS.md,
+//!   CLAUDE.md, memory blocks, a hook's output) is skipped and the content
+//!   read ([`operator_content`]).
+//! - **The model's own plans, questions and state.** In
+//!   [`Source::Assistant`] and [`Source::Summary`] text only restatements
+//!   are found, marked `quoted`: "To confirm: \"never drain a node that runs
+//!   a broker\"" is one, "I'll read the runbook first" and "I won't touch
+//!   prod" are not. A summary in its harness envelope is read the same way
+//!   whatever source it is passed as ([`summary_body`]).
+//! - **Questions and statements of state or history**: "Is the canary at
+//!   5%?", "the pool is at 8", "we never had an outage", "the freeze was
+//!   lifted yesterday", "only 3 pods are running".
+//! - **Code, commands, logs and diagnostics**: fenced or indented code,
+//!   `$ …` lines, timestamped log lines, "error: … must …".
+//!
+//! A rule quoted back, restated by a summary or re-injected (AGENTS.md sent
+//! again after every compaction) is the same rule: a [`RuleBook`] keeps one
+//! per [`rule_key`] with every place it appeared.
+//!
+//! ## How
+//!
+//! One pass over the text turns it into logical lines (`lines`: line
+//! numbers, list markers and tags taken off; JSON string values split at
+//! their `\n` escapes), the lines into sentences (`read`), each in the
+//! region the harness reader (`boilerplate`) gives it: the operator's,
+//! restated, or the harness's. A sentence without any word a cue needs is
+//! not even tokenised. The others are cut into clauses and put back
+//! together where one only finishes another (`clauses`), and each clause
+//! is read for its cues, most telling first (`cues`, where the order and
+//! its exceptions are written down). It is hand-written scanning over
+//! [`crate::entail`]'s tokens with reused buffers, linear in its input:
+//! about 180 ms for 10 MB of mixed session text (`benches/rules.rs`,
+//! `BENCHMARKS.md`).
+//!
+//! ## Precision and recall
+//!
+//! Measured on a labelled corpus in `crates/drift-session/tests/rules/`,
+//! written for this purpose without reading the finder: chat, system and
+//! developer prompts, AGENTS.md and CLAUDE.md as injected and as read by a
+//! tool, runbooks, tickets, MCP results, command output, assistant text,
+//! compaction summaries and harness boilerplate of seven harnesses, each
+//! sentence labelled rule (with kind and form) or not. A found rule counts
+//! as correct when it overlaps a labelled rule and agrees on whether it is
+//! quoted; each label is matched at most once, so a rule found twice or
+//! two rules found as one cost precision or recall. *Kind* and *form* are
+//! the share of correct rules whose kind and form agree with the label.
+//! `tests/rules.rs` recomputes both tables and fails when either changes.
+//!
+//! `rules.txt`, the development set (84 documents, 509 labelled items). The
+//! cue lists and exceptions were written while looking at it, so this is an
+//! in-sample figure:
+//!
+//! | source | rules labelled | found | correct | precision | recall | kind | form |
+//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+//! | chat | 108 | 109 | 108 | 0.99 | 1.00 | 1.00 | 0.99 |
+//! | system prompt | 43 | 43 | 43 | 1.00 | 1.00 | 1.00 | 1.00 |
+//! | AGENTS.md / CLAUDE.md | 36 | 36 | 36 | 1.00 | 1.00 | 1.00 | 1.00 |
+//! | tool output | 62 | 62 | 62 | 1.00 | 1.00 | 0.98 | 0.98 |
+//! | assistant | 6 | 6 | 6 | 1.00 | 1.00 | 1.00 | 1.00 |
+//! | compaction summary | 13 | 13 | 13 | 1.00 | 1.00 | 1.00 | 1.00 |
+//! | harness text | 6 | 6 | 6 | 1.00 | 1.00 | 1.00 | 1.00 |
+//! | **all** | 274 | 275 | 274 | 1.00 | 1.00 | 1.00 | 0.99 |
+//!
+//! Before the held-out set was measured, the cue lists were widened with
+//! examples of our own in other domains and wordings (ML training, network
+//! changes, health data, Kafka, feature flags, GDPR, dbt, Cloud Run,
+//! Docker, Ansible, backups, paging, Helm, search ranking) and with
+//! non-rules (READMEs, stack traces, PR descriptions, talk about rules);
+//! none of them is in either file.
+//!
+//! `held_out.txt` (50 documents, 289 labelled items, other domains), kept
+//! out of the tuning. Measured first, before any change: precision 0.92,
+//! recall 0.85, kind 0.89, form 0.80 (133 of 157 rules found correct, 145
+//! found). That measurement exposed three defects, which were fixed: Claude
+//! Code's newer closing after a compaction ("Continue the conversation from
+//! where it left off …", "Resume directly — do not acknowledge the
+//! summary …", "Pick up the last task as if the break never happened") was
+//! missing from the harness phrases although the wording was known; a
+//! clock range the scanner splits into words ("04:00–05:00") was not seen
+//! as a time beside "only during"; a one-word label "Exception:" was never
+//! read as a carve-out's head. No other word list or rule was changed for
+//! it. Now:
+//!
+//! | source | rules labelled | found | correct | precision | recall | kind | form |
+//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+//! | chat | 55 | 51 | 48 | 0.94 | 0.87 | 0.94 | 0.85 |
+//! | system prompt | 25 | 21 | 21 | 1.00 | 0.84 | 0.86 | 0.76 |
+//! | AGENTS.md / CLAUDE.md | 19 | 18 | 18 | 1.00 | 0.95 | 0.78 | 0.72 |
+//! | tool output | 40 | 36 | 34 | 0.94 | 0.85 | 0.91 | 0.82 |
+//! | assistant | 2 | 2 | 2 | 1.00 | 1.00 | 0.50 | 0.00 |
+//! | compaction summary | 10 | 6 | 6 | 1.00 | 0.60 | 0.83 | 0.83 |
+//! | harness text | 6 | 7 | 5 | 0.71 | 0.83 | 1.00 | 1.00 |
+//! | **all** | 157 | 141 | 134 | 0.95 | 0.85 | 0.89 | 0.81 |
+//!
+//! The held-out recall falls short of 0.95. What it misses is mostly what
+//! no cue marks: conventions stated as facts ("Matchmaking changes ship
+//! behind the `mm_v3` flag", "Staged rollout starts at 1%"), permissions
+//! in other words ("anything unused for 90+ days can go", "the
+//! ANALYTICS_DEV database is yours to play with", "Internal tooling is not
+//! covered by the freeze", "Tenant acme-gmbh is excluded"), an instruction
+//! with a version and no cue ("Use chart version 4.2.1 for ingress-nginx"),
+//! terse answers ("wildcard purges: no"), a rule after "it" ("it must sit
+//! behind the internal load balancer", read as a description like "it must
+//! be the cache"), two rules joined by ", and" with a new subject ("…
+//! through the offline eval first, and NDCG@10 must not drop by more than
+//! 0.5%"), a policy line that opens like an exception message ("Exception:
+//! invoices … must be kept"), and the permission column of a table whose
+//! cells are times and names rather than yes or no. Its false rules are
+//! harness lines no phrase knows (an OpenHands `<IMPORTANT>` block), rule-
+//! shaped banners ("Unauthorized access is prohibited"), and idioms ("Always
+//! happy to pair", "Never seen Redis do that before").
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use drift_core::Kind;
+
+use crate::entail::scan::Span;
+
+mod boilerplate;
+mod book;
+mod clauses;
+mod cues;
+mod lines;
+mod read;
+mod words;
+
+pub use boilerplate::{is_harness_text, operator_content, summary_body};
+pub use book::{BookRule, RuleBook, RulePlace, rule_key};
+
+/// Where a text comes from: who wrote it and how it reached the agent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Source {
+    /// The operator's chat messages.
+    Chat,
+    /// A system or developer prompt.
+    SystemPrompt,
+    /// AGENTS.md, CLAUDE.md and their kin, as the harness injected them.
+    ProjectFile,
+    /// Anything a tool returned: files read, tickets, MCP results, command
+    /// output.
+    ToolOutput,
+    /// What a hook added to the context.
+    HookContext,
+    /// A skill's body.
+    Skill,
+    /// The model's own text.
+    Assistant,
+    /// A harness's compaction summary.
+    Summary,
+}
+
+impl Source {
+    /// Every source, in declaration order.
+    pub const ALL: [Source; 8] = [
+        Source::Chat,
+        Source::SystemPrompt,
+        Source::ProjectFile,
+        Source::ToolOutput,
+        Source::HookContext,
+        Source::Skill,
+        Source::Assistant,
+        Source::Summary,
+    ];
+
+    /// The snake_case id.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Source::Chat => "chat",
+            Source::SystemPrompt => "system_prompt",
+            Source::ProjectFile => "project_file",
+            Source::ToolOutput => "tool_output",
+            Source::HookContext => "hook_context",
+            Source::Skill => "skill",
+            Source::Assistant => "assistant",
+            Source::Summary => "summary",
+        }
+    }
+
+    /// The source with this id.
+    pub fn from_id(id: &str) -> Option<Source> {
+        Source::ALL.into_iter().find(|s| s.id() == id)
+    }
+
+    /// Whether what this source says about rules restates them: the
+    /// model's own text and compaction summaries.
+    pub const fn restates(self) -> bool {
+        matches!(self, Source::Assistant | Source::Summary)
+    }
+}
+
+/// What a rule does: the shape of its operative clause.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum RuleForm {
+    /// Forbids an action or a method: "never", "do not", "no force-push".
+    Prohibition,
+    /// Requires one: "must", "always", "make sure", "X only".
+    Obligation,
+    /// Bounds a number: "at most", "no more than", "up to", "within 4 hours".
+    Limit,
+    /// Marks off what the work may touch: "only on X", "leave X alone".
+    Scope,
+    /// Orders steps: "before you X", "Y first", "only after", "wait for".
+    Ordering,
+    /// Makes a step depend on a condition: "stop if", "until", "as soon as".
+    Condition,
+    /// Needs someone's yes: "needs sign-off from", "the approver is".
+    Approval,
+    /// Bounds the time: "between 07:00 and 19:00", "frozen until Friday".
+    Window,
+    /// Binds a phrase to one thing: "the ticket is X, not Y".
+    Binding,
+    /// An exception to a rule, or a permission: "X is the exception".
+    CarveOut,
+    /// The operator corrects what was said before.
+    Correction,
+}
+
+impl RuleForm {
+    /// Every form, in declaration order.
+    pub const ALL: [RuleForm; 11] = [
+        RuleForm::Prohibition,
+        RuleForm::Obligation,
+        RuleForm::Limit,
+        RuleForm::Scope,
+        RuleForm::Ordering,
+        RuleForm::Condition,
+        RuleForm::Approval,
+        RuleForm::Window,
+        RuleForm::Binding,
+        RuleForm::CarveOut,
+        RuleForm::Correction,
+    ];
+
+    /// The snake_case id.
+    pub const fn id(self) -> &'static str {
+        match self {
+            RuleForm::Prohibition => "prohibition",
+            RuleForm::Obligation => "obligation",
+            RuleForm::Limit => "limit",
+            RuleForm::Scope => "scope",
+            RuleForm::Ordering => "ordering",
+            RuleForm::Condition => "condition",
+            RuleForm::Approval => "approval",
+            RuleForm::Window => "window",
+            RuleForm::Binding => "binding",
+            RuleForm::CarveOut => "carve_out",
+            RuleForm::Correction => "correction",
+        }
+    }
+
+    /// A label for people.
+    pub const fn label(self) -> &'static str {
+        match self {
+            RuleForm::Prohibition => "prohibition",
+            RuleForm::Obligation => "obligation",
+            RuleForm::Limit => "limit",
+            RuleForm::Scope => "scope",
+            RuleForm::Ordering => "ordering",
+            RuleForm::Condition => "condition",
+            RuleForm::Approval => "approval",
+            RuleForm::Window => "time window",
+            RuleForm::Binding => "binding",
+            RuleForm::CarveOut => "carve-out",
+            RuleForm::Correction => "correction",
+        }
+    }
+
+    /// The form with this id.
+    pub fn from_id(id: &str) -> Option<RuleForm> {
+        RuleForm::ALL.into_iter().find(|f| f.id() == id)
+    }
+
+    /// The kind of fact a rule of this form is: scopes, bindings,
+    /// carve-outs and corrections are their own kinds, every other form a
+    /// standing rule.
+    pub const fn kind(self) -> Kind {
+        match self {
+            RuleForm::Scope => Kind::Scope,
+            RuleForm::Binding => Kind::Binding,
+            RuleForm::CarveOut => Kind::CarveOut,
+            RuleForm::Correction => Kind::Correction,
+            _ => Kind::StandingRule,
+        }
+    }
+}
+
+/// One rule clause found in a text.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The clause, as a byte span of the text it was found in.
+    pub span: Span,
+    /// The kind of fact it is (follows from the form).
+    pub kind: Kind,
+    /// What it does.
+    pub form: RuleForm,
+    /// The words that decided it, as a person would quote them.
+    pub cue: &'static str,
+    /// Restated: found in the model's own text or in a compaction summary
+    /// (also one wrapped in a harness's envelope), not stated there.
+    pub quoted: bool,
+}
+
+impl Rule {
+    /// The clause's text in `text`.
+    pub fn text(self, text: &str) -> &str {
+        self.span.of(text)
+    }
+}
+
+/// A rule's text for display: whitespace collapsed and, when longer than
+/// `max_chars` characters, cut at a word boundary with "…". The rule's own
+/// span keeps its operative words whole; this is only for showing it.
+///
+/// ```
+/// use drift_session::shorten;
+///
+/// assert_eq!(shorten("Never  drain\na node", 40), "Never drain a node");
+/// assert_eq!(
+///     shorten("Drain no more than 2 nodes at once, and never drain a broker", 24),
+///     "Drain no more than 2…"
+/// );
+/// ```
+pub fn shorten(text: &str, max_chars: usize) -> String {
+    let mut out = String::with_capacity(text.len().min(max_chars * 4));
+    for word in text.split_whitespace() {
+        if !out.is_empty() {
+            out.push(' ');
+        }
+        out.push_str(word);
+    }
+    if out.chars().count() <= max_chars {
+        return out;
+    }
+    let budget = max_chars.saturating_sub(1);
+    let cut = out.char_indices().nth(budget).map_or(out.len(), |(i, _)| i);
+    let head = out.get(..cut).unwrap_or("");
+    let head = match head.rfind(' ') {
+        Some(space) if space > 0 => head.get(..space).unwrap_or(head),
+        _ => head,
+    };
+    let mut short = String::from(head.trim_end_matches([',', ';', ':', ' ']));
+    short.push('\u{2026}');
+    short
+}
+
+/// Every rule clause in `text`, in order.
+///
+/// Text in [`Source::Assistant`] and [`Source::Summary`] yields the rules
+/// it restates, with `quoted` set; never the model's own plans, questions
+/// or statements of state. Harness text yields nothing; a harness's wrapper
+/// around the operator's own content (AGENTS.md, CLAUDE.md, memory blocks)
+/// is skipped and the content read.
+pub fn find_rules(text: &str, source: Source) -> Vec<Rule> {
+    clauses::find(text, source)
+}
