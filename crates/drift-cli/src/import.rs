@@ -10,7 +10,7 @@
 use std::fmt::Write as _;
 use std::io::Write as _;
 
-use drift_core::{Preset, scenario_to_json, thousands};
+use drift_core::{Kind, Preset, scenario_to_json, thousands};
 use drift_session::{
     Governance, ImportOptions, Imported, MessageRole, Origin, SkipReason, SkippedAction,
     Transcript, TranscriptFormat, import, read_transcript,
@@ -271,6 +271,13 @@ impl Summary<'_> {
             } else {
                 String::new()
             };
+            // A standing rule says which of its forms it is; every other
+            // kind is its form.
+            let form = if f.kind == Kind::StandingRule {
+                format!(", {}", g.form.label())
+            } else {
+                String::new()
+            };
             let who = match g.origin.role {
                 MessageRole::Unknown => format!("{}, plain text", f.role.id()),
                 role if role.id() != f.role.id() => {
@@ -280,12 +287,12 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {} ({who}; \"{}\"{times})",
+                "  turn {:<5} {:<10} {}  {}{form} ({who}; \"{}\"{times})",
                 f.turn,
                 self.place(&g.origin),
                 f.id,
                 f.kind.label(),
-                g.kind_cue.cue,
+                g.cue,
             );
             let _ = writeln!(out, "      {}", quote(&f.text, 110));
         }

@@ -96,7 +96,7 @@ fn the_summary_names_lines_items_and_skipped_calls() {
     let s = &out.stdout;
     // A JSON array's records are items.
     assert!(
-        s.contains("  turn 0     item 4     refunds-above-500-eur  standing rule (system, from a developer message; \"must\")"),
+        s.contains("  turn 0     item 4     refunds-above-500-eur  standing rule, obligation (system, from a developer message; \"must\")"),
         "{s}"
     );
     assert!(
@@ -115,7 +115,7 @@ fn the_summary_names_lines_items_and_skipped_calls() {
     );
     // Plain text: the line of each sentence.
     let out = drift(&["import", NOTES, "-o", file.to_str().unwrap()]);
-    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"may … during\")"), "{}", out.stdout);
+    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"may\")"), "{}", out.stdout);
 }
 
 #[test]

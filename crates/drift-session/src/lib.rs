@@ -58,15 +58,15 @@ pub use guard::{
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
 };
 pub use import::{
-    ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, LoggedCompaction,
-    MessageTurn, Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate,
-    default_policy, import, import_text,
+    ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
+    Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
+    import, import_text,
 };
-pub use transcript::text::strip_line_numbers;
 pub use rules::{
     BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
     operator_content, rule_key, shorten, summary_body,
 };
+pub use transcript::text::strip_line_numbers;
 pub use transcript::{
     CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
     TranscriptError, TranscriptFormat, read_transcript,

@@ -53,7 +53,7 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
             .messages
             .get(g.origin.place.message)
             .ok_or("fact outside")?;
-        if g.id != f.id || g.kind_cue.kind != f.kind || g.origin.turn != f.turn {
+        if g.id != f.id || g.form.kind() != f.kind || g.origin.turn != f.turn {
             return Err(format!("fact guess {} does not match its fact", g.id));
         }
         if g.origin.place.field != MessageField::Text
@@ -62,10 +62,6 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
                 != Some(f.text.as_str())
         {
             return Err(format!("fact {}: span is not its text", f.id));
-        }
-        let cue = g.kind_cue.span;
-        if !(g.origin.place.span.start <= cue.start && cue.end <= g.origin.place.span.end) {
-            return Err(format!("fact {}: cue outside the sentence", f.id));
         }
         if g.origin.record != m.record || g.origin.role != m.role {
             return Err(format!("fact {}: origin is not its message", f.id));
@@ -128,10 +124,9 @@ fn render(t: &Transcript, imported: &Imported) -> String {
     }
     let _ = writeln!(out, "facts:");
     for (g, f) in imported.facts.iter().zip(&s.facts) {
-        let m = &t.messages[g.origin.place.message];
         let _ = writeln!(
             out,
-            "  {} · {} · {} (from {}) · turn {} · message {} record {} · cue \"{}\" = {:?}{}{}",
+            "  {} · {} · {} (from {}) · turn {} · message {} record {} · {} \"{}\"{}",
             f.id,
             f.kind.id(),
             f.role.id(),
@@ -139,10 +134,8 @@ fn render(t: &Transcript, imported: &Imported) -> String {
             f.turn,
             g.origin.place.message,
             g.origin.record,
-            g.kind_cue.cue,
-            g.kind_cue.span.of(&m.text),
-            g.rule_cue
-                .map_or(String::new(), |c| format!(" · detector {}", c.label())),
+            g.form.id(),
+            g.cue,
             if g.occurrences > 1 {
                 format!(" · stated {} times", g.occurrences)
             } else {
@@ -228,7 +221,7 @@ fn codex_sample() {
     assert_eq!(imported.message_turns[0].turn, 0);
     assert_eq!(
         kinds(&imported)[0],
-        ("do-not-change-public", Kind::StandingRule, Role::System)
+        ("keep-commits-small", Kind::StandingRule, Role::System)
     );
 }
 
@@ -237,7 +230,11 @@ fn responses_sample() {
     let (_, imported) = snapshot("responses.json");
     assert_eq!(
         kinds(&imported),
-        [("only-propose-changes-under", Kind::Scope, Role::System)]
+        [(
+            "only-propose-changes-under",
+            Kind::StandingRule,
+            Role::System
+        )]
     );
     assert!(imported.scenario.actions.is_empty());
 }
@@ -256,6 +253,7 @@ fn ops_claude_code() {
                 StandingRule,
                 Role::Tool
             ),
+            ("deploys-rollbacks-need-vp", StandingRule, Role::Tool),
             ("except-config-only-changes", CarveOut, Role::Tool),
             ("correction-call-approver-today", Correction, Role::User),
         ]
@@ -291,6 +289,7 @@ fn ops_claude_code() {
         [
             "never-restart-db-prod-01-without",
             "payments-api-change-freeze-effect",
+            "deploys-rollbacks-need-vp",
             "except-config-only-changes",
             "correction-call-approver-today"
         ]
@@ -317,12 +316,9 @@ fn ops_codex() {
     let (_, imported) = snapshot("ops-codex-rollout.jsonl");
     use Kind::*;
     let found = kinds(&imported);
-    assert_eq!(
-        found[0],
-        ("never-push-main-every", StandingRule, Role::System)
-    );
+    assert_eq!(found[0], ("never-push-main", StandingRule, Role::System));
     assert!(found.contains(&("only-edit-files-under", Scope, Role::User)));
-    assert!(found.contains(&("do-not-run-slow", CarveOut, Role::User)));
+    assert!(found.contains(&("do-not-run-slow", StandingRule, Role::User)));
     assert!(found.iter().any(|f| f.1 == Correction));
     // The harness's own summary restates the rule: it relays it, it states
     // no rule of its own.

@@ -67,10 +67,11 @@ impl Guesses {
                         String::new()
                     };
                     format!(
-                        "{} · record {}{times}; kind from “{}”",
+                        "{} · record {}{times}; {} from “{}”",
                         g.origin.role.id(),
                         g.origin.record,
-                        g.kind_cue.cue
+                        g.form.label(),
+                        g.cue
                     )
                 })
                 .collect(),

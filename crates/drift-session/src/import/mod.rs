@@ -13,7 +13,7 @@
 //! simulating; the edited scenario is an ordinary `scenario@1` file.
 //!
 //! ```
-//! use drift_session::{ImportOptions, Governance, import_text};
+//! use drift_session::{ImportOptions, Governance, RuleForm, import_text};
 //! use drift_core::{Kind, Role, simulate};
 //!
 //! let log = r#"{"type":"message","role":"developer","content":"Never restart payments-api without an approver."}
@@ -24,7 +24,7 @@
 //! assert_eq!(scenario.harness.turns, 2);
 //! assert_eq!(scenario.facts[0].role, Role::System);
 //! assert_eq!(scenario.facts[0].kind, Kind::StandingRule);
-//! assert_eq!(imported.facts[0].kind_cue.cue, "never");
+//! assert_eq!(imported.facts[0].form, RuleForm::Approval);
 //! assert_eq!(scenario.actions[0].id, "restart");
 //! assert_eq!(scenario.actions[0].governed_by, [scenario.facts[0].id.clone()]);
 //! assert_eq!(
@@ -68,29 +68,27 @@
 //!
 //! ## Facts
 //!
-//! A fact is a sentence that states a constraint. Sentences are read as
-//! [`crate::audit`] reads them (the same code): prose of a message's text,
-//! not code and at most [`crate::audit::MAX_SENTENCE_BYTES`] long, from
-//! anyone but the model itself (its output and its reasoning state no
-//! rules). A sentence is a fact when the audit's rule detector finds a cue
-//! in it (never, do not, must, only, without a safeguard, freeze, always,
-//! forbidden, except), or when it is the operator's (a system, developer or
-//! user message, or plain text) and has one of the cues below. Its kind is
-//! the first row whose cue it has:
+//! A fact is a rule the session states: [`crate::find_rules`] reads every
+//! message's text as its source ([`Message::rule_source`]: chat, a system
+//! or developer prompt, a project file, a hook's context, a skill, tool
+//! output), one fact per operative clause, with the kind its
+//! [`RuleForm`] gives (prohibitions, obligations, limits, orderings,
+//! conditions, approvals and windows are standing rules). Harness text
+//! and a shell command the operator ran state none; the model's own
+//! messages, compaction summaries and subagent briefs only restate.
 //!
-//! | kind | cues | from |
-//! | --- | --- | --- |
-//! | `correction` | "correction"; "actually" opening a clause; "I meant"; "not X but Y" | the operator only |
-//! | `carve_out` | "except", "exempt"; "unless"; "only if", "only when", "only during"; "may … during"; "you (we, agents) may"; "is (are) allowed", "permitted" | anyone |
-//! | `scope` | "only" as an instruction (opening a clause, after "you", "must", "to", … or a verb like "touch", "edit", "deploy"), not "only if"; "limited (restricted, scoped, confined) to"; "stay within" | anyone |
-//! | `standing_rule` | the detector's cue: never, do not, must, always, freeze, forbidden, not allowed, without a safeguard | anyone |
+//! A rule stated again, quoted back or restated ([`crate::rule_key`]:
+//! case, quotes and punctuation aside) is one fact, at the first place it
+//! is stated, with every place counted in [`FactGuess::occurrences`]; a
+//! rule only ever restated is no fact. Ids are the first content words of
+//! the rule, lowercase and joined by dashes (`never-restart-payments-api`),
+//! with `-2`, `-3` … when taken.
 //!
-//! A rule with an exception in it ("never restart X except during the
-//! window") is a carve-out: its exception is the detail a summary loses
-//! first. A sentence stated again (same words, case and spacing aside) is
-//! one fact, at its first statement, with [`FactGuess::occurrences`]. Ids
-//! are the first content words of the sentence, lowercase and joined by
-//! dashes (`never-restart-payments-api`), with `-2`, `-3` … when taken.
+//! A binding ("when I say \"the blue pool\" I mean np-blue-c5", "the
+//! ticket is OPS-1412, not OPS-1421") binds its phrase to the first
+//! identifier, ticket or path it names, which becomes one of the
+//! scenario's `resources` (its class the kind of name, mentioned at the
+//! binding's turn); a binding that names none is kept as a standing rule.
 //!
 //! ## Actions
 //!
@@ -133,16 +131,17 @@
 //! `payments-api` also covers `payments-api-7d9f8` and
 //! `deployment/payments-api`, and `config/pool.toml` also covers
 //! `/srv/app/config/pool.toml`. Failing that, it is governed by
-//! every standing rule, carve-out and correction before it. A consequential
+//! every standing rule, carve-out and correction before it (a scope or a
+//! binding is about what it names, so it governs only the actions that
+//! name it too). A consequential
 //! call with no fact before it is not an action: it is listed in
 //! [`Imported::skipped`]. Actions are never delegated and have no `target`;
 //! their `consequence` is the pattern's.
 //!
 //! ## Cost
 //!
-//! One pass over the transcript's readable text (the same sentence scan as
-//! the audit, which skips the model's own messages), and per tool call a
-//! scan of its command. A 10 MB session imports in well under a second (see
+//! One pass of the rule finder over the transcript's text, and per tool
+//! call a scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
 pub(crate) mod kinds;
@@ -153,20 +152,21 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
-pub use kinds::KindCue;
 pub use patterns::{PATTERNS, Pattern};
 
-use crate::audit::{MessageField, MessageSentence, Place, each_sentence, normal, reads_rules};
-use crate::entail::RuleCue;
-use crate::entail::scan::{self, EntityKind, Span};
+use crate::audit::{MessageField, Place};
+use crate::entail::scan::{self, EntityKind, Span, Token};
 use crate::entail::{Entailment, LexicalEntailment};
+use crate::rules::{BookRule, RuleBook, RuleForm, RulePlace};
 use crate::transcript::text::{is_patch, patch_command};
 use crate::transcript::{
     CallStatus, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptError,
     TranscriptFormat, read_transcript,
 };
 use drift_core::Harness;
-use drift_core::{Action, Fact, Guards, MAX_TOKENS, MAX_TURNS, ModelParams, Scenario};
+use drift_core::{
+    Action, Binds, Fact, Guards, Kind, MAX_TOKENS, MAX_TURNS, ModelParams, Resource, Scenario,
+};
 use drift_core::{PolicyChoice, Preset};
 use drift_core::{Retention, Role};
 
@@ -276,12 +276,11 @@ pub struct FactGuess {
     pub id: String,
     /// Its first statement.
     pub origin: Origin,
-    /// The rule detector's cue, or `None` when only an import cue made it a
-    /// fact ("Correction: …", "limited to …").
-    pub rule_cue: Option<RuleCue>,
-    /// The kind guessed and the words that decided it.
-    pub kind_cue: KindCue,
-    /// How many times the session states it.
+    /// What the rule does (its kind follows from it).
+    pub form: RuleForm,
+    /// The words that decided it, as a person would quote them.
+    pub cue: &'static str,
+    /// How many times the session states it, restatements included.
     pub occurrences: usize,
 }
 
@@ -485,6 +484,7 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         .policy
         .unwrap_or_else(|| default_policy(transcript.format));
 
+    let resources = binding_resources(&facts);
     let (facts, fact_guesses): (Vec<Fact>, Vec<FactGuess>) =
         facts.into_iter().map(|f| (f.fact, f.guess)).unzip();
     let (actions, action_guesses): (Vec<Action>, Vec<ActionGuess>) =
@@ -505,7 +505,7 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         retention: Retention::default(),
         guards: Guards::default(),
         model: ModelParams::default(),
-        resources: Vec::new(),
+        resources,
         facts,
         actions,
     };
@@ -678,31 +678,8 @@ struct FoundFact {
     message: usize,
     /// The resources it mentions, canonical.
     resources: Vec<String>,
-}
-
-/// Messages whose sentences the operator wrote (or a file, hook or skill
-/// of theirs that the harness loaded).
-fn is_operator(m: &Message) -> bool {
-    matches!(
-        m.role,
-        MessageRole::System | MessageRole::Developer | MessageRole::User | MessageRole::Unknown
-    ) && matches!(
-        m.provenance,
-        Provenance::Said
-            | Provenance::Queued
-            | Provenance::ProjectFile
-            | Provenance::Hook
-            | Provenance::Skill
-    )
-}
-
-/// Messages a fact can come from: not the model's, not a summary (it
-/// relays rules, it does not state them), not harness text, not a brief
-/// (the main agent relaying rules to a subagent).
-fn states_rules(m: &Message) -> bool {
-    reads_rules(m.role, m.provenance)
-        && m.role != MessageRole::Summary
-        && m.provenance != Provenance::Brief
+    /// For a binding, the kind of name its resource is.
+    bound: Option<EntityKind>,
 }
 
 /// The scenario role of a fact from `m`: a project file and a hook's
@@ -760,9 +737,12 @@ fn names_resource(kind: EntityKind) -> bool {
 const MIN_RESOURCE: usize = 3;
 
 fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> {
-    let mut facts: Vec<FoundFact> = Vec::new();
-    let mut statements: BTreeMap<String, usize> = BTreeMap::new();
-    let mut ids = Ids::default();
+    let mut book = RuleBook::new();
+    for (i, m) in transcript.messages.iter().enumerate() {
+        if let Some(source) = m.rule_source() {
+            book.add(i, &m.text, source);
+        }
+    }
     let briefs: Vec<(usize, &str)> = transcript
         .messages
         .iter()
@@ -770,87 +750,144 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         .filter(|(_, m)| m.provenance == Provenance::Brief)
         .map(|(i, m)| (i, m.text.as_str()))
         .collect();
-    each_sentence(
-        transcript,
-        transcript.messages.len(),
-        |m, field| field == MessageField::Text && states_rules(m),
-        true,
-        |sentence: &MessageSentence<'_>| {
-            let Some(m) = transcript.messages.get(sentence.place.message) else {
-                return;
-            };
-            let rule = sentence.rule_cue();
-            let operator = is_operator(m);
-            if rule.is_none() && !operator {
-                return;
-            }
-            let Some(kind_cue) = kinds::guess(&sentence.tokens, rule, operator) else {
-                return;
-            };
-            let key = normal(sentence.text);
-            if let Some(&i) = statements.get(&key) {
-                if let Some(f) = facts.get_mut(i) {
-                    f.guess.occurrences += 1;
-                }
-                return;
-            }
-            statements.insert(key, facts.len());
-            let message = sentence.place.message;
-            let role = fact_role(m);
-            // A subagent sees its own messages and its brief: a fact is
-            // forwarded when it is the subagent's, or a brief after it
-            // carries it (or there is no subagent to forward to).
-            let forwarded = m.agent.is_some()
-                || briefs.is_empty()
-                || briefs.iter().any(|&(i, brief)| {
-                    i > message && LexicalEntailment.judge(sentence.text, brief).entailment >= 0.5
-                });
-            let turn = if role == Role::System {
-                0
-            } else {
-                turns.get(message).map_or(1, |t| t.turn.max(1))
-            };
-            let id = ids.unique(&slug(sentence));
-            let mut resources: Vec<String> = sentence
-                .tokens
-                .iter()
-                .filter(|t| t.entity.is_some_and(names_resource))
-                .filter_map(|t| {
-                    let c = scan::canonical(t.entity?, t.text);
-                    (c.len() >= MIN_RESOURCE).then_some(c)
-                })
-                .collect();
-            resources.sort_unstable();
-            resources.dedup();
-            facts.push(FoundFact {
-                fact: Fact {
-                    id: id.clone(),
-                    text: sentence.text.to_string(),
-                    role,
-                    kind: kind_cue.kind,
-                    turn,
-                    externalised: re_read(transcript, m),
-                    forwarded,
-                    binds: None,
-                },
-                guess: FactGuess {
-                    id,
-                    origin: Origin {
-                        place: sentence.place,
-                        record: transcript.messages.get(message).map_or(0, |m| m.record),
-                        role: sentence.role,
-                        turn,
-                    },
-                    rule_cue: rule.map(|(cue, _)| cue),
-                    kind_cue,
-                    occurrences: 1,
-                },
-                message,
-                resources,
+    // A rule is a fact at the first place it is stated; a rule only ever
+    // restated (by the model, a summary or a brief) is no fact of its own.
+    let mut stated: Vec<(&BookRule, RulePlace)> = book
+        .rules()
+        .iter()
+        .filter_map(|r| Some((r, *r.places.iter().find(|p| !p.quoted)?)))
+        .collect();
+    stated.sort_by_key(|(_, p)| (p.message, p.span.start));
+    let mut ids = Ids::default();
+    let mut facts = Vec::with_capacity(stated.len());
+    for (rule, place) in stated {
+        let Some(m) = transcript.messages.get(place.message) else {
+            continue;
+        };
+        let message = place.message;
+        let text = place.span.of(&m.text);
+        let role = fact_role(m);
+        // A subagent sees its own messages and its brief: a fact is
+        // forwarded when it is the subagent's, or a brief after it carries
+        // it (or there is no subagent to forward to).
+        let forwarded = m.agent.is_some()
+            || briefs.is_empty()
+            || briefs.iter().any(|&(i, brief)| {
+                i > message && LexicalEntailment.judge(text, brief).entailment >= 0.5
             });
-        },
-    );
+        let turn = if role == Role::System {
+            0
+        } else {
+            turns.get(message).map_or(1, |t| t.turn.max(1))
+        };
+        let tokens = scan::tokens(&m.text, place.span);
+        let id = ids.unique(&slug(&tokens));
+        let mut resources: Vec<String> = tokens
+            .iter()
+            .filter(|t| t.entity.is_some_and(names_resource))
+            .filter_map(|t| {
+                let c = scan::canonical(t.entity?, t.text);
+                (c.len() >= MIN_RESOURCE).then_some(c)
+            })
+            .collect();
+        resources.sort_unstable();
+        resources.dedup();
+        let (binds, bound) = match binding(text, &tokens, place.span.start) {
+            Some((binds, class)) if rule.kind == Kind::Binding => (Some(binds), Some(class)),
+            _ => (None, None),
+        };
+        facts.push(FoundFact {
+            fact: Fact {
+                id: id.clone(),
+                text: text.to_string(),
+                role,
+                // A binding names no resource the scenario could hold: it
+                // is kept as the rule it is.
+                kind: if rule.kind == Kind::Binding && binds.is_none() {
+                    Kind::StandingRule
+                } else {
+                    rule.kind
+                },
+                turn,
+                externalised: re_read(transcript, m),
+                forwarded,
+                binds,
+            },
+            guess: FactGuess {
+                id,
+                origin: Origin {
+                    place: Place {
+                        message,
+                        field: MessageField::Text,
+                        span: place.span,
+                    },
+                    record: m.record,
+                    role: m.role,
+                    turn,
+                },
+                form: rule.form,
+                cue: rule.cue,
+                occurrences: rule.count(),
+            },
+            message,
+            resources,
+            bound,
+        });
+    }
     facts
+}
+
+/// What a binding rule binds: the resource is the first identifier,
+/// ticket or path it names ("the ticket is OPS-1412, not OPS-1421"); the
+/// phrase is what it was quoted as ("when I say \"the blue pool\" I mean
+/// np-blue-c5") or else the words before the resource ("the ticket is").
+/// `tokens` are the clause's, spans relative to the message, whose text
+/// starts at `offset`.
+fn binding(text: &str, tokens: &[Token<'_>], offset: usize) -> Option<(Binds, EntityKind)> {
+    let resource = tokens
+        .iter()
+        .find(|t| t.entity.is_some_and(names_resource))?;
+    let kind = resource.entity?;
+    let before = text.get(..resource.span.start.checked_sub(offset)?)?;
+    let quoted = before
+        .split(['"', '\u{201C}', '\u{201D}'])
+        .nth(1)
+        .filter(|q| !q.trim().is_empty());
+    let mut phrase = quoted.unwrap_or(before).trim();
+    while let Some((head, last)) = phrase.rsplit_once(' ')
+        && matches!(
+            last.to_ascii_lowercase().as_str(),
+            "is" | "are" | "means" | "mean" | "i" | "=" | ":" | "->"
+        )
+    {
+        phrase = head.trim_end();
+    }
+    let binds = Binds {
+        phrase: if phrase.is_empty() { text } else { phrase }.to_string(),
+        resource: scan::canonical(kind, resource.text),
+    };
+    Some((binds, kind))
+}
+
+/// The resources the scenario's bindings name, one per binding resource,
+/// its class the kind of name it is (identifier, ticket, path), mentioned
+/// at the turn of each binding that names it.
+fn binding_resources(facts: &[FoundFact]) -> Vec<Resource> {
+    let mut out: Vec<Resource> = Vec::new();
+    for f in facts {
+        let (Some(binds), Some(class)) = (&f.fact.binds, f.bound) else {
+            continue;
+        };
+        match out.iter_mut().find(|r| r.id == binds.resource) {
+            Some(r) => r.mentions.push(f.fact.turn),
+            None => out.push(Resource {
+                id: binds.resource.clone(),
+                class: class.noun().to_string(),
+                mentions: alloc::vec![f.fact.turn],
+            }),
+        }
+    }
+    out
 }
 
 /// Words left out of ids.
@@ -859,13 +896,13 @@ const FILLER: &[&str] = &[
     "this", "to", "we", "you",
 ];
 
-/// The first content words of a sentence as an id (`never-restart-payments-api`).
-fn slug(sentence: &MessageSentence<'_>) -> String {
+/// The first content words of a rule as an id (`never-restart-payments-api`).
+fn slug(tokens: &[Token<'_>]) -> String {
     const WORDS: usize = 4;
     const BYTES: usize = 40;
     let mut out = String::new();
     let mut words = 0;
-    for t in &sentence.tokens {
+    for t in tokens {
         if words == WORDS {
             break;
         }
@@ -1300,7 +1337,44 @@ mod tests {
             .iter()
             .map(|a| a.governed_by.len())
             .collect();
-        assert_eq!(governed, [1, 1, 3]);
+        assert_eq!(governed, [1, 1, 1]);
+    }
+
+    #[test]
+    fn a_binding_names_its_resource() {
+        let t = transcript(alloc::vec![
+            Message::new(
+                MessageRole::User,
+                "When I say \"the blue pool\" I mean np-blue-c5. The ticket is OPS-1412, not OPS-1421. The pool is the one we talked about.",
+                1
+            ),
+            Message::new(MessageRole::User, "Also: the ticket is OPS-1412.", 2),
+        ]);
+        let imported = import(&t, &ImportOptions::default());
+        let s = &imported.scenario;
+        assert_eq!(s.validate(), Ok(()));
+        let binds: Vec<(&str, &str)> = s
+            .facts
+            .iter()
+            .filter_map(|f| f.binds.as_ref())
+            .map(|b| (b.phrase.as_str(), b.resource.as_str()))
+            .collect();
+        assert_eq!(
+            binds,
+            [("the blue pool", "np-blue-c5"), ("The ticket", "ops-1412")]
+        );
+        let resources: Vec<(&str, &str, &[u32])> = s
+            .resources
+            .iter()
+            .map(|r| (r.id.as_str(), r.class.as_str(), r.mentions.as_slice()))
+            .collect();
+        assert_eq!(
+            resources,
+            [
+                ("np-blue-c5", "identifier", &[1][..]),
+                ("ops-1412", "ticket", &[1][..])
+            ]
+        );
     }
 
     #[test]

@@ -700,7 +700,7 @@ impl<'t> Finder<'t> {
                 reading,
             });
         }
-        merge(&pieces, outs);
+        merge(text, &pieces, outs);
         self.cuts = cuts;
         self.pieces = pieces;
     }
@@ -852,8 +852,35 @@ impl<'t> Finder<'t> {
     }
 }
 
+/// Labels before a colon that make the rule after them an exception.
+const EXCEPTION_LABELS: &[&str] = &["except", "exception", "exceptions", "exempt", "exemption"];
+
+/// What a short label opening a sentence before a colon does to the rule
+/// after it: `Some(true)` when it makes the rule an exception ("Except:
+/// config changes may ship"), `Some(false)` when it names the resource the
+/// rule is about, so the rule's text keeps it ("payments-api: change
+/// freeze in effect"), `None` for any other opening ("Note:", "Summary:").
+fn label(text: &str, piece: &Piece) -> Option<bool> {
+    let words = piece.span.of(text).trim().trim_end_matches(':');
+    if words.is_empty() || words.split_whitespace().count() > 3 {
+        return None;
+    }
+    let reading = &piece.reading;
+    if reading.rule.is_some() || reading.imperative.is_some() || reading.head || reading.plan {
+        return None;
+    }
+    if EXCEPTION_LABELS.contains(&words.to_ascii_lowercase().as_str()) {
+        return Some(true);
+    }
+    let resource = words
+        .trim_matches('`')
+        .bytes()
+        .any(|b| b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'/' | b'.'));
+    resource.then_some(false)
+}
+
 /// Puts a sentence's clauses back together and keeps the rules.
-fn merge(pieces: &[Piece], outs: &mut Vec<Out>) {
+fn merge(text: &str, pieces: &[Piece], outs: &mut Vec<Out>) {
     let base = outs.len();
     let any_rule = pieces.iter().any(|p| p.reading.rule.is_some());
     for (k, p) in pieces.iter().enumerate() {
@@ -909,8 +936,20 @@ fn merge(pieces: &[Piece], outs: &mut Vec<Out>) {
                     }
                     continue;
                 }
+                // A label opening the sentence stays with its rule.
+                let (mut span, mut form, mut cue) = (p.span, form, cue);
+                if k == 1
+                    && p.joint == Joint::Colon
+                    && let Some(q) = prev
+                    && let Some(exception) = label(text, q)
+                {
+                    span.start = q.span.start;
+                    if exception {
+                        (form, cue) = (RuleForm::CarveOut, "except");
+                    }
+                }
                 outs.push(Out {
-                    span: p.span,
+                    span,
                     form,
                     cue,
                     head: p.reading.head,

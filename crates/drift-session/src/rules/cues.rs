@@ -10,7 +10,7 @@
 //!    approver named ("the approver is …");
 //! 2. a carve-out that says so ("is the exception", "exempt", "does not
 //!    cover");
-//! 3. a condition ("if …, stop", "stop if", "until <event>", "as soon as");
+//! 3. a condition ("if …, stop", "stop if", "until …", "as soon as");
 //! 4. a limit ("at most N", "no more than N", "up to N", "within N hours");
 //! 5. a permission ("you may", "you can", "is allowed");
 //! 6. an approval in the main clause ("needs sign-off from", "must be
@@ -2026,9 +2026,18 @@ impl Clause<'_, '_> {
         let cue = self.permission_cue()?;
         let n = self.len();
         let only = (0..n).any(|i| self.is(i, "only"));
+        // Leave given to the agent by name ("you may restart db-staging-01
+        // during business hours") is a carve-out whatever its time.
+        let granted = (0..n).any(|i| {
+            self.any(i, &["may", "can"])
+                && self.any(i.wrapping_sub(1), &["you", "agents", "agent", "assistant"])
+        });
         // "Maintenance is permitted on Sundays between 01:00 and 05:00",
         // "reindexing is only allowed at night": a window; "purging is
         // allowed only on .dlq queues": a scope.
+        if granted && !only {
+            return Some(cue);
+        }
         if self.time_in(0, n) && !self.has("exception") {
             return Some((RuleForm::Window, cue.1));
         }
@@ -2241,7 +2250,11 @@ impl Clause<'_, '_> {
                     || (self.any(i + 1, &["a", "an", "someone"])
                         && self.any(i + 2, &["human", "person", "reviewer", "approver", "lead"])))
             {
-                Some("without me")
+                Some(if self.any(i + 1, &["me", "us"]) {
+                    "without me"
+                } else {
+                    "without an approver"
+                })
             } else if self.is(i, "ask")
                 && i == h
                 && self.find_any(i, &["before", "first"]).is_some()

@@ -59,6 +59,7 @@ use core::fmt;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::rules::Source;
 use drift_core::Role;
 
 /// Which format a transcript was read as.
@@ -300,6 +301,28 @@ impl Message {
     /// Whether it is a tool call.
     pub fn is_call(&self) -> bool {
         self.tool_name.is_some() && self.role == MessageRole::Assistant
+    }
+
+    /// Where its text comes from, for the rule finder; `None` for text
+    /// that states no rules of the operator's and restates none either
+    /// (the harness about itself, a shell command the operator ran, the
+    /// model's reasoning).
+    pub fn rule_source(&self) -> Option<Source> {
+        Some(match self.provenance {
+            Provenance::Harness | Provenance::UserShell => return None,
+            Provenance::ProjectFile => Source::ProjectFile,
+            Provenance::Hook => Source::HookContext,
+            Provenance::Skill => Source::Skill,
+            Provenance::Brief => Source::Assistant,
+            Provenance::Said | Provenance::Queued => match self.role {
+                MessageRole::System | MessageRole::Developer => Source::SystemPrompt,
+                MessageRole::User | MessageRole::Unknown => Source::Chat,
+                MessageRole::Assistant => Source::Assistant,
+                MessageRole::Tool => Source::ToolOutput,
+                MessageRole::Summary => Source::Summary,
+                MessageRole::Reasoning => return None,
+            },
+        })
     }
 }
 

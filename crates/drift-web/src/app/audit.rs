@@ -125,6 +125,7 @@ fn finding_item(
             let how = match c.change {
                 IdChange::Changed => "changed",
                 IdChange::Merged => "merged",
+                IdChange::Swapped => "swapped",
             };
             format!(
                 "\"{}\" in the summary stands where BEFORE had \"{}\" ({how})",
