@@ -8,7 +8,8 @@
 //! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
 //! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
 //! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
-//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
+//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`audit_latest_compaction`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
+//! | what a compaction lost, restated for the harness to put back | [`losses`], [`session_losses`], [`restate`], [`Loss`], [`Restatement`] | `restate` |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
 //!
@@ -34,6 +35,7 @@ mod audit;
 mod entail;
 mod guard;
 mod import;
+mod restate;
 mod transcript;
 
 pub use audit::{
@@ -41,7 +43,7 @@ pub use audit::{
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
     InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
-    audit, audit_session, audit_text,
+    audit, audit_latest_compaction, audit_session, audit_text,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
@@ -59,6 +61,10 @@ pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, KindCue, LoggedCompaction,
     MessageTurn, Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate,
     default_policy, import, import_text,
+};
+pub use restate::{
+    DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,
+    restate, session_losses, speaker,
 };
 pub use transcript::text::strip_line_numbers;
 pub use transcript::{
