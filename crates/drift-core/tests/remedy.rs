@@ -87,11 +87,7 @@ fn the_hook_fixes_payments_incident_under_claude_code() {
         "revert-0840-deploy",
         "rollback-payments",
     ] {
-        assert_eq!(
-            outcome(&x.without, action),
-            Outcome::Ungoverned,
-            "{action}"
-        );
+        assert_eq!(outcome(&x.without, action), Outcome::Ungoverned, "{action}");
         assert_eq!(outcome(&x.with, action), Outcome::Governed, "{action}");
     }
     // The residency rule never reached the subagent: no compaction remedy
@@ -131,7 +127,10 @@ fn the_hook_guard_leaves_bindings_and_says_so() {
         .filter(|f| f.kind == Kind::Binding)
         .map(|f| f.id.as_str())
         .collect();
-    assert!(!bindings.is_empty(), "staging-migration has a binding at stake");
+    assert!(
+        !bindings.is_empty(),
+        "staging-migration has a binding at stake"
+    );
     let line = x
         .not_modelled
         .iter()
@@ -170,12 +169,7 @@ fn the_compaction_prompt_is_retention_one_for_the_kinds_carried() {
             .iter()
             .any(|l| l.contains("ignores compact_prompt"))
     );
-    let failing = |s: &Scenario| {
-        outcomes(s)
-            .iter()
-            .filter(|(_, o)| o.is_failure())
-            .count()
-    };
+    let failing = |s: &Scenario| outcomes(s).iter().filter(|(_, o)| o.is_failure()).count();
     assert!(failing(&x.with) < failing(&x.without));
 }
 
