@@ -15,8 +15,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use drift_core::{
-    Outcome, Remedied, Remedy, RemedyHarness, Run, Scenario, apply_remedy, builtin, builtin_ids,
-    explain, parse_scenario, simulate,
+    Kind, Outcome, Remedied, Remedy, RemedyHarness, Run, Scenario, apply_remedy, builtin,
+    builtin_ids, explain, parse_scenario, simulate,
 };
 use drift_session::{
     LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, read_transcript,
@@ -242,9 +242,10 @@ fn scenario_rules(m: &Modelled) -> Vec<Carried> {
         .collect()
 }
 
-/// What a log's compactions lost.
+/// What a log's compactions lost, and the rules an encrypted compaction
+/// may have lost (nobody can read what it kept).
 fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<Carried> {
-    session_losses(t, audit)
+    let mut rules: Vec<Carried> = session_losses(t, audit)
         .into_iter()
         .map(|l| {
             let when = t
@@ -264,7 +265,30 @@ fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<Carried> {
                 position: l.message as u64 + 1,
             }
         })
-        .collect()
+        .collect();
+    for r in audit.compactions.iter().flat_map(|c| &c.unjudged) {
+        let kind = r.rule.kind;
+        let carried = kind.is_constraint() || matches!(kind, Kind::Scope | Kind::Binding);
+        if !carried || rules.iter().any(|x| x.text == r.rule.text) {
+            continue;
+        }
+        let message = r.rule.before.message;
+        let when = t
+            .messages
+            .get(message)
+            .and_then(|m| m.timestamp.as_deref())
+            .map_or(String::new(), |ts| format!(", {ts}"));
+        rules.push(Carried {
+            text: r.rule.text.clone(),
+            kind: kind.label(),
+            origin: format!("{}, {}{when}", speaker(t, message), place(t, message)),
+            why: "unknown: the compaction's summary is encrypted, so what it kept cannot be read"
+                .to_string(),
+            id: None,
+            position: message as u64 + 1,
+        });
+    }
+    rules
 }
 
 /// The rules as a Markdown list.
@@ -687,8 +711,13 @@ pub fn command(request: &Request) -> Result<String, String> {
             out,
             "\n{}",
             if is_log {
-                "Its compactions lost no rule the harness does not put back itself: nothing to carry."
-                    .to_string()
+                match &source {
+                    Source::Log { audit, .. } if audit.compactions.is_empty() => {
+                        "The log records no compaction: nothing to carry.".to_string()
+                    }
+                    _ => "Its compactions lost no rule the harness does not put back itself: nothing to carry."
+                        .to_string(),
+                }
             } else {
                 format!(
                     "No action fails under {} for want of a standing rule, carve-out, correction, scope or binding: nothing to carry.",
@@ -703,7 +732,8 @@ pub fn command(request: &Request) -> Result<String, String> {
         "\n{} to carry, {}:",
         plural(rules.len(), "rule", "rules"),
         if is_log {
-            "each lost by a compaction and not put back by the harness".to_string()
+            "each lost by a compaction (or behind an encrypted one) and not put back by the harness"
+                .to_string()
         } else {
             format!(
                 "each governing an action that fails under {} and no longer verbatim there",

@@ -187,10 +187,38 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
     );
 }
 
+/// Behind an encrypted compaction, what the summary kept cannot be read: a
+/// rule a tool returned (which the compaction does not keep verbatim) is
+/// carried, and says why.
+#[test]
+fn an_encrypted_compaction_carries_what_it_may_have_lost() {
+    let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json"]);
+    assert!(
+        out.contains("under OpenAI compact (openai_compact)"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "      \"Never deploy payments-api before the quarter-end freeze lifts on 2026-01-05.\"\n      unknown: the compaction's summary is encrypted"
+        ),
+        "{out}"
+    );
+    assert!(out.contains("instructions=RULES"), "{out}");
+}
+
 #[test]
 fn nothing_to_carry() {
     let out = succeeds(&["planning-scratchpad", "--harness", "claude_code"]);
     assert!(out.contains("nothing to carry"), "{out}");
+    let out = succeeds(&[
+        "tests/fixtures/audit/plain-before.txt",
+        "--harness",
+        "deepagents",
+    ]);
+    assert!(
+        out.contains("The log records no compaction: nothing to carry."),
+        "{out}"
+    );
 }
 
 #[test]
