@@ -6,7 +6,8 @@
 //! standing rules, carve-outs, corrections, scopes and bindings that govern
 //! an action failing under the harness ([`drift_core::rules_at_stake`]); for
 //! a session log, the rules (and re-attributed ids) its compactions lost
-//! ([`drift_session::session_losses`]). For a scenario, each remedy is also
+//! ([`drift_session::session_losses`]), and those an encrypted compaction
+//! may have lost. For a scenario, each remedy is also
 //! modelled ([`drift_core::apply_remedy`]) and the run with it is set beside
 //! the run without. `--harness` takes a harness preset's id or `opencode`;
 //! without it, the harness the scenario's policy or the log's format names.
