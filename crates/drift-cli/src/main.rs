@@ -8,7 +8,10 @@
 //! panics on user input.
 
 mod audit;
+mod hook;
 mod import;
+mod install;
+mod remedy;
 mod report;
 mod session_audit;
 mod tipping;
@@ -35,6 +38,9 @@ USAGE:
     drift audit SESSION... [--format text|json]
     drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
+    drift remedy <FILE|ID|LOG> [--harness ID] [--format text|json]
+    drift hook claude-code [--max-tokens N]
+    drift hook claude-code --install [--project | --user] [--write]
 
 COMMANDS:
     run      simulate one scenario and print the report (json: result@1)
@@ -57,6 +63,23 @@ COMMANDS:
              the scenario to FILE (or stdout), what was guessed to stdout
              (or stderr); --window defaults to 200000, --policy to the
              preset for the transcript's harness
+    remedy   the change to a harness that keeps the rules that matter through
+             compaction, as text to paste with the source of each setting:
+             for a scenario, the rules governing actions that fail under the
+             harness (each remedy also modelled: the run with it beside the
+             run without); for a session log, the rules its compactions lost.
+             --harness: claude_code, codex_cli, openai_compact,
+             openhands_summarizing, openhands_masking, letta_sliding,
+             deepagents or opencode (default: the one the policy or the log
+             names)
+    hook     claude-code: a Claude Code SessionStart hook (matcher compact):
+             reads the hook's JSON on stdin and prints the rules the latest
+             compaction lost, word for word, as additionalContext, within
+             --max-tokens (default 1500). It always exits 0, with one line on
+             stderr when something is wrong. --install shows the
+             settings.json change that registers it (--project, the default:
+             .claude/settings.json here; --user: ~/.claude/settings.json);
+             --write makes it
 
 A scenario is a compaction-drift/scenario@1 file or a built-in id.
 --policy replaces the scenario's policy with a preset. run, check, tipping
@@ -168,6 +191,13 @@ enum Command {
         format: Format,
     },
     Import(import::Request),
+    Remedy(remedy::Request),
+    /// `drift hook claude-code`, run by Claude Code.
+    Hook {
+        max_tokens: usize,
+    },
+    /// `drift hook claude-code --install`.
+    Install(install::Request),
 }
 
 /// Every flag as given, before the command decides which belong to it.
@@ -182,6 +212,11 @@ struct Flags {
     window: Option<u64>,
     id: Option<String>,
     retention: bool,
+    harness: Option<String>,
+    max_tokens: Option<usize>,
+    install: bool,
+    scope: Option<install::Scope>,
+    write: bool,
 }
 
 /// Reads `--set NAME=VALUE`.
@@ -251,6 +286,26 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
             }
             Long("id") => flags.id = Some(parser.value()?.string()?),
             Long("retention") => flags.retention = true,
+            Long("harness") => flags.harness = Some(parser.value()?.string()?),
+            Long("max-tokens") => {
+                let value = parser.value()?.string()?;
+                let n: usize = value.parse().map_err(|_| {
+                    Failure::usage(format!(
+                        "--max-tokens: \"{value}\" is not a number of tokens"
+                    ))
+                })?;
+                if n < drift_session::MIN_RESTATE_TOKENS {
+                    return Err(Failure::usage(format!(
+                        "--max-tokens {n}: give at least {}",
+                        drift_session::MIN_RESTATE_TOKENS
+                    )));
+                }
+                flags.max_tokens = Some(n);
+            }
+            Long("install") => flags.install = true,
+            Long("project") => flags.scope = Some(install::Scope::Project),
+            Long("user") => flags.scope = Some(install::Scope::User),
+            Long("write") => flags.write = true,
             Value(value) if command.is_none() => command = Some(value.string()?),
             Value(value) => flags.inputs.push(value.string()?),
             _ => return Err(arg.unexpected().into()),
@@ -276,6 +331,18 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
     {
         return Err(Failure::usage(format!(
             "-o, --window and --id belong to drift import, not drift {name}"
+        )));
+    }
+    if name != "remedy" && flags.harness.is_some() {
+        return Err(Failure::usage(format!(
+            "--harness belongs to drift remedy, not drift {name}"
+        )));
+    }
+    if name != "hook"
+        && (flags.max_tokens.is_some() || flags.install || flags.scope.is_some() || flags.write)
+    {
+        return Err(Failure::usage(format!(
+            "--max-tokens, --install, --project, --user and --write belong to drift hook, not drift {name}"
         )));
     }
     let simulates = matches!(name, "run" | "check" | "tipping" | "matrix");
@@ -362,6 +429,63 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                 policy: flags.changes.policy,
                 id: flags.id,
             })
+        }
+        "remedy" => {
+            if flags.changes.policy.is_some() {
+                return Err(Failure::usage(
+                    "remedy takes --harness, not --policy: the harness decides the policy",
+                ));
+            }
+            let mut inputs = flags.inputs.into_iter();
+            let (Some(input), None) = (inputs.next(), inputs.next()) else {
+                return Err(Failure::usage(
+                    "remedy takes one scenario file, built-in id or session log",
+                ));
+            };
+            Command::Remedy(remedy::Request {
+                input,
+                harness: flags.harness,
+                json: format == Format::Json,
+            })
+        }
+        "hook" => {
+            let mut inputs = flags.inputs.into_iter();
+            match (inputs.next().as_deref(), inputs.next()) {
+                (Some("claude-code"), None) => {}
+                (Some(other), None) => {
+                    return Err(Failure::usage(format!(
+                        "hook: no hook for \"{other}\"; the one hook is claude-code"
+                    )));
+                }
+                _ => return Err(Failure::usage("hook takes one harness: claude-code")),
+            }
+            if flags.changes.policy.is_some() || flags.format.is_some() {
+                return Err(Failure::usage(
+                    "hook takes --max-tokens, or --install with --project, --user and --write",
+                ));
+            }
+            if flags.install {
+                if flags.max_tokens.is_some() {
+                    return Err(Failure::usage(
+                        "--max-tokens is for the hook itself, not --install",
+                    ));
+                }
+                Command::Install(install::Request {
+                    scope: flags.scope.unwrap_or(install::Scope::Project),
+                    write: flags.write,
+                })
+            } else {
+                if flags.scope.is_some() || flags.write {
+                    return Err(Failure::usage(
+                        "--project, --user and --write go with --install",
+                    ));
+                }
+                Command::Hook {
+                    max_tokens: flags
+                        .max_tokens
+                        .unwrap_or(drift_session::DEFAULT_RESTATE_TOKENS),
+                }
+            }
         }
         other => {
             let mut msg = format!("unknown command \"{other}\"");
@@ -460,6 +584,19 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             Ok((out, u8::from(broke)))
         }
         Command::Import(request) => Ok((import::command(&request).map_err(Failure::input)?, 0)),
+        Command::Remedy(request) => Ok((remedy::command(&request).map_err(Failure::input)?, 0)),
+        Command::Install(request) => Ok((
+            install::command_install(&request).map_err(Failure::input)?,
+            0,
+        )),
+        Command::Hook { max_tokens } => match hook::run(max_tokens) {
+            hook::Outcome::Context(json) => Ok((json, 0)),
+            hook::Outcome::Nothing => Ok((String::new(), 0)),
+            hook::Outcome::Failed(line) => Err(Failure {
+                message: format!("hook: {line}"),
+                code: 0,
+            }),
+        },
         Command::Matrix {
             scenarios,
             changes,
@@ -493,13 +630,29 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
     }
 }
 
+/// Whether the command line runs the hook itself (`drift hook …` without
+/// `--install`): then nothing may stand in the harness's way, and every
+/// failure, a bad flag included, exits 0 with one line on stderr.
+fn runs_hook(args: &[std::ffi::OsString]) -> bool {
+    args.first().is_some_and(|a| a == "hook") && !args.iter().any(|a| a == "--install")
+}
+
 fn main() -> ExitCode {
-    let result = parse_args(std::env::args_os().skip(1)).and_then(execute);
+    let args: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+    let hook = runs_hook(&args);
+    let result = parse_args(args).and_then(execute);
     match result {
         Ok((out, code)) => {
             // A closed pipe (`drift run x | head`) is not an error worth a message.
             let _ = std::io::stdout().write_all(out.as_bytes());
             ExitCode::from(code)
+        }
+        Err(failure) if hook => {
+            // One line: the usage text is for people at a terminal.
+            let first = failure.message.lines().next().unwrap_or_default();
+            let line = first.strip_prefix("hook: ").unwrap_or(first);
+            let _ = writeln!(std::io::stderr(), "drift hook: {line}");
+            ExitCode::SUCCESS
         }
         Err(failure) => {
             let _ = writeln!(std::io::stderr(), "drift: {}", failure.message.trim_end());

@@ -23,6 +23,7 @@
 //! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
 //! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`] | `wire` |
 //! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
+//! | a harness's remedy, modelled | [`apply_remedy`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
 //!
 //! Read from a run: [`explain`] (why an action ended as it did, in one
@@ -97,6 +98,7 @@ mod grade;
 mod harness;
 mod losses;
 mod policy;
+mod remedy;
 mod round;
 mod run;
 mod scenario;
@@ -113,6 +115,7 @@ pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessField, HarnessOverrides};
 pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
+pub use remedy::{Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, rules_at_stake};
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
 pub use scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};

@@ -8,8 +8,9 @@
 //! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
 //! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
 //! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
-//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
+//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`audit_latest_compaction`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
 //! | which clauses of a text are rules, of what form; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`RuleForm`], [`Source`], [`is_harness_text`], [`operator_content`], [`RuleBook`] | `rules` |
+//! | what a compaction lost, restated for the harness to put back | [`losses`], [`session_losses`], [`restate`], [`Loss`], [`Restatement`] | `restate` |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
 //!
@@ -35,6 +36,7 @@ mod audit;
 mod entail;
 mod guard;
 mod import;
+mod restate;
 mod rules;
 mod transcript;
 
@@ -43,7 +45,7 @@ pub use audit::{
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
     InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
-    audit, audit_session, audit_text,
+    audit, audit_latest_compaction, audit_session, audit_text,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
@@ -65,6 +67,10 @@ pub use import::{
 pub use rules::{
     BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
     operator_content, rule_key, shorten, summary_body,
+};
+pub use restate::{
+    DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,
+    restate, session_losses, speaker,
 };
 pub use transcript::text::strip_line_numbers;
 pub use transcript::{

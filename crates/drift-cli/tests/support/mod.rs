@@ -45,6 +45,66 @@ pub fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// Runs `drift args…` in `dir`, with `env` set, feeding `stdin`. Fails the
+/// test if drift panicked.
+pub fn drift_in(
+    args: &[&str],
+    stdin: &[u8],
+    dir: &std::path::Path,
+    env: &[(&str, &str)],
+) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_drift"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env("RUST_BACKTRACE", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        command.env(k, v);
+    }
+    let mut child = command.spawn().expect("the drift binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        // A command that does not read stdin may close it first.
+        let _ = pipe.write_all(stdin);
+    }
+    let out = child.wait_with_output().expect("drift finishes");
+    let output = Output {
+        code: out.status.code().expect("drift exits with a code"),
+        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
+    };
+    assert!(
+        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
+        "drift {args:?} panicked:\n{}",
+        output.stderr
+    );
+    output
+}
+
+/// A fresh empty directory for one test, removed when dropped.
+pub struct TempDir(pub std::path::PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("drift-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a temporary directory");
+        TempDir(dir)
+    }
+
+    pub fn path(&self) -> &std::path::Path {
+        &self.0
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
 /// Runs `drift args…` with nothing on stdin.
 pub fn drift(args: &[&str]) -> Output {
     drift_with(args, b"")

@@ -65,6 +65,8 @@ impl Descriptions {
                     .entry(t.text.to_ascii_lowercase())
                     .or_insert_with(|| (t.text.to_string(), place(t.span), BTreeSet::new()));
             }
+            // Each word with the id that owns it; then one look-up per id.
+            let mut words: Vec<(usize, String)> = Vec::new();
             for (i, t) in tokens.iter().enumerate() {
                 if t.entity.is_some() {
                     continue;
@@ -81,8 +83,17 @@ impl Descriptions {
                     (None, Some(n)) => n,
                     (None, None) => continue,
                 };
-                if let Some(entry) = self.ids.get_mut(&tokens[owner].text.to_ascii_lowercase()) {
-                    entry.2.insert(lexicon::stem(&w));
+                words.push((owner, lexicon::stem(&w)));
+            }
+            words.sort_unstable_by_key(|(owner, _)| *owner);
+            for group in words.chunk_by_mut(|a, b| a.0 == b.0) {
+                let Some(owner) = group.first().and_then(|(o, _)| tokens.get(*o)) else {
+                    continue;
+                };
+                if let Some(entry) = self.ids.get_mut(&owner.text.to_ascii_lowercase()) {
+                    entry
+                        .2
+                        .extend(group.iter_mut().map(|(_, w)| core::mem::take(w)));
                 }
             }
         }
@@ -156,9 +167,21 @@ pub(crate) fn rebound(
             }
         }
     }
-    // Merges: an id BEFORE describes that AFTER drops.
+    // Merges: an id BEFORE describes that AFTER drops. An id can merge
+    // only into one whose AFTER words carry half of its own, so one with
+    // fewer than that among all such words is passed over at once.
+    let candidates: BTreeSet<&String> = a
+        .ids
+        .iter()
+        .filter(|(kept, _)| b.ids.contains_key(*kept) && !known.contains(*kept))
+        .flat_map(|(_, (_, _, words))| words)
+        .collect();
     for (gone, (gone_text, gone_place, gone_words)) in &b.ids {
         if a.ids.contains_key(gone) || known.contains(gone) || gone_words.len() < 2 {
+            continue;
+        }
+        let reachable = gone_words.iter().filter(|w| candidates.contains(w)).count();
+        if reachable * 2 < gone_words.len() {
             continue;
         }
         let best = a

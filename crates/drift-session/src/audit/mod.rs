@@ -156,7 +156,7 @@ mod session;
 pub use fates::{Evidence, Fate, Weakening};
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
-    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_session,
+    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction, audit_session,
 };
 
 /// The `format` of an audit's JSON.

@@ -282,6 +282,19 @@ pub fn audit_session(transcript: &Transcript) -> SessionAudit {
     }
 }
 
+/// Audits the last compaction of `transcript` alone, as a harness hook that
+/// runs right after it needs: every rule stated before it is judged against
+/// the new context, including a rule an earlier compaction already lost
+/// and nobody stated again (which [`audit_session`] does not judge twice):
+/// it is still missing, so it counts as dropped here. One pass over the log,
+/// however many compactions it records. `None` when the log records none.
+pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudit> {
+    transcript
+        .compactions
+        .last()
+        .map(|c| compaction(transcript, c, &[]))
+}
+
 fn compaction(t: &Transcript, c: &Compaction, lost: &[(String, usize)]) -> CompactionAudit {
     let summary_text = c
         .summary

@@ -1,0 +1,373 @@
+//! `drift hook claude-code` as Claude Code runs it (the hook's JSON on
+//! stdin, the answer on stdout, never in the session's way), and
+//! `--install` on a settings file in a temporary directory.
+
+mod support;
+use support::{TempDir, drift_in, json};
+
+use std::path::{Path, PathBuf};
+
+fn formats() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../drift-session/tests/transcripts/formats")
+}
+
+/// The hook's input as Claude Code sends it for a SessionStart event.
+fn input(transcript: &str, source: &str) -> String {
+    serde_json::json!({
+        "session_id": "f547d433-1188-4309-aabd-83bc8e83e036",
+        "transcript_path": transcript,
+        "cwd": "/home/dana/src/billing-infra",
+        "permission_mode": "default",
+        "hook_event_name": "SessionStart",
+        "source": source,
+        "model": "claude-sonnet-4-5",
+    })
+    .to_string()
+}
+
+fn fixture(name: &str) -> String {
+    formats().join(name).display().to_string()
+}
+
+fn hook(args: &[&str], stdin: &str) -> support::Output {
+    let mut all = vec!["hook", "claude-code"];
+    all.extend_from_slice(args);
+    drift_in(&all, stdin.as_bytes(), &formats(), &[])
+}
+
+/// The additionalContext of a hook answer, after checking its shape.
+fn context(out: &support::Output) -> String {
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    assert!(out.stdout.ends_with('\n'));
+    assert_eq!(out.stdout.lines().count(), 1, "one JSON object");
+    let v = json(&out.stdout);
+    let specific = &v["hookSpecificOutput"];
+    assert_eq!(specific["hookEventName"], "SessionStart");
+    assert_eq!(v.as_object().map(|o| o.len()), Some(1), "{v}");
+    specific["additionalContext"]
+        .as_str()
+        .expect("additionalContext is a string")
+        .to_string()
+}
+
+/// Nothing on stdout, exit 0, one line on stderr naming `names`.
+fn quiet_failure(out: &support::Output, names: &[&str]) {
+    assert_eq!(out.code, 0, "a hook never exits otherwise: {}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.starts_with("drift hook: "), "{}", out.stderr);
+    for n in names {
+        assert!(out.stderr.contains(n), "{n:?} not in {}", out.stderr);
+    }
+}
+
+#[test]
+fn after_a_compaction_it_restates_what_was_lost() {
+    let out = hook(&[], &input(&fixture("claude-code-2.1.jsonl"), "compact"));
+    let text = context(&out);
+    for rule in [
+        "\nRight, my mistake, don't drop anything.\n",
+        "\nNever drain billing-pool-1: it runs the settlement cron.\n",
+        "\nOnly touch billing-replica-2 for database work; the primary and billing-replica-1 are off limits.\n",
+    ] {
+        assert!(text.contains(rule), "{rule:?} not in:\n{text}");
+    }
+    assert!(text.contains("[dropped] a tool result (Read), line 35, 2026-04-20T08:03:21.706Z:"));
+    assert!(text.contains("the compaction at line 56"));
+    // Nothing Claude Code puts back itself: CLAUDE.md, the skill, the hook.
+    for reinjected in ["git push --force", "DROP TABLE", "CHG-4411", "rm -rf"] {
+        assert!(!text.contains(reinjected), "{reinjected}:\n{text}");
+    }
+    // Nor what the summary kept.
+    assert!(!text.contains("payments-api is frozen"));
+}
+
+#[test]
+fn a_claude_code_1_0_session() {
+    let out = hook(&[], &input(&fixture("claude-code-1.0.jsonl"), "compact"));
+    let text = context(&out);
+    assert!(text.contains(
+        "\nCorrection to what I said earlier: for failed Jobs in staging you don't need to ask me, just delete them.\n"
+    ));
+    assert!(text.contains("[weakened: a date or time changed or went] the user, line 20"));
+    assert!(!text.contains("terraform apply"), "CLAUDE.md is re-read");
+}
+
+#[test]
+fn a_budget_bounds_the_context_and_counts_what_it_left_out() {
+    let out = hook(
+        &["--max-tokens", "120"],
+        &input(&fixture("claude-code-2.1.jsonl"), "compact"),
+    );
+    let text = context(&out);
+    assert!(text.chars().count().div_ceil(4) <= 120, "{text}");
+    assert!(
+        text.contains("left out to stay within 120 tokens"),
+        "{text}"
+    );
+    // The riskiest first: a dropped rule before the weakened one.
+    assert!(text.contains("Right, my mistake"), "{text}");
+    assert!(!text.contains("Only touch billing-replica-2"), "{text}");
+}
+
+#[test]
+fn other_sources_print_nothing() {
+    for source in ["startup", "resume", "clear", "fork"] {
+        let out = hook(&[], &input(&fixture("claude-code-2.1.jsonl"), source));
+        assert_eq!(
+            (out.code, out.stdout.as_str(), out.stderr.as_str()),
+            (0, "", ""),
+            "{source}"
+        );
+    }
+}
+
+#[test]
+fn a_log_without_a_compaction_prints_nothing() {
+    let dir = TempDir::new("hook-no-compaction");
+    let log: String = std::fs::read_to_string(formats().join("claude-code-2.1.jsonl"))
+        .unwrap()
+        .lines()
+        .take(55)
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let path = dir.path().join("session.jsonl");
+    std::fs::write(&path, log).unwrap();
+    let out = hook(&[], &input(&path.display().to_string(), "compact"));
+    assert_eq!(
+        (out.code, out.stdout.as_str(), out.stderr.as_str()),
+        (0, "", "")
+    );
+}
+
+#[test]
+fn a_relative_transcript_path_is_read_from_cwd() {
+    let mut v: serde_json::Value =
+        serde_json::from_str(&input("claude-code-2.1.jsonl", "compact")).unwrap();
+    v["cwd"] = serde_json::Value::from(formats().display().to_string());
+    let out = drift_in(
+        &["hook", "claude-code"],
+        v.to_string().as_bytes(),
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[],
+    );
+    assert!(context(&out).contains("Never drain billing-pool-1"));
+}
+
+#[test]
+fn a_missing_transcript_is_one_line_and_exit_0() {
+    let out = hook(&[], &input("/nonexistent/session.jsonl", "compact"));
+    quiet_failure(&out, &["/nonexistent/session.jsonl", "cannot read"]);
+}
+
+#[test]
+fn an_unreadable_transcript_is_one_line_and_exit_0() {
+    let dir = TempDir::new("hook-broken-log");
+    let path = dir.path().join("session.jsonl");
+    std::fs::write(
+        &path,
+        "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{not json\n{\"type\":\"user\"}\n",
+    )
+    .unwrap();
+    let shown = path.display().to_string();
+    let out = hook(&[], &input(&shown, "compact"));
+    quiet_failure(&out, &[&shown, "line 2"]);
+    // A directory is not a log either.
+    let out = hook(&[], &input(&dir.path().display().to_string(), "compact"));
+    quiet_failure(&out, &["cannot read"]);
+}
+
+#[test]
+fn garbage_on_stdin_is_one_line_and_exit_0() {
+    for stdin in [
+        "",
+        "not json at all",
+        "{\"source\": \"compact\"",
+        "[1, 2, 3]",
+        "\"compact\"",
+        "{\"hook_event_name\":\"SessionStart\",\"source\":\"compact\"}",
+        "{\"hook_event_name\":\"SessionStart\",\"source\":\"compact\",\"transcript_path\":42}",
+        "{\"hook_event_name\":\"SessionStart\",\"transcript_path\":\"/tmp/x.jsonl\"}",
+        "{\"hook_event_name\":\"PreCompact\",\"source\":\"compact\",\"transcript_path\":\"/tmp/x.jsonl\"}",
+    ] {
+        let out = hook(&[], stdin);
+        quiet_failure(&out, &[]);
+    }
+    let bytes = [0xff_u8, 0xfe, 0x00, 0x7b];
+    let out = drift_in(&["hook", "claude-code"], &bytes, &formats(), &[]);
+    quiet_failure(&out, &["stdin"]);
+}
+
+#[test]
+fn bad_flags_never_exit_2() {
+    let stdin = input(&fixture("claude-code-2.1.jsonl"), "compact");
+    for args in [
+        vec!["hook", "claude-code", "--bogus"],
+        vec!["hook", "claude-code", "--max-tokens", "many"],
+        vec!["hook", "claude-code", "--max-tokens", "3"],
+        vec!["hook", "codex"],
+        vec!["hook"],
+        vec!["hook", "claude-code", "--write"],
+    ] {
+        let out = drift_in(&args, stdin.as_bytes(), &formats(), &[]);
+        quiet_failure(&out, &[]);
+    }
+}
+
+// --install
+
+fn drift_exe() -> String {
+    std::fs::canonicalize(env!("CARGO_BIN_EXE_drift"))
+        .unwrap()
+        .display()
+        .to_string()
+}
+
+fn install(dir: &Path, args: &[&str]) -> support::Output {
+    let mut all = vec!["hook", "claude-code", "--install"];
+    all.extend_from_slice(args);
+    drift_in(
+        &all,
+        b"",
+        dir,
+        &[("HOME", dir.join("home").to_str().unwrap())],
+    )
+}
+
+fn settings(dir: &Path) -> PathBuf {
+    dir.join(".claude").join("settings.json")
+}
+
+#[test]
+fn install_shows_the_change_and_writes_only_when_asked() {
+    let dir = TempDir::new("install-new");
+    let out = install(dir.path(), &[]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("Adds a SessionStart hook with matcher \"compact\"")
+    );
+    assert!(
+        out.stdout
+            .contains(&format!("{} hook claude-code", drift_exe()))
+    );
+    assert!(
+        out.stdout
+            .contains("Nothing written: run again with --write")
+    );
+    assert!(!settings(dir.path()).exists(), "nothing written");
+
+    let out = install(dir.path(), &["--project", "--write"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let written = json(&std::fs::read_to_string(settings(dir.path())).unwrap());
+    let group = &written["hooks"]["SessionStart"][0];
+    assert_eq!(group["matcher"], "compact");
+    assert_eq!(group["hooks"][0]["type"], "command");
+    assert_eq!(
+        group["hooks"][0]["command"],
+        format!("{} hook claude-code", drift_exe())
+    );
+}
+
+#[test]
+fn install_merges_with_the_hooks_there_and_keeps_every_other_key() {
+    let dir = TempDir::new("install-merge");
+    let before = r#"{
+  "model": "opus",
+  "permissions": {"allow": ["Bash(cargo test:*)"], "deny": []},
+  "hooks": {
+    "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "./audit.sh"}]}],
+    "SessionStart": [{"matcher": "startup", "hooks": [{"type": "command", "command": "cat NOTES.md"}]}]
+  },
+  "env": {"FOO": "1"}
+}
+"#;
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    std::fs::write(settings(dir.path()), before).unwrap();
+    let out = install(dir.path(), &["--write"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(
+        out.stdout
+            .contains("keeping its 2 hooks and 3 other settings"),
+        "{}",
+        out.stdout
+    );
+    let text = std::fs::read_to_string(settings(dir.path())).unwrap();
+    let after = json(&text);
+    let old = json(before);
+    for key in ["model", "permissions", "env"] {
+        assert_eq!(after[key], old[key], "{key}");
+    }
+    assert_eq!(after["hooks"]["PreToolUse"], old["hooks"]["PreToolUse"]);
+    let groups = after["hooks"]["SessionStart"].as_array().unwrap();
+    assert_eq!(groups.len(), 2);
+    assert_eq!(groups[0], old["hooks"]["SessionStart"][0], "kept first");
+    assert_eq!(groups[1]["matcher"], "compact");
+    // The keys keep their order.
+    let at = |k: &str| text.find(&format!("\"{k}\"")).unwrap();
+    assert!(
+        at("model") < at("permissions")
+            && at("permissions") < at("hooks")
+            && at("hooks") < at("env")
+    );
+
+    // Registering twice changes nothing.
+    let out = install(dir.path(), &["--write"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert!(out.stdout.contains("already registered"), "{}", out.stdout);
+    assert_eq!(std::fs::read_to_string(settings(dir.path())).unwrap(), text);
+}
+
+#[test]
+fn install_for_the_user_writes_under_home() {
+    let dir = TempDir::new("install-user");
+    let out = install(dir.path(), &["--user", "--write"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let user = dir.path().join("home/.claude/settings.json");
+    assert!(user.exists());
+    assert!(!settings(dir.path()).exists());
+    assert!(out.stdout.contains(&user.display().to_string()));
+}
+
+#[test]
+fn a_settings_file_that_is_not_json_is_an_error_and_nothing_is_written() {
+    let dir = TempDir::new("install-broken");
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    for broken in [
+        "{\"hooks\": {",
+        "// comment\n{}",
+        "[]",
+        "{\"hooks\": []}",
+        "{\"hooks\": {\"SessionStart\": {}}}",
+    ] {
+        std::fs::write(settings(dir.path()), broken).unwrap();
+        let out = install(dir.path(), &["--write"]);
+        assert_eq!(out.code, 2, "{broken}: {}", out.stdout);
+        assert_eq!(out.stdout, "");
+        assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+        assert!(
+            out.stderr
+                .contains(&settings(dir.path()).display().to_string()),
+            "{}",
+            out.stderr
+        );
+        assert!(out.stderr.contains("nothing written"), "{}", out.stderr);
+        assert_eq!(
+            std::fs::read_to_string(settings(dir.path())).unwrap(),
+            broken,
+            "untouched"
+        );
+    }
+}
+
+#[test]
+fn an_empty_settings_file_is_an_empty_object() {
+    let dir = TempDir::new("install-empty");
+    std::fs::create_dir_all(dir.path().join(".claude")).unwrap();
+    std::fs::write(settings(dir.path()), "\n").unwrap();
+    let out = install(dir.path(), &["--write"]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    let written = json(&std::fs::read_to_string(settings(dir.path())).unwrap());
+    assert_eq!(written["hooks"]["SessionStart"][0]["matcher"], "compact");
+}
