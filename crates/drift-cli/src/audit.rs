@@ -172,7 +172,7 @@ impl Renderer<'_> {
                 out,
                 "  {} [{}{times}]: {}",
                 self.place(&d.before),
-                d.cue.label(),
+                d.form.label(),
                 quote(&d.text, 150)
             );
             let pointer = (d.contradicted_by.map(|s| ("broken by", s)))

@@ -69,7 +69,9 @@ fn plain_text_places_are_lines() {
     );
     assert!(out.contains("(plain text, 1 message,"), "{out}");
     assert!(
-        out.contains("  line 1 [do not]: \"user: We are still on libfoo 2.3.1, do not bump.\""),
+        out.contains(
+            "  line 1 [prohibition]: \"user: We are still on libfoo 2.3.1, do not bump.\""
+        ),
         "{out}"
     );
     assert!(out.contains("broken by AFTER line 1"), "{out}");
@@ -125,7 +127,8 @@ fn json_spans_point_into_both_texts() {
         &message.text[a..b],
         "We are still on libfoo 2.3.1, do not bump."
     );
-    assert_eq!(pin["cue"], "do_not");
+    assert_eq!(pin["form"], "prohibition");
+    assert_eq!(pin["cue"], "do not");
     let (a, b) = span(&pin["contradicted_by"]);
     assert!(after[a..b].starts_with("Dependency libfoo was upgraded"));
 }

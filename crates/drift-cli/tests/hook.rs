@@ -67,7 +67,7 @@ fn after_a_compaction_it_restates_what_was_lost() {
     let out = hook(&[], &input(&fixture("claude-code-2.1.jsonl"), "compact"));
     let text = context(&out);
     for rule in [
-        "\nRight, my mistake, don't drop anything.\n",
+        "\nPost in #prod-changes before you cordon anything.\n",
         "\nNever drain billing-pool-1: it runs the settlement cron.\n",
         "\nOnly touch billing-replica-2 for database work; the primary and billing-replica-1 are off limits.\n",
     ] {
@@ -107,7 +107,7 @@ fn a_budget_bounds_the_context_and_counts_what_it_left_out() {
         "{text}"
     );
     // The riskiest first: a dropped rule before the weakened one.
-    assert!(text.contains("Right, my mistake"), "{text}");
+    assert!(text.contains("Post in #prod-changes"), "{text}");
     assert!(!text.contains("Only touch billing-replica-2"), "{text}");
 }
 

@@ -179,7 +179,7 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
         .iter()
         .map(|r| r["text"].as_str().unwrap())
         .collect();
-    assert_eq!(rules.len(), 3);
+    assert_eq!(rules.len(), 8);
     assert!(rules.contains(&"Never drain billing-pool-1: it runs the settlement cron."));
     assert!(
         v["remedies"][0]["model"].is_null(),

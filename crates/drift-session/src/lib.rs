@@ -64,13 +64,13 @@ pub use import::{
     Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
     import, import_text,
 };
-pub use rules::{
-    BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
-    operator_content, rule_key, shorten, summary_body,
-};
 pub use restate::{
     DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,
     restate, session_losses, speaker,
+};
+pub use rules::{
+    BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
+    operator_content, rule_key, shorten, summary_body,
 };
 pub use transcript::text::strip_line_numbers;
 pub use transcript::{

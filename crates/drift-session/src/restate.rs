@@ -56,7 +56,7 @@ use crate::audit::{
     CompactionAudit, Fate, IdChange, MAX_SENTENCE_BYTES, MessageField, SessionAudit, Weakening,
     normal,
 };
-use crate::entail::scan::sentences;
+use crate::entail::scan::{Span, sentences};
 use crate::transcript::{MessageRole, Provenance, Transcript, TranscriptFormat};
 
 /// The default budget of a restatement, in tokens (characters / 4).
@@ -169,6 +169,37 @@ fn id_text(text: &str, at: usize) -> Option<&str> {
     })
 }
 
+/// Sentences longer than this are restated as their rule's clause alone.
+const MAX_RESTATED_SENTENCE: usize = 600;
+
+/// The sentence (or sentences) of `text` that `span` is in, on its line,
+/// with the reason that may follow the rule ("Never drain billing-pool-1:
+/// it runs the settlement cron."); `None` when that is longer than
+/// [`MAX_RESTATED_SENTENCE`].
+fn sentence_of(text: &str, span: Span) -> Option<&str> {
+    let all = sentences(text);
+    let start = all
+        .iter()
+        .filter(|s| s.span.start <= span.start)
+        .map(|s| s.span.start)
+        .next_back()
+        .unwrap_or(span.start)
+        .min(span.start);
+    let end = all
+        .iter()
+        .find(|s| s.span.end >= span.end)
+        .map_or(span.end, |s| s.span.end)
+        .max(span.end);
+    let line_start = text.get(..span.start)?.rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text
+        .get(span.end..)?
+        .find('\n')
+        .map_or(text.len(), |i| span.end + i);
+    let (start, end) = (start.max(line_start), end.min(line_end));
+    let sentence = text.get(start..end)?.trim();
+    (sentence.len() <= MAX_RESTATED_SENTENCE && !sentence.is_empty()).then_some(sentence)
+}
+
 /// What `compaction` lost that the harness does not put back, highest risk
 /// first (see the module docs), each text once.
 pub fn losses(transcript: &Transcript, compaction: &CompactionAudit) -> Vec<Loss> {
@@ -183,7 +214,12 @@ pub fn losses(transcript: &Transcript, compaction: &CompactionAudit) -> Vec<Loss
                 weakening: r.rule.evidence.and_then(|e| e.weakening),
                 kind: r.rule.kind,
             },
-            text: r.rule.text.clone(),
+            text: transcript
+                .messages
+                .get(r.rule.before.message)
+                .and_then(|m| sentence_of(&m.text, r.rule.before.span))
+                .unwrap_or(&r.rule.text)
+                .to_string(),
             message: r.rule.before.message,
             record: r.record,
         });

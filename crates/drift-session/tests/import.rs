@@ -8,7 +8,7 @@ use std::fmt::Write as _;
 
 use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate};
 use drift_session::MessageField;
-use drift_session::{Governance, ImportOptions, Imported, Notice, import, import_text};
+use drift_session::{Governance, ImportOptions, Imported, Notice, RuleForm, import, import_text};
 use drift_session::{
     Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
@@ -53,7 +53,12 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
             .messages
             .get(g.origin.place.message)
             .ok_or("fact outside")?;
-        if g.id != f.id || g.form.kind() != f.kind || g.origin.turn != f.turn {
+        // A binding that names no resource is kept as a standing rule.
+        let kind = match (g.form, &f.binds) {
+            (RuleForm::Binding, None) => Kind::StandingRule,
+            (form, _) => form.kind(),
+        };
+        if g.id != f.id || kind != f.kind || g.origin.turn != f.turn {
             return Err(format!("fact guess {} does not match its fact", g.id));
         }
         if g.origin.place.field != MessageField::Text

@@ -30,14 +30,43 @@ fn claude_code_2_1_losses_in_order_of_risk() {
         .iter()
         .map(|l| (l.rank(), l.record, l.text.as_str()))
         .collect();
+    // The summary keeps the drain limit, the freeze and the force-push
+    // carve-out; it loses the announcements, the order of the drain, the
+    // node that must never be drained and the replica the rename was
+    // limited to, and widens "billing-replica-2" to "the billing replicas".
     assert_eq!(
         seen,
         [
-            (1, 15, "Right, my mistake, don't drop anything."),
+            (1, 3, "Post in #prod-changes before you cordon anything."),
+            (
+                1,
+                15,
+                "Rename it to ledger_archive_2023_deprecated, on billing-replica-2 only."
+            ),
+            (
+                1,
+                32,
+                "Check the maintenance runbook before touching nodes."
+            ),
+            (
+                1,
+                35,
+                "Announce in #prod-changes, with the change ticket, before cordoning any node."
+            ),
+            (
+                1,
+                35,
+                "Cordon and drain at most 2 billing nodes at a time; wait until their pods are Running elsewhere before the next pair."
+            ),
             (
                 1,
                 35,
                 "Never drain billing-pool-1: it runs the settlement cron."
+            ),
+            (
+                1,
+                35,
+                "Uncordon each node as soon as its maintenance is done."
             ),
             (
                 2,
@@ -61,9 +90,9 @@ fn the_restatement_names_who_where_and_when() {
     let audit = audit_latest_compaction(&t).unwrap();
     let lost = losses(&t, &audit);
     let r = restate(&t, &audit, &lost, 1_500).unwrap();
-    assert_eq!((r.restated, r.left_out), (3, 0));
+    assert_eq!((r.restated, r.left_out), (8, 0));
     assert!(r.text.starts_with(
-        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 3 rules stated earlier,"
+        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 8 rules stated earlier,"
     ), "{}", r.text);
     assert!(
         r.text.contains(
@@ -93,7 +122,10 @@ fn claude_code_1_0_losses() {
     assert_eq!(
         texts,
         [
+            "Before any kubectl delete, show me exactly what will be deleted and wait for my ok.",
             "Correction to what I said earlier: for failed Jobs in staging you don't need to ask me, just delete them.",
+            "Everything else still needs my ok before any kubectl delete.",
+            "Staging deploys are fine.",
             "Also, prod is in a code freeze: no deploys to prod before Monday 2025-07-21.",
         ]
     );
@@ -158,11 +190,20 @@ fn a_restatement_reads_back_as_the_same_rules() {
         let audit = audit_latest_compaction(&t).unwrap();
         let lost = losses(&t, &audit);
         let r = restate(&t, &audit, &lost, 1_500).unwrap();
-        let back = audit_text(&r.text, "");
-        let mut found: Vec<&str> = back.rules.iter().map(|x| x.text.as_str()).collect();
-        let mut restated: Vec<&str> = lost.iter().map(|l| l.text.as_str()).collect();
+        // The restatement holds the rules of the sentences it restates, no
+        // more and no fewer.
+        let rules = |text: &str| -> Vec<String> {
+            audit_text(text, "")
+                .rules
+                .into_iter()
+                .map(|x| x.text)
+                .collect()
+        };
+        let mut found = rules(&r.text);
+        let mut restated: Vec<String> = lost.iter().flat_map(|l| rules(&l.text)).collect();
         found.sort_unstable();
         restated.sort_unstable();
+        assert!(!found.is_empty());
         assert_eq!(found, restated, "{name}:\n{}", r.text);
     }
 }
@@ -209,12 +250,14 @@ fn a_second_compaction_restates_again() {
     // The whole session: the first compaction's losses came back.
     let whole = audit_session(&t2);
     for l in &lost {
-        let first = whole.compactions[0]
-            .rules
-            .iter()
-            .find(|x| x.rule.text == l.text)
-            .unwrap();
-        assert_eq!(first.rule.fate, Fate::Reinjected, "{}", l.text);
+        assert!(
+            whole.compactions[0]
+                .rules
+                .iter()
+                .any(|x| l.text.contains(&x.rule.text) && x.rule.fate == Fate::Reinjected),
+            "{}",
+            l.text
+        );
     }
 }
 
@@ -267,7 +310,7 @@ fn ids_swapped_by_a_summary_are_restated_after_the_rules() {
 fn session_losses_list_each_rule_once() {
     let t = read(&fixture("claude-code-2.1.jsonl"));
     let all = session_losses(&t, &audit_session(&t));
-    assert_eq!(all.len(), 3);
+    assert_eq!(all.len(), 8);
 }
 
 static SESSION: std::sync::LazyLock<(Transcript, drift_session::CompactionAudit)> =

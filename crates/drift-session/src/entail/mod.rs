@@ -83,8 +83,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 pub(crate) use rules::{
-    ONLY_LEADS, Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark,
-    rule_cue,
+    Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark, rule_cue,
 };
 pub use rules::{ReasoningKind, RuleCue, lookalike};
 use scan::{EntityKind, Span, Token};

@@ -84,7 +84,7 @@ fn stem_of(t: Option<&Token<'_>>) -> Option<String> {
 const DESCRIPTIVE_SUBJECTS: &[&str] = &["i", "it", "that", "there", "this", "what", "which"];
 
 /// Words before "only" that make it an instruction.
-pub(crate) const ONLY_LEADS: &[&str] = &[
+const ONLY_LEADS: &[&str] = &[
     "can", "may", "must", "please", "should", "to", "we", "will", "you",
 ];
 
@@ -474,6 +474,45 @@ impl Terms {
             }
         }
         if total > 0.0 { hit / total } else { 0.0 }
+    }
+
+    /// Whether the name `entity` is not in `bag` but every word of it is
+    /// ("billing-replica-2" against "the billing replicas"): `bag` names
+    /// a wider class the name belongs to.
+    pub(crate) fn generalised(kind: EntityKind, entity: &str, bag: &Support) -> bool {
+        if kind.is_numeric() || bag.supports(kind, entity) {
+            return false;
+        }
+        let mut parts = entity
+            .split(|c: char| !c.is_ascii_alphanumeric())
+            .filter(|p| p.len() >= 3 && !p.bytes().any(|b| b.is_ascii_digit()))
+            .peekable();
+        parts.peek().is_some()
+            && parts.all(|p| bag.has_stem(&lexicon::stem(&p.to_ascii_lowercase())))
+    }
+
+    /// As [`Terms::coverage`], with a name `bag` only generalises (see
+    /// [`Terms::generalised`]) counting half; and whether one did.
+    pub(crate) fn loose_coverage(&self, bag: &Support, entity_weight: f64) -> (f64, bool) {
+        let mut total = 0.0;
+        let mut hit = 0.0;
+        let mut wider = false;
+        for s in &self.stems {
+            total += 1.0;
+            if bag.has_stem(s) {
+                hit += 1.0;
+            }
+        }
+        for (kind, e) in &self.entities {
+            total += entity_weight;
+            if bag.supports(*kind, e) {
+                hit += entity_weight;
+            } else if Terms::generalised(*kind, e, bag) {
+                hit += entity_weight / 2.0;
+                wider = true;
+            }
+        }
+        (if total > 0.0 { hit / total } else { 0.0 }, wider)
     }
 
     /// How many terms `bag` has, not counting the stem `except`.

@@ -144,7 +144,6 @@
 //! call a scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
-pub(crate) mod kinds;
 mod patterns;
 
 use alloc::collections::BTreeMap;
@@ -154,7 +153,7 @@ use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
 
-use crate::audit::{MessageField, Place};
+use crate::audit::{MessageField, Place, places_in_context};
 use crate::entail::scan::{self, EntityKind, Span, Token};
 use crate::entail::{Entailment, LexicalEntailment};
 use crate::rules::{BookRule, RuleBook, RuleForm, RulePlace};
@@ -758,12 +757,17 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         .filter_map(|r| Some((r, *r.places.iter().find(|p| !p.quoted)?)))
         .collect();
     stated.sort_by_key(|(_, p)| (p.message, p.span.start));
+    let context = places_in_context(transcript, book.rules());
     let mut ids = Ids::default();
     let mut facts = Vec::with_capacity(stated.len());
-    for (rule, place) in stated {
+    for (rule, mut place) in stated {
         let Some(m) = transcript.messages.get(place.message) else {
             continue;
         };
+        let clause = place.span;
+        if let Some(&span) = context.get(&(place.message, place.span.start)) {
+            place.span = span;
+        }
         let message = place.message;
         let text = place.span.of(&m.text);
         let role = fact_role(m);
@@ -780,8 +784,10 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         } else {
             turns.get(message).map_or(1, |t| t.turn.max(1))
         };
+        // The id from the rule's own words, the resources from its lead-in
+        // too ("We are still on libfoo 2.3.1, do not bump.").
         let tokens = scan::tokens(&m.text, place.span);
-        let id = ids.unique(&slug(&tokens));
+        let id = ids.unique(&slug(&scan::tokens(&m.text, clause)));
         let mut resources: Vec<String> = tokens
             .iter()
             .filter(|t| t.entity.is_some_and(names_resource))

@@ -2522,7 +2522,10 @@ impl Clause<'_, '_> {
         let method =
             (0..n).any(|i| self.any(i, &["directly", "manually"]) || self.seq(i, &["by", "hand"]));
         for i in 0..n {
-            if self.any(i, &["leave", "leaves", "left"]) {
+            // "nightly-report was left alone": a report.
+            let reported =
+                self.is(i, "left") && self.any(i.wrapping_sub(1), &["was", "were", "been", "got"]);
+            if self.any(i, &["leave", "leaves", "left"]) && !reported {
                 let end = (i + 8).min(n);
                 if (i + 1..end).any(|k| self.any(k, &["alone", "untouched"])) {
                     return (Some((RuleForm::Scope, "leave … alone")), false);
@@ -2801,8 +2804,10 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Prohibition, "no"));
             }
+            // "nothing to commit", "nothing to deploy": a report.
             if self.any(i, &["nothing", "none"])
                 && (i == h || (i > 0 && self.verb_at(i - 1).is_some() && i - 1 == h))
+                && !(self.is(i + 1, "to") && self.verb_at(i + 2).is_some())
             {
                 return Some((RuleForm::Prohibition, "nothing"));
             }

@@ -103,7 +103,7 @@ fn finding_item(
     let text = match f.section {
         Section::Dropped => {
             let d = a.dropped_constraints.get(f.index)?;
-            let mut s = format!("\"{}\" ({}{})", d.text, said_by(d.role), d.cue.label());
+            let mut s = format!("\"{}\" ({}{})", d.text, said_by(d.role), d.form.label());
             if let Some(c) = d.contradicted_by {
                 s.push_str(&format!(" is contradicted by \"{}\"", c.of(after)));
             }
