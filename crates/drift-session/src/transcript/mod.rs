@@ -544,9 +544,26 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
         }
         let value: Value = match serde_json::from_str(line) {
             Ok(v) => v,
-            Err(_) if !parsed_any => {
-                // The first record is not JSON: this is text that happens to
+            Err(e) if !parsed_any => {
+                // The first record is not JSON. When the next is a JSON
+                // object, this is a JSON-lines log whose first line is
+                // damaged: say which. Otherwise it is text that happens to
                 // start with a brace.
+                let next_is_record = lines
+                    .clone()
+                    .map(|(_, l)| l.trim())
+                    .find(|l| !l.is_empty())
+                    .is_some_and(|l| {
+                        l.starts_with('{')
+                            && serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object())
+                    });
+                if next_is_record {
+                    return Err(TranscriptError::Json {
+                        line: number,
+                        column: e.column(),
+                        message: json_message(&e),
+                    });
+                }
                 return Ok(Transcript::plain(text));
             }
             Err(e) => {
