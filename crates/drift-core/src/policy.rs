@@ -371,6 +371,7 @@ impl Preset {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     #[test]
     fn the_table_is_indexed_by_the_enum() {
@@ -382,183 +383,56 @@ mod tests {
         assert_eq!(Preset::from_id("custom"), None);
     }
 
-    /// docs/MODEL.md §4 and §9, one row per preset:
-    /// (compacts, protected roles, summarises, rereads, keep_first, tail %, user budget, trigger %, reserve).
+    /// docs/MODEL.md §4 and §9, one row per preset ("-" for none).
+    const CONTRACT: &str = "
+        preset                 compacts protected                summarises rereads keep_first tail% user_budget trigger% reserve
+        none                   no       -                        no         no      0          -     -           -        -
+        sliding_window         yes      system                   no         no      0          -     -           -        -
+        recursive_summary      yes      -                        yes        no      0          -     -           -        -
+        pinned_prefix          yes      system                   yes        no      0          -     -           -        -
+        user_verbatim          yes      system,user              yes        no      0          -     -           -        -
+        externalised_state     yes      system                   yes        yes     0          -     -           -        -
+        codex_cli              yes      system,user              yes        no      0          -     20000       90       -
+        claude_code            yes      system                   yes        yes     0          -     -           -        13000
+        openai_compact         yes      system,user              yes        no      0          -     -           -        -
+        openhands_summarizing  yes      system                   yes        no      1          -     -           -        -
+        openhands_masking      yes      system,user,assistant    no         no      0          -     -           -        -
+        letta_sliding          yes      system                   yes        yes     0          70    -           90       -
+        deepagents             yes      system                   yes        no      0          10    -           85       -
+    ";
+
     #[test]
     fn preset_switches_match_the_contract() {
-        use Role::*;
-        type Row = (
-            &'static str,
-            bool,
-            &'static [Role],
-            bool,
-            bool,
-            u32,
-            Option<u32>,
-            Option<u64>,
-            Option<u32>,
-            Option<u64>,
-        );
-        let table: [Row; 13] = [
-            ("none", false, &[], false, false, 0, None, None, None, None),
-            (
-                "sliding_window",
-                true,
-                &[System],
-                false,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "recursive_summary",
-                true,
-                &[],
-                true,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "pinned_prefix",
-                true,
-                &[System],
-                true,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "user_verbatim",
-                true,
-                &[System, User],
-                true,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "externalised_state",
-                true,
-                &[System],
-                true,
-                true,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "codex_cli",
-                true,
-                &[System, User],
-                true,
-                false,
-                0,
-                None,
-                Some(20_000),
-                Some(90),
-                None,
-            ),
-            (
-                "claude_code",
-                true,
-                &[System],
-                true,
-                true,
-                0,
-                None,
-                None,
-                None,
-                Some(13_000),
-            ),
-            (
-                "openai_compact",
-                true,
-                &[System, User],
-                true,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "openhands_summarizing",
-                true,
-                &[System],
-                true,
-                false,
-                1,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "openhands_masking",
-                true,
-                &[System, User, Assistant],
-                false,
-                false,
-                0,
-                None,
-                None,
-                None,
-                None,
-            ),
-            (
-                "letta_sliding",
-                true,
-                &[System],
-                true,
-                true,
-                0,
-                Some(70),
-                None,
-                Some(90),
-                None,
-            ),
-            (
-                "deepagents",
-                true,
-                &[System],
-                true,
-                false,
-                0,
-                Some(10),
-                None,
-                Some(85),
-                None,
-            ),
-        ];
-        for (id, compacts, roles, summarises, rereads, head, tail, budget, trigger, reserve) in
-            table
-        {
+        let yes = |w: &str| w == "yes";
+        let number = |w: &str| (w != "-").then(|| w.parse::<u64>().unwrap());
+        let rows: Vec<Vec<&str>> = CONTRACT
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>())
+            .filter(|w| !w.is_empty())
+            .skip(1)
+            .collect();
+        assert_eq!(rows.len(), Preset::ALL.len());
+        for w in rows {
+            let id = w[0];
             let p = Preset::from_id(id).unwrap().policy();
-            assert_eq!(p.compacts, compacts, "{id}");
-            assert_eq!(p.protected_roles, roles.iter().copied().collect(), "{id}");
-            assert_eq!(p.summarises, summarises, "{id}");
-            assert_eq!(p.rereads_external, rereads, "{id}");
-            assert_eq!(p.keep_first_turns, head, "{id}");
-            assert_eq!(p.tail_percent, tail, "{id}");
-            assert_eq!(p.user_budget_tokens, budget, "{id}");
-            assert_eq!(p.harness.trigger_percent, trigger, "{id}");
-            assert_eq!(p.harness.reserve_tokens, reserve, "{id}");
+            let roles: RoleSet = w[2]
+                .split(',')
+                .filter(|r| *r != "-")
+                .map(|r| Role::from_id(r).unwrap())
+                .collect();
+            assert_eq!(p.compacts, yes(w[1]), "{id}");
+            assert_eq!(p.protected_roles, roles, "{id}");
+            assert_eq!(p.summarises, yes(w[3]), "{id}");
+            assert_eq!(p.rereads_external, yes(w[4]), "{id}");
+            assert_eq!(u64::from(p.keep_first_turns), number(w[5]).unwrap(), "{id}");
+            assert_eq!(p.tail_percent.map(u64::from), number(w[6]), "{id}");
+            assert_eq!(p.user_budget_tokens, number(w[7]), "{id}");
+            assert_eq!(
+                p.harness.trigger_percent.map(u64::from),
+                number(w[8]),
+                "{id}"
+            );
+            assert_eq!(p.harness.reserve_tokens, number(w[9]), "{id}");
             let others = HarnessOverrides {
                 trigger_percent: None,
                 reserve_tokens: None,

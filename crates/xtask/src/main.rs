@@ -65,6 +65,22 @@ pub fn cargo(args: &[&str]) -> Command {
     cmd
 }
 
+/// Clippy over every target and feature of what `which` selects, warnings
+/// denied.
+fn clippy(which: &[&str]) -> Result {
+    let mut args = vec!["clippy"];
+    args.extend_from_slice(which);
+    args.extend_from_slice(&[
+        "--all-targets",
+        "--all-features",
+        "--locked",
+        "--",
+        "-D",
+        "warnings",
+    ]);
+    run(cargo(&args))
+}
+
 /// Runs a named step and reports its duration.
 fn step(name: &str, f: impl FnOnce() -> Result) -> Result {
     eprintln!("\n==> {name}");
@@ -83,32 +99,14 @@ fn test() -> Result {
     step("formatting", || {
         run(cargo(&["fmt", "--all", "--", "--check"]))
     })?;
-    step("lints, native", || {
-        run(cargo(&[
-            "clippy",
-            "--workspace",
-            "--all-targets",
-            "--all-features",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ]))
-    })?;
+    step("lints, native", || clippy(&["--workspace"]))?;
     step("lints, the page (wasm32)", || {
-        run(cargo(&[
-            "clippy",
+        clippy(&[
             "--package",
             "drift-web",
             "--target",
             "wasm32-unknown-unknown",
-            "--all-targets",
-            "--all-features",
-            "--locked",
-            "--",
-            "-D",
-            "warnings",
-        ]))
+        ])
     })?;
     step("native tests, doc tests included", || {
         run(cargo(&[
