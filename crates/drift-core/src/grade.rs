@@ -1,5 +1,6 @@
 //! Grading an action against the facts that govern it (docs/MODEL.md §5).
 
+use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::fmt;
 
@@ -138,61 +139,49 @@ pub struct ActionOutcome {
     pub rounds_before: u32,
 }
 
-/// Resources grouped by class, each with its mentions sorted, for resolving
-/// a bare phrase to the most salient resource.
+/// Every mention of every resource, grouped by class and sorted by turn,
+/// for resolving a bare phrase to the most salient resource in O(log
+/// mentions).
 #[derive(Debug)]
 pub(crate) struct Salience {
     class_of: Vec<usize>,
-    classes: Vec<Vec<usize>>,
-    mentions: Vec<Vec<u32>>,
+    /// Per class: `(turn, resource)` for each mention, sorted (so among
+    /// mentions at one turn, the first listed resource comes first).
+    mentions: Vec<Vec<(u32, usize)>>,
 }
 
 impl Salience {
     pub(crate) fn new(resources: &[Resource]) -> Salience {
-        let mut names: Vec<&str> = Vec::new();
-        let mut classes: Vec<Vec<usize>> = Vec::new();
+        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut mentions: Vec<Vec<(u32, usize)>> = Vec::new();
         let mut class_of = Vec::with_capacity(resources.len());
         for (i, r) in resources.iter().enumerate() {
-            let c = match names.iter().position(|n| *n == r.class) {
-                Some(c) => c,
-                None => {
-                    names.push(&r.class);
-                    classes.push(Vec::new());
-                    names.len() - 1
-                }
-            };
-            classes[c].push(i);
+            let c = *names.entry(r.class.as_str()).or_insert_with(|| {
+                mentions.push(Vec::new());
+                mentions.len() - 1
+            });
+            mentions[c].extend(r.mentions.iter().map(|&t| (t, i)));
             class_of.push(c);
         }
-        let mentions = resources
-            .iter()
-            .map(|r| {
-                let mut m = r.mentions.clone();
-                m.sort_unstable();
-                m
-            })
-            .collect();
-        Salience {
-            class_of,
-            classes,
-            mentions,
+        for class in &mut mentions {
+            class.sort_unstable();
         }
+        Salience { class_of, mentions }
     }
 
     /// The resource of `bound`'s class with the latest mention at or before
     /// `turn` (ties: first listed); `bound` when none is mentioned by then.
     pub(crate) fn most_salient(&self, bound: usize, turn: u32) -> usize {
-        let mut best: Option<(u32, usize)> = None;
-        for &r in &self.classes[self.class_of[bound]] {
-            let m = &self.mentions[r];
-            let upto = m.partition_point(|&t| t <= turn);
-            if let Some(&latest) = upto.checked_sub(1).map(|i| &m[i])
-                && best.is_none_or(|(t, _)| latest > t)
-            {
-                best = Some((latest, r));
-            }
-        }
-        best.map_or(bound, |(_, r)| r)
+        let Some(m) = self.class_of.get(bound).and_then(|&c| self.mentions.get(c)) else {
+            return bound;
+        };
+        let upto = m.partition_point(|&(t, _)| t <= turn);
+        let Some(&(latest, _)) = upto.checked_sub(1).and_then(|i| m.get(i)) else {
+            return bound;
+        };
+        // The first listed of the resources mentioned at `latest`.
+        m.get(m.partition_point(|&(t, _)| t < latest))
+            .map_or(bound, |&(_, r)| r)
     }
 }
 

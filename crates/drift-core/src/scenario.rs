@@ -133,6 +133,10 @@ impl Scenario {
     }
 
     /// The index of the fact with `id`.
+    ///
+    /// A linear search, for a lookup or two; the engine and the readings of
+    /// a run resolve ids once, in [`Scenario::validate`] (a [`crate::Run`]
+    /// keeps them: [`crate::Run::governing`], [`crate::Run::target`]).
     pub fn fact_index(&self, id: &str) -> Option<usize> {
         self.facts.iter().position(|f| f.id == id)
     }
@@ -234,7 +238,10 @@ impl Scenario {
         let mut action_ids: BTreeMap<&str, ()> = BTreeMap::new();
         let mut actions = Vec::with_capacity(self.actions.len());
         let mut governing = alloc::vec![false; self.facts.len()];
-        for action in &self.actions {
+        // Per fact, the last action (1-based) that listed it: a fact named
+        // twice in one `governed_by` is seen in O(1).
+        let mut listed_by = alloc::vec![0usize; self.facts.len()];
+        for (a, action) in self.actions.iter().enumerate() {
             if action_ids.insert(action.id.as_str(), ()).is_some() {
                 return Err(duplicate(Collection::Actions, &action.id));
             }
@@ -268,7 +275,8 @@ impl Scenario {
                     });
                 }
                 // A fact named twice governs once.
-                if !governed_by.contains(&g) {
+                if listed_by[g] != a + 1 {
+                    listed_by[g] = a + 1;
                     governed_by.push(g);
                 }
                 governing[g] = true;
