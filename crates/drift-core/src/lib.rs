@@ -21,7 +21,7 @@
 //! | §5 grading | [`Outcome`], [`Reason`], [`ActionOutcome`] | `grade` |
 //! | §6 the scenario and its validation | [`Scenario`], [`Fact`], [`Action`], [`Resource`], [`ScenarioError`] | `scenario`, `error` |
 //! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
-//! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`] | `wire` |
+//! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`], [`ResultJson`] (the result, serialised lazily) | `wire` |
 //! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
 //!
@@ -126,4 +126,6 @@ pub use tipping::{
     RETENTION_TOLERANCE, RetentionTip, WindowTip, action_tipping, tipping_points,
 };
 pub use vocab::{Kind, Retention, Role, RoleSet};
-pub use wire::{RESULT_FORMAT, SCENARIO_FORMAT, parse_scenario, result_to_json, scenario_to_json};
+pub use wire::{
+    RESULT_FORMAT, ResultJson, SCENARIO_FORMAT, parse_scenario, result_to_json, scenario_to_json,
+};

@@ -805,15 +805,113 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
 
 // ---------------------------------------------------------------- result@1
 
+/// A run as a `compaction-drift/result@1` document, ready to serialise:
+/// nothing is built until a serializer asks, and then entry by entry, so a
+/// result of any size streams to a writer in constant memory (every fact's
+/// timeline alone can be hundreds of megabytes of JSON).
+///
+/// [`result_to_json`] writes it pretty-printed to a string; a front end with
+/// `std` writes the same bytes to a stream with
+/// `serde_json::to_writer_pretty`.
+///
+/// ```
+/// let scenario = drift_core::builtin("payments-incident").unwrap();
+/// let run = drift_core::simulate(&scenario).unwrap();
+/// let doc = drift_core::ResultJson::new(&scenario, &run);
+/// let json = serde_json::to_string_pretty(&doc).unwrap();
+/// assert_eq!(json, drift_core::result_to_json(&scenario, &run));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ResultJson<'a> {
+    scenario: &'a Scenario,
+    run: &'a Run,
+}
+
+impl<'a> ResultJson<'a> {
+    /// `run` (of `scenario`) as a result document.
+    pub fn new(scenario: &'a Scenario, run: &'a Run) -> ResultJson<'a> {
+        ResultJson { scenario, run }
+    }
+}
+
+impl Serialize for ResultJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (scenario, run) = (self.scenario, self.run);
+        ResultOut {
+            format: RESULT_FORMAT,
+            scenario: &scenario.id,
+            policy: run.policy_id(),
+            overflow_turn: run.overflow_turn(),
+            rounds: RoundsOut { run },
+            facts: FactsOut { scenario, run },
+            actions: ActionsOut { scenario, run },
+        }
+        .serialize(serializer)
+    }
+}
+
 #[derive(Serialize)]
 struct ResultOut<'a> {
     format: &'static str,
     scenario: &'a str,
     policy: &'static str,
     overflow_turn: Option<u32>,
-    rounds: Vec<RoundOut>,
+    rounds: RoundsOut<'a>,
     facts: FactsOut<'a>,
-    actions: Vec<ActionResultOut<'a>>,
+    actions: ActionsOut<'a>,
+}
+
+/// The rounds, serialised lazily.
+struct RoundsOut<'a> {
+    run: &'a Run,
+}
+
+/// The actions' grades, serialised lazily.
+struct ActionsOut<'a> {
+    scenario: &'a Scenario,
+    run: &'a Run,
+}
+
+impl Serialize for RoundsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rounds = self.run.rounds();
+        let mut seq = serializer.serialize_seq(Some(rounds.len()))?;
+        for r in rounds {
+            seq.serialize_element(&RoundOut {
+                index: r.index,
+                turn: r.turn,
+                tokens_before: r.tokens_before,
+                tokens_after: r.tokens_after,
+                laundering_rate: r.laundering_rate,
+                regime: r.regime.id(),
+                spills: r.spills,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ActionsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let scenario = self.scenario;
+        let graded = self.run.actions();
+        let mut seq = serializer.serialize_seq(Some(scenario.actions.len().min(graded.len())))?;
+        for (a, g) in scenario.actions.iter().zip(graded) {
+            seq.serialize_element(&ActionResultOut {
+                id: &a.id,
+                turn: a.turn,
+                outcome: g.outcome.id(),
+                reason: g.reason.id(),
+                fidelity: g.fidelity,
+                fabrication_risk: g.fabrication_risk,
+                resolved_resource: g
+                    .resolved_resource
+                    .and_then(|r| scenario.resources.get(r))
+                    .map(|r| r.id.as_str()),
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -912,42 +1010,5 @@ impl Serialize for TimelineOut<'_> {
 /// assert!(json.starts_with("{\n  \"format\": \"compaction-drift/result@1\""));
 /// ```
 pub fn result_to_json(scenario: &Scenario, run: &Run) -> String {
-    let doc = ResultOut {
-        format: RESULT_FORMAT,
-        scenario: &scenario.id,
-        policy: run.policy_id(),
-        overflow_turn: run.overflow_turn(),
-        rounds: run
-            .rounds()
-            .iter()
-            .map(|r| RoundOut {
-                index: r.index,
-                turn: r.turn,
-                tokens_before: r.tokens_before,
-                tokens_after: r.tokens_after,
-                laundering_rate: r.laundering_rate,
-                regime: r.regime.id(),
-                spills: r.spills,
-            })
-            .collect(),
-        facts: FactsOut { scenario, run },
-        actions: scenario
-            .actions
-            .iter()
-            .zip(run.actions())
-            .map(|(a, g)| ActionResultOut {
-                id: &a.id,
-                turn: a.turn,
-                outcome: g.outcome.id(),
-                reason: g.reason.id(),
-                fidelity: g.fidelity,
-                fabrication_risk: g.fabrication_risk,
-                resolved_resource: g
-                    .resolved_resource
-                    .and_then(|r| scenario.resources.get(r))
-                    .map(|r| r.id.as_str()),
-            })
-            .collect(),
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    serde_json::to_string_pretty(&ResultJson::new(scenario, run)).unwrap_or_default()
 }
