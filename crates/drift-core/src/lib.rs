@@ -95,6 +95,8 @@ mod error;
 mod explain;
 mod grade;
 mod harness;
+mod ids;
+mod json;
 mod losses;
 mod policy;
 mod round;

@@ -1,14 +1,17 @@
 //! The JSON formats at the boundary: `compaction-drift/scenario@1` in and
 //! out, `compaction-drift/result@1` out (docs/MODEL.md §6, §7).
 //!
-//! Reading goes through a `serde_json::Value` and converts by hand, so every
-//! error names the exact field (`facts[3] ("freeze").kind`) rather than a
-//! byte offset; JSON syntax errors keep serde_json's line and column.
+//! Reading goes through a light JSON document (the `json` module: what a
+//! `serde_json::Value` would hold, strings borrowed from the text) and
+//! converts by hand, so every error names the exact field (`facts[3]
+//! ("freeze").kind`) rather than a byte offset; JSON syntax errors keep
+//! serde_json's line and column.
 
-use alloc::borrow::ToOwned;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::fmt;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -16,6 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ScenarioError;
 use crate::harness::{Harness, HarnessField, HarnessOverrides};
+use crate::json::{self, Json};
 use crate::policy::{Policy, PolicyChoice, Preset};
 use crate::run::Run;
 use crate::scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};
@@ -43,12 +47,22 @@ pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
 /// assert_eq!(err.to_string(), r#"format is "compaction-drift/scenario@2"; this reads "compaction-drift/scenario@1""#);
 /// ```
 pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
-    let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-        line: e.line(),
-        column: e.column(),
-        message: json_message(&e),
-    })?;
-    let scenario = read_scenario(&value)?;
+    let read = Json::parse(text)
+        .ok()
+        .and_then(|json| read_scenario(&json).ok());
+    let scenario = match read {
+        Some(scenario) => scenario,
+        // A file with a mistake is read again from a `Value`, keys in its
+        // order, so the mistake named is the first in that order, as ever.
+        None => {
+            let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+                line: e.line(),
+                column: e.column(),
+                message: json_message(&e),
+            })?;
+            read_scenario(&Json::from_value(&value))?
+        }
+    };
     scenario.validate()?;
     Ok(scenario)
 }
@@ -62,50 +76,86 @@ fn json_message(e: &serde_json::Error) -> String {
     }
 }
 
+/// Where an object sits in the file; written out only for a message.
+#[derive(Clone, Copy, Debug)]
+enum Path<'v> {
+    /// The scenario itself (written as nothing).
+    Top,
+    /// A named object: `harness`, `model`, `policy`, `policy.harness`.
+    Named(&'static str),
+    /// `turn_tokens[3]`.
+    Entry(&'static str, usize),
+    /// `facts[3] ("freeze")`: an element of a list, with its id when it has one.
+    Element(&'static str, usize, Option<&'v str>),
+    /// `facts[3] ("freeze").binds`.
+    Binds(&'static str, usize, Option<&'v str>),
+}
+
+impl<'v> Path<'v> {
+    /// Element `i` of `list`, `value`.
+    fn element(list: &'static str, i: usize, value: &'v Json<'v>) -> Path<'v> {
+        Path::Element(list, i, value.get("id").and_then(Json::as_str))
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Path::Top => Ok(()),
+            Path::Named(name) => f.write_str(name),
+            Path::Entry(list, i) | Path::Element(list, i, None) => write!(f, "{list}[{i}]"),
+            Path::Element(list, i, Some(id)) => write!(f, "{list}[{i}] (\"{id}\")"),
+            Path::Binds(list, i, id) => write!(f, "{}.binds", Path::Element(list, i, id)),
+        }
+    }
+}
+
 /// A JSON object being read, with its path for messages.
 struct Obj<'v> {
-    path: String,
-    map: &'v Map<String, Value>,
+    path: Path<'v>,
+    map: &'v [(Cow<'v, str>, Json<'v>)],
 }
 
 impl<'v> Obj<'v> {
-    fn new(value: &'v Value, path: String, allowed: &[&str]) -> Result<Obj<'v>, ScenarioError> {
+    fn new(
+        value: &'v Json<'v>,
+        path: Path<'v>,
+        allowed: &[&str],
+    ) -> Result<Obj<'v>, ScenarioError> {
         let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
-            path: path.clone(),
+            path: path.to_string(),
             expected: "an object",
         })?;
         let obj = Obj { path, map };
-        if let Some(key) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        if let Some((key, _)) = map.iter().find(|(k, _)| !allowed.contains(&k.as_ref())) {
             return Err(ScenarioError::UnknownField {
                 path: obj.display_path(),
-                field: key.clone(),
+                field: key.to_string(),
             });
         }
         Ok(obj)
     }
 
     fn display_path(&self) -> String {
-        if self.path.is_empty() {
-            "scenario".to_string()
-        } else {
-            self.path.clone()
+        match self.path {
+            Path::Top => "scenario".to_string(),
+            path => path.to_string(),
         }
     }
 
     fn field(&self, key: &str) -> String {
-        if self.path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{}.{key}", self.path)
+        match self.path {
+            Path::Top => key.to_string(),
+            path => format!("{path}.{key}"),
         }
     }
 
-    /// The value of `key`; `null` counts as absent.
-    fn get(&self, key: &str) -> Option<&'v Value> {
-        self.map.get(key).filter(|v| !v.is_null())
+    /// The value of `key` (its last, if repeated); `null` counts as absent.
+    fn get(&self, key: &str) -> Option<&'v Json<'v>> {
+        json::get(self.map, key).filter(|v| !v.is_null())
     }
 
-    fn required(&self, key: &'static str) -> Result<&'v Value, ScenarioError> {
+    fn required(&self, key: &'static str) -> Result<&'v Json<'v>, ScenarioError> {
         self.get(key).ok_or_else(|| ScenarioError::MissingField {
             path: self.display_path(),
             field: key,
@@ -205,24 +255,16 @@ impl<'v> Obj<'v> {
             .transpose()
     }
 
-    fn array(&self, key: &str) -> Result<Option<&'v Vec<Value>>, ScenarioError> {
+    fn array(&self, key: &str) -> Result<Option<&'v [Json<'v>]>, ScenarioError> {
         self.get(key)
             .map(|v| v.as_array().ok_or_else(|| self.wrong(key, "an array")))
             .transpose()
     }
 
-    fn required_array(&self, key: &'static str) -> Result<&'v Vec<Value>, ScenarioError> {
+    fn required_array(&self, key: &'static str) -> Result<&'v [Json<'v>], ScenarioError> {
         self.required(key)?
             .as_array()
             .ok_or_else(|| self.wrong(key, "an array"))
-    }
-}
-
-/// `facts[3] ("freeze")`: an element's path, with its id when it has one.
-fn element_path(list: &str, i: usize, value: &Value) -> String {
-    match value.get("id").and_then(Value::as_str) {
-        Some(id) => format!("{list}[{i}] (\"{id}\")"),
-        None => format!("{list}[{i}]"),
     }
 }
 
@@ -264,39 +306,39 @@ const MODEL_FIELDS: [&str; 5] = {
     names
 };
 
-fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
+fn read_scenario(value: &Json<'_>) -> Result<Scenario, ScenarioError> {
     // A foreign file is told so before any of its fields are.
-    let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
+    value.as_object().ok_or_else(|| ScenarioError::WrongType {
         path: "scenario".to_string(),
         expected: "a JSON object",
     })?;
-    match map.get("format") {
-        None | Some(Value::Null) => {
+    match value.get("format") {
+        None | Some(Json::Null) => {
             return Err(ScenarioError::MissingField {
                 path: "scenario".to_string(),
                 field: "format",
             });
         }
-        Some(Value::String(s)) if s == SCENARIO_FORMAT => {}
+        Some(Json::Str(s)) if s == SCENARIO_FORMAT => {}
         Some(other) => {
             return Err(ScenarioError::WrongFormat {
                 found: other
                     .as_str()
-                    .map_or_else(|| other.to_string(), str::to_owned),
+                    .map_or_else(|| other.to_value().to_string(), str::to_owned),
             });
         }
     }
-    let top = Obj::new(value, String::new(), SCENARIO_FIELDS)?;
+    let top = Obj::new(value, Path::Top, SCENARIO_FIELDS)?;
     let id = top.required_string("id")?;
     let harness = read_harness(Obj::new(
         top.required("harness")?,
-        "harness".to_string(),
+        Path::Named("harness"),
         &HARNESS_FIELDS,
     )?)?;
 
     let mut turn_tokens = Vec::new();
     for (i, entry) in top.array("turn_tokens")?.into_iter().flatten().enumerate() {
-        let e = Obj::new(entry, format!("turn_tokens[{i}]"), &["turn", "tokens"])?;
+        let e = Obj::new(entry, Path::Entry("turn_tokens", i), &["turn", "tokens"])?;
         let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
         turn_tokens.push(TurnTokens {
             turn: e.turn("turn")?,
@@ -306,10 +348,12 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
 
     let policy = match top.get("policy") {
         None => PolicyChoice::default(),
-        Some(Value::String(id)) => Preset::from_id(id)
+        Some(Json::Str(id)) => Preset::from_id(id)
             .map(PolicyChoice::Preset)
-            .ok_or_else(|| ScenarioError::UnknownPolicy { value: id.clone() })?,
-        Some(v @ Value::Object(_)) => PolicyChoice::Custom(read_policy(v)?),
+            .ok_or_else(|| ScenarioError::UnknownPolicy {
+                value: id.to_string(),
+            })?,
+        Some(v @ Json::Object(_)) => PolicyChoice::Custom(read_policy(v)?),
         Some(_) => return Err(top.wrong("policy", "a preset id or a policy object")),
     };
 
@@ -321,7 +365,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
         for (key, value) in map {
             let kind = Kind::from_id(key).ok_or_else(|| ScenarioError::UnknownKind {
                 path: "retention".to_string(),
-                value: key.clone(),
+                value: key.to_string(),
             })?;
             let r = value.as_f64().ok_or_else(|| ScenarioError::WrongType {
                 path: format!("retention.{key}"),
@@ -337,8 +381,9 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
             .as_object()
             .ok_or_else(|| top.wrong("guards", "an object"))?;
         for (key, value) in map {
-            let guard = Guard::from_id(key)
-                .ok_or_else(|| ScenarioError::UnknownGuard { name: key.clone() })?;
+            let guard = Guard::from_id(key).ok_or_else(|| ScenarioError::UnknownGuard {
+                name: key.to_string(),
+            })?;
             let on = value.as_bool().ok_or_else(|| ScenarioError::WrongType {
                 path: format!("guards.{key}"),
                 expected: "true or false",
@@ -349,7 +394,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
 
     let mut model = ModelParams::default();
     if let Some(v) = top.get("model") {
-        let m = Obj::new(v, "model".to_string(), &MODEL_FIELDS)?;
+        let m = Obj::new(v, Path::Named("model"), &MODEL_FIELDS)?;
         for field in ModelField::ALL {
             if let Some(x) = m.number(field.name())? {
                 field.set(&mut model, x);
@@ -361,7 +406,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     for (i, v) in top.array("resources")?.into_iter().flatten().enumerate() {
         let r = Obj::new(
             v,
-            element_path("resources", i, v),
+            Path::element("resources", i, v),
             &["id", "class", "mentions"],
         )?;
         let mut mentions = Vec::new();
@@ -383,7 +428,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     for (i, v) in top.required_array("facts")?.iter().enumerate() {
         facts.push(read_fact(Obj::new(
             v,
-            element_path("facts", i, v),
+            Path::element("facts", i, v),
             &[
                 "id",
                 "text",
@@ -401,7 +446,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
     for (i, v) in top.required_array("actions")?.iter().enumerate() {
         actions.push(read_action(Obj::new(
             v,
-            element_path("actions", i, v),
+            Path::element("actions", i, v),
             &[
                 "id",
                 "text",
@@ -476,10 +521,10 @@ fn read_harness(h: Obj<'_>) -> Result<Harness, ScenarioError> {
     Ok(harness)
 }
 
-fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
+fn read_policy<'v>(v: &'v Json<'v>) -> Result<Policy, ScenarioError> {
     let p = Obj::new(
         v,
-        "policy".to_string(),
+        Path::Named("policy"),
         &[
             "compacts",
             "protected_roles",
@@ -505,7 +550,11 @@ fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
         protected_roles = protected_roles.with(role);
     }
     let harness = match p.get("harness") {
-        Some(h) => read_overrides(&Obj::new(h, "policy.harness".to_string(), &HARNESS_FIELDS)?)?,
+        Some(h) => read_overrides(&Obj::new(
+            h,
+            Path::Named("policy.harness"),
+            &HARNESS_FIELDS,
+        )?)?,
         None => HarnessOverrides::NONE,
     };
     Ok(Policy {
@@ -536,7 +585,12 @@ fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
     let turn = f.turn("turn")?;
     let binds = match f.get("binds") {
         Some(v) => {
-            let b = Obj::new(v, f.field("binds"), &["phrase", "resource"])?;
+            // A fact is always an element of `facts`.
+            let path = match f.path {
+                Path::Element(list, i, id) => Path::Binds(list, i, id),
+                _ => Path::Named("binds"),
+            };
+            let b = Obj::new(v, path, &["phrase", "resource"])?;
             Some(Binds {
                 phrase: b.required_string("phrase")?,
                 resource: b.required_string("resource")?,
