@@ -8,18 +8,28 @@
 //!   every fact's timeline (about 2.6 million entries, 600 MB).
 //! - `timelines`: the JSON of the stress session cut to a quarter, a half and
 //!   all of its turns, to show that writing timelines is linear in their size.
+//! - `check`: what `drift check` computes once the file is read (the run and
+//!   an explanation of every failing action) on the stress session, against
+//!   the yardstick: the same findings by a straightforward per-round engine
+//!   (`support/per_round.rs`), keeping every fact's timeline or only its
+//!   latest state.
+//! - `read`: `parse_scenario` of the stress session's file (797 KB).
 //!
 //! `cargo bench -p drift-core` runs them all; BENCHMARKS.md has the numbers.
 
 use std::hint::black_box;
 
 mod support;
+use support::per_round::{self, Keep};
 use support::stress::{STRESS, Size, pressured, stress};
 
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use drift_core::{PolicyChoice, Preset, Scenario, builtin, builtin_ids, result_to_json, simulate};
+use drift_core::{
+    Cause, PolicyChoice, Preset, Scenario, builtin, builtin_ids, explain, parse_scenario,
+    result_to_json, scenario_to_json, simulate,
+};
 
 fn builtins(c: &mut Criterion) {
     let mut group = c.benchmark_group("builtin");
@@ -106,5 +116,74 @@ fn timelines(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, builtins, stress_runs, timelines);
+/// What `drift check` computes after reading the file: the run, and the
+/// sentence for every failing action. Returns the bytes of the sentences.
+fn check_closed_form(s: &Scenario) -> usize {
+    let run = simulate(s).expect("valid");
+    run.actions()
+        .iter()
+        .enumerate()
+        .filter(|(_, graded)| graded.outcome.is_failure())
+        .filter_map(|(a, _)| explain(s, &run, a))
+        .map(|why| why.to_string().len())
+        .sum()
+}
+
+/// The engine's findings in the yardstick's terms, to check that both do
+/// the same work before they are compared.
+fn engine_findings(s: &Scenario) -> Vec<per_round::Checked> {
+    let run = simulate(s).expect("valid");
+    run.actions()
+        .iter()
+        .enumerate()
+        .map(|(a, graded)| per_round::Checked {
+            outcome: graded.outcome,
+            faded: explain(s, &run, a).and_then(|e| match e.cause {
+                Cause::Faded { fact, round, .. } => Some((fact, round)),
+                Cause::Misbound { binding, round, .. }
+                | Cause::BindingUnconfirmed { binding, round } => Some((binding, round)),
+                _ => None,
+            }),
+        })
+        .collect()
+}
+
+fn check(c: &mut Criterion) {
+    let plain = stress(STRESS);
+    let pressured = pressured(plain.clone());
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for s in [&plain, &pressured] {
+        let findings = engine_findings(s);
+        for keep in [Keep::Timelines, Keep::Latest] {
+            assert!(
+                per_round::check(s, keep) == findings,
+                "the yardstick ({keep:?}) disagrees with the engine on {}",
+                s.id
+            );
+        }
+        group.bench_function(BenchmarkId::new("closed_form", &s.id), |b| {
+            b.iter(|| check_closed_form(black_box(s)))
+        });
+        group.bench_function(BenchmarkId::new("per_round_timelines", &s.id), |b| {
+            b.iter(|| per_round::check(black_box(s), Keep::Timelines))
+        });
+        group.bench_function(BenchmarkId::new("per_round_latest", &s.id), |b| {
+            b.iter(|| per_round::check(black_box(s), Keep::Latest))
+        });
+    }
+    group.finish();
+}
+
+fn read(c: &mut Criterion) {
+    let text = scenario_to_json(&stress(STRESS));
+    let mut group = c.benchmark_group("read");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("parse_scenario/stress-100000", |b| {
+        b.iter(|| parse_scenario(black_box(&text)).expect("valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, builtins, stress_runs, timelines, check, read);
 criterion_main!(benches);

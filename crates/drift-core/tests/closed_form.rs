@@ -1,8 +1,14 @@
 //! The readings of a run that use each fact's course in closed form (the
 //! round an explanation dates a loss to, the changes `round_losses` lists)
-//! held to a walk over every round and every fact, as the definitions read.
+//! held to a walk over every round and every fact, as the definitions read;
+//! and the benchmarks' per-round yardstick held to the engine, so the two
+//! compared there do the same work.
 
 mod support;
+
+#[allow(dead_code)]
+#[path = "../benches/support/per_round.rs"]
+mod per_round;
 
 use drift_core::{
     Cause, FactState, Guards, PolicyChoice, Preset, RoundState, Run, Scenario, StandingChange,
@@ -109,6 +115,34 @@ fn agree(s: &Scenario) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// What `drift check` finds per action, from the engine: the outcome and the
+/// fact (with its round) an explanation names as below the line.
+fn checked(s: &Scenario) -> Vec<per_round::Checked> {
+    let run = simulate(s).unwrap();
+    run.actions()
+        .iter()
+        .enumerate()
+        .map(|(a, graded)| per_round::Checked {
+            outcome: graded.outcome,
+            faded: explain(s, &run, a).and_then(|e| match e.cause {
+                Cause::Faded { fact, round, .. } => Some((fact, round)),
+                Cause::Misbound { binding, round, .. }
+                | Cause::BindingUnconfirmed { binding, round } => Some((binding, round)),
+                _ => None,
+            }),
+        })
+        .collect()
+}
+
+fn yardstick_agrees(s: &Scenario) -> Result<(), TestCaseError> {
+    let engine = checked(s);
+    for keep in [per_round::Keep::Timelines, per_round::Keep::Latest] {
+        let walked = per_round::check(s, keep);
+        prop_assert_eq!(&walked, &engine, "{:?}", keep);
+    }
+    Ok(())
+}
+
 proptest! {
     #![proptest_config(ProptestConfig {
         cases: 512,
@@ -129,6 +163,13 @@ proptest! {
         s.model.pressure_sensitivity = pressure;
         s.model.actionable_threshold = line;
         agree(&s)?;
+    }
+
+    #[test]
+    fn the_per_round_yardstick_finds_what_the_engine_finds(seed in any::<u64>(), pressure in 0.0..=1.0f64) {
+        let mut s = generated(seed, Shape::ANY);
+        s.model.pressure_sensitivity = pressure;
+        yardstick_agrees(&s)?;
     }
 }
 
@@ -152,6 +193,7 @@ fn builtins_under_every_preset_and_guard_agree() {
                 s.policy = PolicyChoice::Preset(preset);
                 s.guards = guards;
                 agree(&s).unwrap();
+                yardstick_agrees(&s).unwrap();
                 // At the line's extremes: nothing is below 0; everything
                 // summarised is below 1.
                 for line in [0.0, 1.0] {

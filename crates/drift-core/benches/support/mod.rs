@@ -4,6 +4,7 @@
 
 #![allow(dead_code)]
 
+pub mod per_round;
 #[path = "../../tests/support/rng.rs"]
 mod rng;
 pub mod stress;
