@@ -40,6 +40,7 @@ pub(crate) enum Json<'a> {
 
 impl<'a> Json<'a> {
     /// The document `text` holds (serde_json's parser and its errors).
+    #[cfg(test)]
     pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
         serde_json::from_str(text)
     }
@@ -228,8 +229,9 @@ impl<'de> Visitor<'de> for JsonVisitor {
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes.
-struct Key;
+/// An object key, borrowed from the text when it has no escapes (a seed
+/// for `MapAccess::next_key_seed`).
+pub(crate) struct Key;
 
 impl<'de> DeserializeSeed<'de> for Key {
     type Value = Cow<'de, str>;

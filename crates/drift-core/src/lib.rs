@@ -61,10 +61,16 @@
 //!   a [`ScenarioError`] variant naming the field and the id or turn. Sizes
 //!   are bounded ([`MAX_TURNS`], [`MAX_TOKENS`]) so token sums cannot
 //!   overflow.
-//! - **Linear.** A run costs O(turns + facts · log rounds + actions ·
-//!   governing facts); fact states are produced on request in O(1) each, so a
-//!   full timeline costs time linear in its size (the `round` module's
-//!   documentation says how).
+//! - **Linear.** Reading a file and validating it cost time linear in its
+//!   size (ids are hashed). A run costs O(sized turns + rounds · log turns +
+//!   facts · log rounds + actions · (governing facts + log rounds)): the
+//!   turns between rounds are summed, not visited. Fact states are produced
+//!   on request in O(1) each, so a full timeline costs time linear in its
+//!   size (the `round` module's documentation says how), and what is read
+//!   from a run costs no walk over the rounds either: an [`explain`] is
+//!   O(governing facts · log rounds), [`round_losses`] O(rounds + facts ·
+//!   log rounds + actions · governing facts), and [`ResultJson`] writes a
+//!   result of any size in constant memory.
 //!
 //! ## Readings of the contract
 //!

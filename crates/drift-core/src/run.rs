@@ -106,8 +106,9 @@ pub struct Run {
 
 /// Simulates `scenario` under its own settings.
 ///
-/// Rounds and outcomes cost O(turns + facts · log rounds + actions); fact
-/// states are computed when asked for, in O(1) each.
+/// Rounds and outcomes cost O(sized turns + rounds · log turns + facts · log
+/// rounds + actions · (governing facts + log rounds)); fact states are
+/// computed when asked for, in O(1) each.
 ///
 /// # Errors
 ///

@@ -163,9 +163,13 @@ impl Scenario {
         validate_numbers(&self.retention, &self.model)?;
         let turns = harness.turns;
 
-        // Turns sized so far (in range by then).
-        let mut sized =
-            alloc::vec![false; if self.turn_tokens.is_empty() { 0 } else { turns as usize + 1 }];
+        // Turns sized so far (in range by then), a bit each.
+        let words = if self.turn_tokens.is_empty() {
+            0
+        } else {
+            turns as usize / 64 + 1
+        };
+        let mut sized = alloc::vec![0u64; words];
         for entry in &self.turn_tokens {
             check_turn(
                 || alloc::format!("turn_tokens entry for turn {}", entry.turn),
@@ -180,9 +184,11 @@ impl Scenario {
                     1,
                 )?;
             }
-            if core::mem::replace(&mut sized[entry.turn as usize], true) {
+            let (word, bit) = (entry.turn as usize / 64, 1u64 << (entry.turn % 64));
+            if sized[word] & bit != 0 {
                 return Err(ScenarioError::DuplicateTurnTokens { turn: entry.turn });
             }
+            sized[word] |= bit;
         }
 
         let mut resources = Ids::with_capacity(self.resources.len());

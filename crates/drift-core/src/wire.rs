@@ -14,6 +14,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use serde::Serialize;
+use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
@@ -47,10 +48,7 @@ pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
 /// assert_eq!(err.to_string(), r#"format is "compaction-drift/scenario@2"; this reads "compaction-drift/scenario@1""#);
 /// ```
 pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
-    let read = Json::parse(text)
-        .ok()
-        .and_then(|json| read_scenario(&json).ok());
-    let scenario = match read {
+    let scenario = match read_streamed(text) {
         Some(scenario) => scenario,
         // A file with a mistake is read again from a `Value`, keys in its
         // order, so the mistake named is the first in that order, as ever.
@@ -60,11 +58,175 @@ pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
                 column: e.column(),
                 message: json_message(&e),
             })?;
-            read_scenario(&Json::from_value(&value))?
+            read_scenario(&Json::from_value(&value), &mut InDocument)?
         }
     };
     scenario.validate()?;
     Ok(scenario)
+}
+
+/// Reads a file whose every field is right, in one pass: the top-level
+/// object's fields as a document, but the elements of its four lists each
+/// converted as soon as it is parsed and then dropped, so a scenario of any
+/// size never stands in memory twice over. `None` at the first thing amiss
+/// (a mistake, a list named twice), for the reading that names it.
+fn read_streamed(text: &str) -> Option<Scenario> {
+    let mut de = serde_json::Deserializer::from_str(text);
+    let mut top = serde::Deserializer::deserialize_map(&mut de, Streamed::default()).ok()?;
+    de.end().ok()?;
+    let rest = Json::Object(core::mem::take(&mut top.rest));
+    read_scenario(&rest, &mut top).ok()
+}
+
+/// Where `read_scenario` finds the four lists.
+trait Lists {
+    fn turn_tokens(&mut self, top: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError>;
+    fn resources(&mut self, top: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError>;
+    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError>;
+    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError>;
+}
+
+/// In the document, beside the other fields.
+struct InDocument;
+
+/// Every element of `list` (absent: none), read by `read`.
+fn each<T>(
+    list: Option<&[Json<'_>]>,
+    read: fn(&Json<'_>, usize) -> Result<T, ScenarioError>,
+) -> Result<Vec<T>, ScenarioError> {
+    list.unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| read(v, i))
+        .collect()
+}
+
+impl Lists for InDocument {
+    fn turn_tokens(&mut self, top: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
+        each(top.array("turn_tokens")?, read_turn_tokens)
+    }
+
+    fn resources(&mut self, top: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
+        each(top.array("resources")?, read_resource)
+    }
+
+    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
+        each(Some(top.required_array("facts")?), read_fact)
+    }
+
+    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
+        each(Some(top.required_array("actions")?), read_action)
+    }
+}
+
+/// The top-level object read in one pass: the lists already converted, the
+/// other fields kept as a document.
+#[derive(Default)]
+struct Streamed<'a> {
+    rest: Vec<(Cow<'a, str>, Json<'a>)>,
+    turn_tokens: Option<Vec<TurnTokens>>,
+    resources: Option<Vec<Resource>>,
+    facts: Option<Vec<Fact>>,
+    actions: Option<Vec<Action>>,
+}
+
+/// The one thing the streamed reading says when it gives up.
+fn gave_up<E: serde::de::Error>() -> E {
+    E::custom("read again from a document")
+}
+
+impl Lists for Streamed<'_> {
+    fn turn_tokens(&mut self, _: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
+        Ok(self.turn_tokens.take().unwrap_or_default())
+    }
+
+    fn resources(&mut self, _: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
+        Ok(self.resources.take().unwrap_or_default())
+    }
+
+    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
+        self.facts
+            .take()
+            .ok_or_else(|| ScenarioError::MissingField {
+                path: top.display_path(),
+                field: "facts",
+            })
+    }
+
+    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
+        self.actions
+            .take()
+            .ok_or_else(|| ScenarioError::MissingField {
+                path: top.display_path(),
+                field: "actions",
+            })
+    }
+}
+
+impl<'de> Visitor<'de> for Streamed<'de> {
+    type Value = Streamed<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a scenario object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Streamed<'de>, A::Error> {
+        fn once<T, E: serde::de::Error>(slot: &mut Option<Vec<T>>, list: Vec<T>) -> Result<(), E> {
+            match slot.replace(list) {
+                None => Ok(()),
+                Some(_) => Err(gave_up()),
+            }
+        }
+        while let Some(key) = map.next_key_seed(json::Key)? {
+            match key.as_ref() {
+                "turn_tokens" => once(
+                    &mut self.turn_tokens,
+                    map.next_value_seed(Elements(read_turn_tokens))?,
+                )?,
+                "resources" => once(
+                    &mut self.resources,
+                    map.next_value_seed(Elements(read_resource))?,
+                )?,
+                "facts" => once(&mut self.facts, map.next_value_seed(Elements(read_fact))?)?,
+                "actions" => once(
+                    &mut self.actions,
+                    map.next_value_seed(Elements(read_action))?,
+                )?,
+                _ => {
+                    let value = map.next_value()?;
+                    self.rest.push((key, value));
+                }
+            }
+        }
+        Ok(self)
+    }
+}
+
+/// A list whose elements are each read by the function as it is parsed.
+struct Elements<T>(fn(&Json<'_>, usize) -> Result<T, ScenarioError>);
+
+impl<'de, T> DeserializeSeed<'de> for Elements<T> {
+    type Value = Vec<T>;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+        d.deserialize_seq(self)
+    }
+}
+
+impl<'de, T> Visitor<'de> for Elements<T> {
+    type Value = Vec<T>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+        let mut items = Vec::new();
+        while let Some(element) = seq.next_element::<Json<'de>>()? {
+            items.push((self.0)(&element, items.len()).map_err(|_| gave_up())?);
+        }
+        Ok(items)
+    }
 }
 
 /// serde_json's message without its trailing " at line L column C".
@@ -306,7 +468,7 @@ const MODEL_FIELDS: [&str; 5] = {
     names
 };
 
-fn read_scenario(value: &Json<'_>) -> Result<Scenario, ScenarioError> {
+fn read_scenario(value: &Json<'_>, lists: &mut dyn Lists) -> Result<Scenario, ScenarioError> {
     // A foreign file is told so before any of its fields are.
     value.as_object().ok_or_else(|| ScenarioError::WrongType {
         path: "scenario".to_string(),
@@ -336,15 +498,7 @@ fn read_scenario(value: &Json<'_>) -> Result<Scenario, ScenarioError> {
         &HARNESS_FIELDS,
     )?)?;
 
-    let mut turn_tokens = Vec::new();
-    for (i, entry) in top.array("turn_tokens")?.into_iter().flatten().enumerate() {
-        let e = Obj::new(entry, Path::Entry("turn_tokens", i), &["turn", "tokens"])?;
-        let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
-        turn_tokens.push(TurnTokens {
-            turn: e.turn("turn")?,
-            tokens: tokens.unwrap_or_default(),
-        });
-    }
+    let turn_tokens = lists.turn_tokens(&top)?;
 
     let policy = match top.get("policy") {
         None => PolicyChoice::default(),
@@ -402,63 +556,9 @@ fn read_scenario(value: &Json<'_>) -> Result<Scenario, ScenarioError> {
         }
     }
 
-    let mut resources = Vec::new();
-    for (i, v) in top.array("resources")?.into_iter().flatten().enumerate() {
-        let r = Obj::new(
-            v,
-            Path::element("resources", i, v),
-            &["id", "class", "mentions"],
-        )?;
-        let mut mentions = Vec::new();
-        for (k, m) in r.array("mentions")?.into_iter().flatten().enumerate() {
-            let turn = m.as_u64().ok_or_else(|| ScenarioError::WrongType {
-                path: format!("{}.mentions[{k}]", r.path),
-                expected: "a turn (a whole number)",
-            })?;
-            mentions.push(u32::try_from(turn).unwrap_or(u32::MAX));
-        }
-        resources.push(Resource {
-            id: r.required_string("id")?,
-            class: r.required_string("class")?,
-            mentions,
-        });
-    }
-
-    let mut facts = Vec::new();
-    for (i, v) in top.required_array("facts")?.iter().enumerate() {
-        facts.push(read_fact(Obj::new(
-            v,
-            Path::element("facts", i, v),
-            &[
-                "id",
-                "text",
-                "role",
-                "kind",
-                "turn",
-                "externalised",
-                "forwarded",
-                "binds",
-            ],
-        )?)?);
-    }
-
-    let mut actions = Vec::new();
-    for (i, v) in top.required_array("actions")?.iter().enumerate() {
-        actions.push(read_action(Obj::new(
-            v,
-            Path::element("actions", i, v),
-            &[
-                "id",
-                "text",
-                "turn",
-                "governed_by",
-                "delegated",
-                "irreversible",
-                "target",
-                "consequence",
-            ],
-        )?)?);
-    }
+    let resources = lists.resources(&top)?;
+    let facts = lists.facts(&top)?;
+    let actions = lists.actions(&top)?;
 
     Ok(Scenario {
         id,
@@ -473,6 +573,38 @@ fn read_scenario(value: &Json<'_>) -> Result<Scenario, ScenarioError> {
         resources,
         facts,
         actions,
+    })
+}
+
+/// `turn_tokens[i]`.
+fn read_turn_tokens(v: &Json<'_>, i: usize) -> Result<TurnTokens, ScenarioError> {
+    let e = Obj::new(v, Path::Entry("turn_tokens", i), &["turn", "tokens"])?;
+    let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
+    Ok(TurnTokens {
+        turn: e.turn("turn")?,
+        tokens: tokens.unwrap_or_default(),
+    })
+}
+
+/// `resources[i]`.
+fn read_resource(v: &Json<'_>, i: usize) -> Result<Resource, ScenarioError> {
+    let r = Obj::new(
+        v,
+        Path::element("resources", i, v),
+        &["id", "class", "mentions"],
+    )?;
+    let mut mentions = Vec::new();
+    for (k, m) in r.array("mentions")?.into_iter().flatten().enumerate() {
+        let turn = m.as_u64().ok_or_else(|| ScenarioError::WrongType {
+            path: format!("{}.mentions[{k}]", r.path),
+            expected: "a turn (a whole number)",
+        })?;
+        mentions.push(u32::try_from(turn).unwrap_or(u32::MAX));
+    }
+    Ok(Resource {
+        id: r.required_string("id")?,
+        class: r.required_string("class")?,
+        mentions,
     })
 }
 
@@ -569,7 +701,22 @@ fn read_policy<'v>(v: &'v Json<'v>) -> Result<Policy, ScenarioError> {
     })
 }
 
-fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
+/// `facts[i]`.
+fn read_fact(v: &Json<'_>, i: usize) -> Result<Fact, ScenarioError> {
+    let f = Obj::new(
+        v,
+        Path::element("facts", i, v),
+        &[
+            "id",
+            "text",
+            "role",
+            "kind",
+            "turn",
+            "externalised",
+            "forwarded",
+            "binds",
+        ],
+    )?;
     let id = f.required_string("id")?;
     let text = f.required_string("text")?;
     let role_name = f.required_string("role")?;
@@ -610,7 +757,22 @@ fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
     })
 }
 
-fn read_action(a: Obj<'_>) -> Result<Action, ScenarioError> {
+/// `actions[i]`.
+fn read_action(v: &Json<'_>, i: usize) -> Result<Action, ScenarioError> {
+    let a = Obj::new(
+        v,
+        Path::element("actions", i, v),
+        &[
+            "id",
+            "text",
+            "turn",
+            "governed_by",
+            "delegated",
+            "irreversible",
+            "target",
+            "consequence",
+        ],
+    )?;
     let id = a.required_string("id")?;
     let text = a.required_string("text")?;
     let turn = a.turn("turn")?;
@@ -1065,4 +1227,68 @@ impl Serialize for TimelineOut<'_> {
 /// ```
 pub fn result_to_json(scenario: &Scenario, run: &Run) -> String {
     serde_json::to_string_pretty(&ResultJson::new(scenario, run)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::builtin::{builtin_ids, builtin_source};
+
+    /// Read from a `Value`, as a file with a mistake is.
+    fn from_document(text: &str) -> Result<Scenario, ScenarioError> {
+        let value: Value = serde_json::from_str(text).unwrap();
+        read_scenario(&Json::from_value(&value), &mut InDocument)
+    }
+
+    #[test]
+    fn a_right_file_is_read_in_one_pass_as_a_document_reads_it() {
+        for id in builtin_ids() {
+            let text = builtin_source(id).unwrap();
+            let streamed = read_streamed(text);
+            assert!(streamed.is_some(), "{id} is read again");
+            assert_eq!(streamed, from_document(text).ok(), "{id}");
+            // The lists first, the fields in another order: the same scenario.
+            let value: Value = serde_json::from_str(text).unwrap();
+            let mut shuffled = String::from("{");
+            let map = value.as_object().unwrap();
+            for (k, v) in map.iter().rev() {
+                if shuffled.len() > 1 {
+                    shuffled.push(',');
+                }
+                shuffled.push_str(&format!("{}:{v}", Value::from(k.as_str())));
+            }
+            shuffled.push('}');
+            assert_eq!(read_streamed(&shuffled), streamed, "{id} shuffled");
+        }
+    }
+
+    #[test]
+    fn anything_amiss_is_left_to_the_document_reading() {
+        let text = builtin_source("payments-incident").unwrap();
+        let twice = text.replacen("\"facts\":", "\"facts\": [], \"facts\":", 1);
+        assert!(read_streamed(&twice).is_none());
+        // As a `Value` reads it, the last list counts.
+        assert_eq!(
+            parse_scenario(&twice).unwrap(),
+            parse_scenario(text).unwrap()
+        );
+        // A list given twice, the last time as null: absent, as a `Value` has it.
+        let null = text.replacen("\"facts\":", "\"turn_tokens\": null, \"facts\":", 1);
+        assert!(read_streamed(&null).is_none());
+        let read = parse_scenario(&null).unwrap();
+        assert!(
+            read.turn_tokens.is_empty() && !parse_scenario(text).unwrap().turn_tokens.is_empty()
+        );
+        assert_eq!(Ok(read), from_document(&null));
+        for broken in [
+            text.replacen("\"facts\":", "\"colour\": 1, \"facts\":", 1),
+            text.replacen("\"role\": \"system\"", "\"role\": \"root\"", 1),
+            text.replacen("\"facts\":", "\"fact\":", 1),
+            format!("{text} 1"),
+            "[]".to_string(),
+        ] {
+            assert!(read_streamed(&broken).is_none(), "{broken}");
+            assert!(parse_scenario(&broken).is_err());
+        }
+    }
 }
