@@ -118,9 +118,7 @@ pub fn explain<'a>(scenario: &'a Scenario, run: &'a Run, action: usize) -> Optio
     };
     let effective = |g: usize| -> f64 {
         let seen = !a.delegated || facts[g].forwarded;
-        let f = run
-            .fact_state_at_turn(g, a.turn)
-            .map_or(1.0, |s| s.fidelity);
+        let f = run.fact_state_after(g, before).map_or(1.0, |s| s.fidelity);
         if seen { f } else { 0.0 }
     };
     let target = run.target(action).filter(|&b| b < facts.len());
@@ -154,7 +152,7 @@ pub fn explain<'a>(scenario: &'a Scenario, run: &'a Run, action: usize) -> Optio
         }
         (Outcome::Refused, _) => {
             let fact = governing().find(|&g| {
-                run.fact_state_at_turn(g, a.turn)
+                run.fact_state_after(g, before)
                     .is_some_and(|s| s.unverified)
             })?;
             Cause::UnverifiedPremise { fact }

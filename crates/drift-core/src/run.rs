@@ -346,6 +346,14 @@ impl Run {
             .map(|j| j as usize)
     }
 
+    /// Fact `fact`'s state after the first `rounds_before` rounds (verbatim
+    /// before its first round), as an action with `rounds_before` rounds
+    /// before it sees it.
+    pub(crate) fn fact_state_after(&self, fact: usize, rounds_before: u32) -> Option<FactState> {
+        let course = self.courses.get(fact)?;
+        Some(course.state_after(rounds_before, &self.decay))
+    }
+
     /// Fact `fact`'s state as seen at `turn`, after every round before it.
     pub fn fact_state_at_turn(&self, fact: usize, turn: u32) -> Option<FactState> {
         let course = self.courses.get(fact)?;
