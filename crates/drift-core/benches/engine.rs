@@ -12,7 +12,9 @@
 //!   an explanation of every failing action) on the stress session, against
 //!   the yardstick: the same findings by a straightforward per-round engine
 //!   (`support/per_round.rs`), keeping every fact's timeline or only its
-//!   latest state.
+//!   latest state; and the tests' literal transcription of the model
+//!   (`tests/support/reference.rs`: rounds, states and grades, no
+//!   explanations), which was written to be obviously right, not fast.
 //! - `read`: `parse_scenario` of the stress session's file (797 KB).
 //!
 //! `cargo bench -p drift-core` runs them all; BENCHMARKS.md has the numbers.
@@ -21,6 +23,10 @@ use std::hint::black_box;
 
 mod support;
 use support::per_round::{self, Keep};
+
+#[allow(dead_code)]
+#[path = "../tests/support/reference.rs"]
+mod reference;
 use support::stress::{STRESS, Size, pressured, stress};
 
 use criterion::{
@@ -170,6 +176,9 @@ fn check(c: &mut Criterion) {
         });
         group.bench_function(BenchmarkId::new("per_round_latest", &s.id), |b| {
             b.iter(|| per_round::check(black_box(s), Keep::Latest))
+        });
+        group.bench_function(BenchmarkId::new("reference_transcription", &s.id), |b| {
+            b.iter(|| reference::run(black_box(s)))
         });
     }
     group.finish();
