@@ -1,9 +1,9 @@
 //! Grading an action against the facts that govern it (docs/MODEL.md §5).
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::ids::Ids;
 use crate::round::{Course, Decay, FactState};
 use crate::scenario::{Action, Fact, IndexedAction, Resource};
 
@@ -139,49 +139,61 @@ pub struct ActionOutcome {
     pub rounds_before: u32,
 }
 
-/// Every mention of every resource, grouped by class and sorted by turn,
-/// for resolving a bare phrase to the most salient resource in O(log
-/// mentions).
+/// Resources grouped by class, each with its mentions sorted, for resolving
+/// a bare phrase to the most salient resource.
 #[derive(Debug)]
 pub(crate) struct Salience {
     class_of: Vec<usize>,
-    /// Per class: `(turn, resource)` for each mention, sorted (so among
-    /// mentions at one turn, the first listed resource comes first).
-    mentions: Vec<Vec<(u32, usize)>>,
+    classes: Vec<Vec<usize>>,
+    mentions: Vec<Vec<u32>>,
 }
 
 impl Salience {
     pub(crate) fn new(resources: &[Resource]) -> Salience {
-        let mut names: BTreeMap<&str, usize> = BTreeMap::new();
-        let mut mentions: Vec<Vec<(u32, usize)>> = Vec::new();
+        // Class names to class indices, in order of first appearance.
+        let mut names = Ids::with_capacity(resources.len());
+        let mut classes: Vec<Vec<usize>> = Vec::new();
         let mut class_of = Vec::with_capacity(resources.len());
         for (i, r) in resources.iter().enumerate() {
-            let c = *names.entry(r.class.as_str()).or_insert_with(|| {
-                mentions.push(Vec::new());
-                mentions.len() - 1
-            });
-            mentions[c].extend(r.mentions.iter().map(|&t| (t, i)));
+            let c = names.insert(&r.class).unwrap_or_else(|known| known);
+            if c == classes.len() {
+                classes.push(Vec::new());
+            }
+            if let Some(members) = classes.get_mut(c) {
+                members.push(i);
+            }
             class_of.push(c);
         }
-        for class in &mut mentions {
-            class.sort_unstable();
+        let mentions = resources
+            .iter()
+            .map(|r| {
+                let mut m = r.mentions.clone();
+                m.sort_unstable();
+                m
+            })
+            .collect();
+        Salience {
+            class_of,
+            classes,
+            mentions,
         }
-        Salience { class_of, mentions }
     }
 
     /// The resource of `bound`'s class with the latest mention at or before
     /// `turn` (ties: first listed); `bound` when none is mentioned by then.
     pub(crate) fn most_salient(&self, bound: usize, turn: u32) -> usize {
-        let Some(m) = self.class_of.get(bound).and_then(|&c| self.mentions.get(c)) else {
-            return bound;
-        };
-        let upto = m.partition_point(|&(t, _)| t <= turn);
-        let Some(&(latest, _)) = upto.checked_sub(1).and_then(|i| m.get(i)) else {
-            return bound;
-        };
-        // The first listed of the resources mentioned at `latest`.
-        m.get(m.partition_point(|&(t, _)| t < latest))
-            .map_or(bound, |&(_, r)| r)
+        let mut best: Option<(u32, usize)> = None;
+        let members = self.class_of.get(bound).and_then(|&c| self.classes.get(c));
+        for &r in members.into_iter().flatten() {
+            let m = &self.mentions[r];
+            let upto = m.partition_point(|&t| t <= turn);
+            if let Some(&latest) = upto.checked_sub(1).map(|i| &m[i])
+                && best.is_none_or(|(t, _)| latest > t)
+            {
+                best = Some((latest, r));
+            }
+        }
+        best.map_or(bound, |(_, r)| r)
     }
 }
 

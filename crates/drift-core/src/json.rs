@@ -12,12 +12,8 @@
 //! ([`Json::from_value`]) to name the same mistake as ever.
 
 use alloc::borrow::{Cow, ToOwned};
-use alloc::string::String;
 use alloc::vec::Vec;
-use core::fmt;
 
-use serde::Deserialize;
-use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Number, Value};
 
 /// One JSON value.
@@ -40,7 +36,7 @@ pub(crate) enum Json<'a> {
 
 impl<'a> Json<'a> {
     /// The document `text` holds (serde_json's parser and its errors).
-    #[cfg(test)]
+    #[cfg(all(test, feature = "streamed-read"))]
     pub(crate) fn parse(text: &'a str) -> Result<Json<'a>, serde_json::Error> {
         serde_json::from_str(text)
     }
@@ -76,12 +72,15 @@ impl<'a> Json<'a> {
             Json::Float(f) => Number::from_f64(*f).map_or(Value::Null, Value::Number),
             Json::Str(s) => Value::String(s.as_ref().to_owned()),
             Json::Array(items) => Value::Array(items.iter().map(Json::to_value).collect()),
-            Json::Object(entries) => Value::Object(
-                entries
-                    .iter()
-                    .map(|(k, v)| (k.as_ref().to_owned(), v.to_value()))
-                    .collect::<Map<String, Value>>(),
-            ),
+            Json::Object(entries) => {
+                // Inserted one by one (a repeated key's last value stays):
+                // collecting would sort, and cost the pages a sort's code.
+                let mut map = Map::new();
+                for (k, v) in entries {
+                    map.insert(k.as_ref().to_owned(), v.to_value());
+                }
+                Value::Object(map)
+            }
         }
     }
 
@@ -149,122 +148,136 @@ pub(crate) fn get<'v, 'a>(
     entries.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v)
 }
 
-impl<'de> Deserialize<'de> for Json<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(JsonVisitor)
-    }
-}
+/// Building a [`Json`] straight from serde_json's parser, for the scenario
+/// reader's one-pass reading (feature `streamed-read`).
+#[cfg(feature = "streamed-read")]
+mod de {
+    use super::*;
+    use alloc::string::String;
+    use core::fmt;
+    use serde::Deserialize;
+    use serde::de::{DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
 
-struct JsonVisitor;
-
-impl<'de> Visitor<'de> for JsonVisitor {
-    type Value = Json<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("any valid JSON value")
-    }
-
-    fn visit_bool<E>(self, v: bool) -> Result<Json<'de>, E> {
-        Ok(Json::Bool(v))
-    }
-
-    fn visit_i64<E>(self, v: i64) -> Result<Json<'de>, E> {
-        Ok(match u64::try_from(v) {
-            Ok(u) => Json::Unsigned(u),
-            Err(_) => Json::Negative(v),
-        })
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Json<'de>, E> {
-        Ok(Json::Unsigned(v))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Json<'de>, E> {
-        Ok(if v.is_finite() {
-            Json::Float(v)
-        } else {
-            Json::Null
-        })
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Json<'de>, E> {
-        Ok(Json::Str(Cow::Owned(v.to_owned())))
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Json<'de>, E> {
-        Ok(Json::Str(Cow::Borrowed(v)))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Json<'de>, E> {
-        Ok(Json::Str(Cow::Owned(v)))
-    }
-
-    fn visit_none<E>(self) -> Result<Json<'de>, E> {
-        Ok(Json::Null)
-    }
-
-    fn visit_unit<E>(self) -> Result<Json<'de>, E> {
-        Ok(Json::Null)
-    }
-
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Json<'de>, D::Error> {
-        Json::deserialize(d)
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
-        let mut items = Vec::new();
-        while let Some(item) = seq.next_element()? {
-            items.push(item);
+    impl<'de> Deserialize<'de> for Json<'de> {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            deserializer.deserialize_any(JsonVisitor)
         }
-        Ok(Json::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
-        let mut entries: Vec<(Cow<'de, str>, Json<'de>)> = Vec::new();
-        while let Some(key) = map.next_key_seed(Key)? {
-            let value = map.next_value()?;
-            entries.push((key, value));
+    struct JsonVisitor;
+
+    impl<'de> Visitor<'de> for JsonVisitor {
+        type Value = Json<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("any valid JSON value")
         }
-        Ok(Json::Object(entries))
+
+        fn visit_bool<E>(self, v: bool) -> Result<Json<'de>, E> {
+            Ok(Json::Bool(v))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<Json<'de>, E> {
+            Ok(match u64::try_from(v) {
+                Ok(u) => Json::Unsigned(u),
+                Err(_) => Json::Negative(v),
+            })
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<Json<'de>, E> {
+            Ok(Json::Unsigned(v))
+        }
+
+        fn visit_f64<E>(self, v: f64) -> Result<Json<'de>, E> {
+            Ok(if v.is_finite() {
+                Json::Float(v)
+            } else {
+                Json::Null
+            })
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Json<'de>, E> {
+            Ok(Json::Str(Cow::Owned(v.to_owned())))
+        }
+
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Json<'de>, E> {
+            Ok(Json::Str(Cow::Borrowed(v)))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Json<'de>, E> {
+            Ok(Json::Str(Cow::Owned(v)))
+        }
+
+        fn visit_none<E>(self) -> Result<Json<'de>, E> {
+            Ok(Json::Null)
+        }
+
+        fn visit_unit<E>(self) -> Result<Json<'de>, E> {
+            Ok(Json::Null)
+        }
+
+        fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Json<'de>, D::Error> {
+            Json::deserialize(d)
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Json<'de>, A::Error> {
+            let mut items = Vec::new();
+            while let Some(item) = seq.next_element()? {
+                items.push(item);
+            }
+            Ok(Json::Array(items))
+        }
+
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Json<'de>, A::Error> {
+            let mut entries: Vec<(Cow<'de, str>, Json<'de>)> = Vec::new();
+            while let Some(key) = map.next_key_seed(Key)? {
+                let value = map.next_value()?;
+                entries.push((key, value));
+            }
+            Ok(Json::Object(entries))
+        }
+    }
+
+    /// An object key, borrowed from the text when it has no escapes (a seed
+    /// for `MapAccess::next_key_seed`).
+    pub(crate) struct Key;
+
+    impl<'de> DeserializeSeed<'de> for Key {
+        type Value = Cow<'de, str>;
+
+        fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
+            d.deserialize_str(self)
+        }
+    }
+
+    impl<'de> Visitor<'de> for Key {
+        type Value = Cow<'de, str>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a string key")
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Owned(v.to_owned()))
+        }
+
+        fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Borrowed(v))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
+            Ok(Cow::Owned(v))
+        }
     }
 }
 
-/// An object key, borrowed from the text when it has no escapes (a seed
-/// for `MapAccess::next_key_seed`).
-pub(crate) struct Key;
+#[cfg(feature = "streamed-read")]
+pub(crate) use de::Key;
 
-impl<'de> DeserializeSeed<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Cow<'de, str>, D::Error> {
-        d.deserialize_str(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Key {
-    type Value = Cow<'de, str>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a string key")
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v.to_owned()))
-    }
-
-    fn visit_borrowed_str<E>(self, v: &'de str) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Borrowed(v))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Cow<'de, str>, E> {
-        Ok(Cow::Owned(v))
-    }
-}
-
-#[cfg(test)]
+#[cfg(all(test, feature = "streamed-read"))]
 mod tests {
     use super::*;
-    use alloc::string::ToString;
+    use alloc::string::{String, ToString};
 
     /// Every way a file can say something, read both ways.
     const SAMPLES: &[&str] = &[

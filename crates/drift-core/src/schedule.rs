@@ -19,9 +19,12 @@ use crate::run::Round;
 #[derive(Clone, Debug)]
 pub(crate) struct TurnSizes {
     default: u64,
-    /// `(turn, tokens, sum over the sized turns up to this one of tokens -
-    /// default)`, by turn, each turn once.
-    sized: Vec<(u32, u64, i128)>,
+    /// The turns with their own size, ascending, each once.
+    turns: Vec<u32>,
+    /// Their sizes.
+    tokens: Vec<u64>,
+    /// `sums[k]`: the sizes of the first `k` of them.
+    sums: Vec<u64>,
 }
 
 impl TurnSizes {
@@ -29,34 +32,42 @@ impl TurnSizes {
     /// (validated: every turn in `1..=turns`, none twice; otherwise a turn
     /// outside is ignored and a turn's last size counts).
     pub(crate) fn new(harness: &Harness, overrides: impl Iterator<Item = (u32, u64)>) -> Self {
-        let mut given: Vec<(u32, u64)> = overrides
+        let given: Vec<(u32, u64)> = overrides
             .filter(|&(turn, _)| (1..=harness.turns).contains(&turn))
             .collect();
-        // Stable: a turn given twice keeps its last size.
-        given.sort_by_key(|&(turn, _)| turn);
-        let default = harness.tokens_per_turn;
-        let mut sized: Vec<(u32, u64, i128)> = Vec::with_capacity(given.len());
-        let mut excess = 0i128;
-        for (turn, tokens) in given {
-            if let Some(last) = sized.last_mut()
-                && last.0 == turn
-            {
-                excess += i128::from(tokens) - i128::from(last.1);
-                *last = (turn, tokens, excess);
-                continue;
+        // The turns sorted alone, then each size put in its turn's place (a
+        // turn given twice keeps its last size): one sort of plain numbers.
+        let mut turns: Vec<u32> = given.iter().map(|&(turn, _)| turn).collect();
+        turns.sort_unstable();
+        turns.dedup();
+        let mut tokens = alloc::vec![harness.tokens_per_turn; turns.len()];
+        for (turn, size) in given {
+            if let Ok(i) = turns.binary_search(&turn) {
+                tokens[i] = size;
             }
-            excess += i128::from(tokens) - i128::from(default);
-            sized.push((turn, tokens, excess));
         }
-        TurnSizes { default, sized }
+        let mut sums = Vec::with_capacity(tokens.len() + 1);
+        let mut sum = 0u64;
+        sums.push(sum);
+        for &size in &tokens {
+            sum = sum.saturating_add(size);
+            sums.push(sum);
+        }
+        TurnSizes {
+            default: harness.tokens_per_turn,
+            turns,
+            tokens,
+            sums,
+        }
     }
 
-    /// Tokens of turns `1..=t` (`t` within the session).
+    /// Tokens of turns `1..=t`: the first `k` sized turns (those up to `t`)
+    /// and `t - k` turns of the default size.
     fn prefix(&self, t: u32) -> u64 {
-        let upto = self.sized.partition_point(|&(turn, _, _)| turn <= t);
-        let excess = upto.checked_sub(1).map_or(0, |i| self.sized[i].2);
-        let total = i128::from(t) * i128::from(self.default) + excess;
-        u64::try_from(total).unwrap_or(u64::MAX)
+        let k = self.turns.partition_point(|&turn| turn <= t);
+        self.default
+            .saturating_mul(u64::from(t).saturating_sub(k as u64))
+            .saturating_add(self.sums[k])
     }
 
     /// Tokens of turn `t`.
@@ -64,8 +75,8 @@ impl TurnSizes {
         if t == 0 {
             return 0;
         }
-        match self.sized.binary_search_by_key(&t, |&(turn, _, _)| turn) {
-            Ok(i) => self.sized[i].1,
+        match self.turns.binary_search(&t) {
+            Ok(i) => self.tokens[i],
             Err(_) => self.default,
         }
     }
@@ -75,15 +86,18 @@ impl TurnSizes {
         if from == 0 || from > to {
             return 0;
         }
-        self.prefix(to) - self.prefix(from - 1)
+        self.prefix(to).saturating_sub(self.prefix(from - 1))
     }
 
     /// Each turn's tokens for turns `1..=last`, in order, in O(1) each.
     pub(crate) fn each(&self, last: u32) -> impl Iterator<Item = u64> + '_ {
-        let mut sized = self.sized.iter().peekable();
-        (1..=last).map(move |t| match sized.next_if(|&&(turn, _, _)| turn == t) {
-            Some(&(_, tokens, _)) => tokens,
-            None => self.default,
+        let mut next = 0;
+        (1..=last).map(move |t| match self.turns.get(next) {
+            Some(&turn) if turn == t => {
+                next += 1;
+                self.tokens[next - 1]
+            }
+            _ => self.default,
         })
     }
 
@@ -120,18 +134,16 @@ impl TurnSizes {
         }
         // The sized turns after `after`; at most `t - after` of them are in
         // `after + 1..=t`.
-        let c = self.sized.partition_point(|&(turn, _, _)| turn <= after);
-        let base = c.checked_sub(1).map_or(0, |i| self.sized[i].2);
-        let rest = &self.sized[c..];
+        let c = self.turns.partition_point(|&turn| turn <= after);
+        let rest = &self.turns[c..];
         let over = |t: u32| -> bool {
             let span = t - after;
-            let window = &rest[..rest.len().min(span as usize)];
-            let excess = window
-                .partition_point(|&(turn, _, _)| turn <= t)
-                .checked_sub(1)
-                .map_or(base, |i| window[i].2);
-            let added = i128::from(span) * i128::from(self.default) + excess - base;
-            due(size.saturating_add(u64::try_from(added).unwrap_or(u64::MAX)))
+            let k = rest[..rest.len().min(span as usize)].partition_point(|&turn| turn <= t);
+            let added = self
+                .default
+                .saturating_mul(u64::from(span) - k as u64)
+                .saturating_add(self.sums[c + k] - self.sums[c]);
+            due(size.saturating_add(added))
         };
         // `lo` is not due yet (or is `after`); `hi` is.
         let (mut lo, mut step) = (after, 1u32);
@@ -352,7 +364,8 @@ mod tests {
     fn sparse_sizes_agree_with_sizes_written_out() {
         let mut h = harness();
         h.turns = 40;
-        // Out of range (ignored), given twice (the last counts), at both ends.
+        // Out of range (ignored), given twice (the last counts), out of
+        // order, at both ends.
         let given = [
             (41, 9),
             (0, 9),

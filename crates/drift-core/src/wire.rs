@@ -14,7 +14,6 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use serde::Serialize;
-use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
 use serde_json::{Map, Value};
 
@@ -48,34 +47,21 @@ pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
 /// assert_eq!(err.to_string(), r#"format is "compaction-drift/scenario@2"; this reads "compaction-drift/scenario@1""#);
 /// ```
 pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
-    let scenario = match read_streamed(text) {
-        Some(scenario) => scenario,
-        // A file with a mistake is read again from a `Value`, keys in its
-        // order, so the mistake named is the first in that order, as ever.
-        None => {
-            let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-                line: e.line(),
-                column: e.column(),
-                message: json_message(&e),
-            })?;
-            read_scenario(&Json::from_value(&value), &mut InDocument)?
-        }
-    };
+    #[cfg(feature = "streamed-read")]
+    if let Some(scenario) = streamed::read(text) {
+        scenario.validate()?;
+        return Ok(scenario);
+    }
+    // From a `Value`: keys in its order, so of two mistakes the one named is
+    // the first in that order, however the file was read first.
+    let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+        line: e.line(),
+        column: e.column(),
+        message: json_message(&e),
+    })?;
+    let scenario = read_scenario(&Json::from_value(&value), &mut InDocument)?;
     scenario.validate()?;
     Ok(scenario)
-}
-
-/// Reads a file whose every field is right, in one pass: the top-level
-/// object's fields as a document, but the elements of its four lists each
-/// converted as soon as it is parsed and then dropped, so a scenario of any
-/// size never stands in memory twice over. `None` at the first thing amiss
-/// (a mistake, a list named twice), for the reading that names it.
-fn read_streamed(text: &str) -> Option<Scenario> {
-    let mut de = serde_json::Deserializer::from_str(text);
-    let mut top = serde::Deserializer::deserialize_map(&mut de, Streamed::default()).ok()?;
-    de.end().ok()?;
-    let rest = Json::Object(core::mem::take(&mut top.rest));
-    read_scenario(&rest, &mut top).ok()
 }
 
 /// Where `read_scenario` finds the four lists.
@@ -119,113 +105,136 @@ impl Lists for InDocument {
     }
 }
 
-/// The top-level object read in one pass: the lists already converted, the
-/// other fields kept as a document.
-#[derive(Default)]
-struct Streamed<'a> {
-    rest: Vec<(Cow<'a, str>, Json<'a>)>,
-    turn_tokens: Option<Vec<TurnTokens>>,
-    resources: Option<Vec<Resource>>,
-    facts: Option<Vec<Fact>>,
-    actions: Option<Vec<Action>>,
-}
+/// The one-pass reading of a right file (feature `streamed-read`).
+#[cfg(feature = "streamed-read")]
+mod streamed {
+    use super::*;
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
 
-/// The one thing the streamed reading says when it gives up.
-fn gave_up<E: serde::de::Error>() -> E {
-    E::custom("read again from a document")
-}
-
-impl Lists for Streamed<'_> {
-    fn turn_tokens(&mut self, _: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
-        Ok(self.turn_tokens.take().unwrap_or_default())
+    /// Reads a file whose every field is right, in one pass: the top-level
+    /// object's fields as a document, but the elements of its four lists each
+    /// converted as soon as it is parsed and then dropped, so a scenario of any
+    /// size never stands in memory twice over. `None` at the first thing amiss
+    /// (a mistake, a list named twice), for the reading that names it.
+    pub(super) fn read(text: &str) -> Option<Scenario> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut top = serde::Deserializer::deserialize_map(&mut de, Streamed::default()).ok()?;
+        de.end().ok()?;
+        let rest = Json::Object(core::mem::take(&mut top.rest));
+        read_scenario(&rest, &mut top).ok()
     }
 
-    fn resources(&mut self, _: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
-        Ok(self.resources.take().unwrap_or_default())
+    /// The top-level object read in one pass: the lists already converted, the
+    /// other fields kept as a document.
+    #[derive(Default)]
+    struct Streamed<'a> {
+        rest: Vec<(Cow<'a, str>, Json<'a>)>,
+        turn_tokens: Option<Vec<TurnTokens>>,
+        resources: Option<Vec<Resource>>,
+        facts: Option<Vec<Fact>>,
+        actions: Option<Vec<Action>>,
     }
 
-    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
-        self.facts
-            .take()
-            .ok_or_else(|| ScenarioError::MissingField {
-                path: top.display_path(),
-                field: "facts",
-            })
+    /// The one thing the streamed reading says when it gives up.
+    fn gave_up<E: serde::de::Error>() -> E {
+        E::custom("read again from a document")
     }
 
-    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
-        self.actions
-            .take()
-            .ok_or_else(|| ScenarioError::MissingField {
-                path: top.display_path(),
-                field: "actions",
-            })
-    }
-}
-
-impl<'de> Visitor<'de> for Streamed<'de> {
-    type Value = Streamed<'de>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a scenario object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Streamed<'de>, A::Error> {
-        fn once<T, E: serde::de::Error>(slot: &mut Option<Vec<T>>, list: Vec<T>) -> Result<(), E> {
-            match slot.replace(list) {
-                None => Ok(()),
-                Some(_) => Err(gave_up()),
-            }
+    impl Lists for Streamed<'_> {
+        fn turn_tokens(&mut self, _: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
+            Ok(self.turn_tokens.take().unwrap_or_default())
         }
-        while let Some(key) = map.next_key_seed(json::Key)? {
-            match key.as_ref() {
-                "turn_tokens" => once(
-                    &mut self.turn_tokens,
-                    map.next_value_seed(Elements(read_turn_tokens))?,
-                )?,
-                "resources" => once(
-                    &mut self.resources,
-                    map.next_value_seed(Elements(read_resource))?,
-                )?,
-                "facts" => once(&mut self.facts, map.next_value_seed(Elements(read_fact))?)?,
-                "actions" => once(
-                    &mut self.actions,
-                    map.next_value_seed(Elements(read_action))?,
-                )?,
-                _ => {
-                    let value = map.next_value()?;
-                    self.rest.push((key, value));
+
+        fn resources(&mut self, _: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
+            Ok(self.resources.take().unwrap_or_default())
+        }
+
+        fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
+            self.facts
+                .take()
+                .ok_or_else(|| ScenarioError::MissingField {
+                    path: top.display_path(),
+                    field: "facts",
+                })
+        }
+
+        fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
+            self.actions
+                .take()
+                .ok_or_else(|| ScenarioError::MissingField {
+                    path: top.display_path(),
+                    field: "actions",
+                })
+        }
+    }
+
+    impl<'de> Visitor<'de> for Streamed<'de> {
+        type Value = Streamed<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a scenario object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Streamed<'de>, A::Error> {
+            fn once<T, E: serde::de::Error>(
+                slot: &mut Option<Vec<T>>,
+                list: Vec<T>,
+            ) -> Result<(), E> {
+                match slot.replace(list) {
+                    None => Ok(()),
+                    Some(_) => Err(gave_up()),
                 }
             }
+            while let Some(key) = map.next_key_seed(json::Key)? {
+                match key.as_ref() {
+                    "turn_tokens" => once(
+                        &mut self.turn_tokens,
+                        map.next_value_seed(Elements(read_turn_tokens))?,
+                    )?,
+                    "resources" => once(
+                        &mut self.resources,
+                        map.next_value_seed(Elements(read_resource))?,
+                    )?,
+                    "facts" => once(&mut self.facts, map.next_value_seed(Elements(read_fact))?)?,
+                    "actions" => once(
+                        &mut self.actions,
+                        map.next_value_seed(Elements(read_action))?,
+                    )?,
+                    _ => {
+                        let value = map.next_value()?;
+                        self.rest.push((key, value));
+                    }
+                }
+            }
+            Ok(self)
         }
-        Ok(self)
-    }
-}
-
-/// A list whose elements are each read by the function as it is parsed.
-struct Elements<T>(fn(&Json<'_>, usize) -> Result<T, ScenarioError>);
-
-impl<'de, T> DeserializeSeed<'de> for Elements<T> {
-    type Value = Vec<T>;
-
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
-        d.deserialize_seq(self)
-    }
-}
-
-impl<'de, T> Visitor<'de> for Elements<T> {
-    type Value = Vec<T>;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a list")
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
-        let mut items = Vec::new();
-        while let Some(element) = seq.next_element::<Json<'de>>()? {
-            items.push((self.0)(&element, items.len()).map_err(|_| gave_up())?);
+    /// A list whose elements are each read by the function as it is parsed.
+    struct Elements<T>(fn(&Json<'_>, usize) -> Result<T, ScenarioError>);
+
+    impl<'de, T> DeserializeSeed<'de> for Elements<T> {
+        type Value = Vec<T>;
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_seq(self)
         }
-        Ok(items)
+    }
+
+    impl<'de, T> Visitor<'de> for Elements<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut items = Vec::new();
+            while let Some(element) = seq.next_element::<Json<'de>>()? {
+                items.push((self.0)(&element, items.len()).map_err(|_| gave_up())?);
+            }
+            Ok(items)
+        }
     }
 }
 
@@ -1229,7 +1238,7 @@ pub fn result_to_json(scenario: &Scenario, run: &Run) -> String {
     serde_json::to_string_pretty(&ResultJson::new(scenario, run)).unwrap_or_default()
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "streamed-read"))]
 mod tests {
     use super::*;
     use crate::builtin::{builtin_ids, builtin_source};
@@ -1244,7 +1253,7 @@ mod tests {
     fn a_right_file_is_read_in_one_pass_as_a_document_reads_it() {
         for id in builtin_ids() {
             let text = builtin_source(id).unwrap();
-            let streamed = read_streamed(text);
+            let streamed = streamed::read(text);
             assert!(streamed.is_some(), "{id} is read again");
             assert_eq!(streamed, from_document(text).ok(), "{id}");
             // The lists first, the fields in another order: the same scenario.
@@ -1258,7 +1267,7 @@ mod tests {
                 shuffled.push_str(&format!("{}:{v}", Value::from(k.as_str())));
             }
             shuffled.push('}');
-            assert_eq!(read_streamed(&shuffled), streamed, "{id} shuffled");
+            assert_eq!(streamed::read(&shuffled), streamed, "{id} shuffled");
         }
     }
 
@@ -1266,7 +1275,7 @@ mod tests {
     fn anything_amiss_is_left_to_the_document_reading() {
         let text = builtin_source("payments-incident").unwrap();
         let twice = text.replacen("\"facts\":", "\"facts\": [], \"facts\":", 1);
-        assert!(read_streamed(&twice).is_none());
+        assert!(streamed::read(&twice).is_none());
         // As a `Value` reads it, the last list counts.
         assert_eq!(
             parse_scenario(&twice).unwrap(),
@@ -1274,7 +1283,7 @@ mod tests {
         );
         // A list given twice, the last time as null: absent, as a `Value` has it.
         let null = text.replacen("\"facts\":", "\"turn_tokens\": null, \"facts\":", 1);
-        assert!(read_streamed(&null).is_none());
+        assert!(streamed::read(&null).is_none());
         let read = parse_scenario(&null).unwrap();
         assert!(
             read.turn_tokens.is_empty() && !parse_scenario(text).unwrap().turn_tokens.is_empty()
@@ -1287,7 +1296,7 @@ mod tests {
             format!("{text} 1"),
             "[]".to_string(),
         ] {
-            assert!(read_streamed(&broken).is_none(), "{broken}");
+            assert!(streamed::read(&broken).is_none(), "{broken}");
             assert!(parse_scenario(&broken).is_err());
         }
     }
