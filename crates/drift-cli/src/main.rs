@@ -534,15 +534,9 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
         } => {
             let scenario = load_changed(&scenario, &changes)?;
             let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
-            let out = match format {
-                Format::Json => {
-                    let mut json = drift_core::result_to_json(&scenario, &run);
-                    json.push('\n');
-                    json
-                }
-                Format::Text => report::run(&scenario, &run),
-            };
-            Ok((out, 0))
+            // Streamed to stdout as it is written: a result@1 can run to gigabytes.
+            report::print_run(&scenario, &run, format == Format::Json).map_err(Failure::input)?;
+            Ok((String::new(), 0))
         }
         Command::Check { scenario, changes } => {
             let scenario = load_changed(&scenario, &changes)?;

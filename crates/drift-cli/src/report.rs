@@ -1,10 +1,11 @@
 //! Text and JSON renderings of runs, checks and matrices.
 
-use std::fmt::Write as _;
+use std::fmt::{self, Write as _};
+use std::io::{self, BufWriter, Write as _};
 
 use drift_core::{
-    FactChange, Outcome, OutcomeCounts, PolicyChoice, Preset, Range, Run, SETTINGS, Scenario,
-    StandingChange, builtin, builtin_ids, explain, round_losses, simulate, thousands,
+    FactChange, Outcome, OutcomeCounts, PolicyChoice, Preset, Range, ResultJson, Run, SETTINGS,
+    Scenario, StandingChange, builtin, builtin_ids, explain, round_losses, simulate, thousands,
 };
 
 /// Cuts `text` to `width` characters, ending in "…" when cut.
@@ -70,9 +71,66 @@ pub fn list() -> String {
     out
 }
 
-/// `drift run --format text`.
-pub fn run(scenario: &Scenario, run: &Run) -> String {
-    let mut out = String::new();
+/// `drift run` on stdout: the text report, or `--format json`'s result@1,
+/// written as it is produced through a buffer on the locked stdout, so
+/// memory stays flat whatever the report's size (a result@1 holds every
+/// fact's state at every round). A closed pipe (`drift run x | head`) ends
+/// the report quietly; any other write error is returned.
+pub fn print_run(scenario: &Scenario, run: &Run, json: bool) -> Result<(), String> {
+    let stdout = io::stdout();
+    let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
+    let written = if json {
+        serde_json::to_writer_pretty(&mut out, &ResultJson::new(scenario, run))
+            .map_err(io::Error::from)
+            .and_then(|()| out.write_all(b"\n"))
+    } else {
+        let mut sink = Sink::new(&mut out);
+        write_run(&mut sink, scenario, run);
+        sink.finish()
+    };
+    match written.and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(format!("cannot write the report: {e}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+/// `fmt::Write` into an `io::Write`: keeps the first I/O error, after which
+/// every write fails at once (so a report to a closed pipe stops costing).
+struct Sink<W> {
+    inner: W,
+    error: Option<io::Error>,
+}
+
+impl<W: io::Write> Sink<W> {
+    fn new(inner: W) -> Sink<W> {
+        Sink { inner, error: None }
+    }
+
+    /// The first write error, if any.
+    fn finish(self) -> io::Result<()> {
+        self.error.map_or(Ok(()), Err)
+    }
+}
+
+impl<W: io::Write> fmt::Write for Sink<W> {
+    fn write_str(&mut self, s: &str) -> fmt::Result {
+        if self.error.is_some() {
+            return Err(fmt::Error);
+        }
+        self.inner.write_all(s.as_bytes()).map_err(|e| {
+            self.error = Some(e);
+            fmt::Error
+        })
+    }
+}
+
+/// `drift run --format text`, written to `out` as it is produced: every
+/// section costs time linear in what it prints (the round-by-round section
+/// and each explanation read the facts' courses in closed form). Write
+/// errors are `out`'s to keep.
+fn write_run(out: &mut impl fmt::Write, scenario: &Scenario, run: &Run) {
     let h = run.harness();
     let _ = writeln!(out, "{} ({})", scenario.title, scenario.id);
     let _ = writeln!(
@@ -131,8 +189,8 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
         }
     }
 
-    fidelity_table(&mut out, scenario, run);
-    round_by_round(&mut out, scenario, run);
+    fidelity_table(out, scenario, run);
+    round_by_round(out, scenario, run);
 
     let _ = writeln!(out, "\nActions");
     if scenario.actions.is_empty() {
@@ -165,11 +223,10 @@ pub fn run(scenario: &Scenario, run: &Run) -> String {
     }
     let counts = run.counts();
     let _ = writeln!(out, "\n{}", counts_line(&counts));
-    out
 }
 
 /// Per fact, fidelity after each round ("·" before the fact existed).
-fn fidelity_table(out: &mut String, scenario: &Scenario, run: &Run) {
+fn fidelity_table(out: &mut impl fmt::Write, scenario: &Scenario, run: &Run) {
     const MAX_COLUMNS: usize = 24;
     let rounds = run.rounds().len();
     if rounds == 0 || scenario.facts.is_empty() {
@@ -193,10 +250,12 @@ fn fidelity_table(out: &mut String, scenario: &Scenario, run: &Run) {
             Some(j) => {
                 let _ = write!(out, " {:>4}", format!("r{}", j + 1));
             }
-            None => out.push_str("    …"),
+            None => {
+                let _ = out.write_str("    …");
+            }
         }
     }
-    out.push('\n');
+    let _ = out.write_char('\n');
     for (i, fact) in scenario.facts.iter().enumerate() {
         let _ = write!(
             out,
@@ -210,18 +269,22 @@ fn fidelity_table(out: &mut String, scenario: &Scenario, run: &Run) {
                 Some(Some((_, s))) => {
                     let _ = write!(out, " {:>4.2}", s.fidelity);
                 }
-                Some(None) => out.push_str("    ·"),
-                None => out.push_str("    …"),
+                Some(None) => {
+                    let _ = out.write_str("    ·");
+                }
+                None => {
+                    let _ = out.write_str("    …");
+                }
             }
         }
-        out.push('\n');
+        let _ = out.write_char('\n');
     }
 }
 
 /// Per round, the facts that crossed the actionable line, were dropped,
 /// spilled or marked unverified, and the later actions each change reaches.
 /// Consecutive rounds that changed nothing share a line.
-fn round_by_round(out: &mut String, scenario: &Scenario, run: &Run) {
+fn round_by_round(out: &mut impl fmt::Write, scenario: &Scenario, run: &Run) {
     if run.rounds().is_empty() {
         return;
     }
@@ -238,7 +301,7 @@ fn round_by_round(out: &mut String, scenario: &Scenario, run: &Run) {
         .max()
         .unwrap_or(0);
     let mut quiet: Option<(usize, usize)> = None;
-    let flush = |out: &mut String, quiet: &mut Option<(usize, usize)>| {
+    let flush = |out: &mut dyn fmt::Write, quiet: &mut Option<(usize, usize)>| {
         let Some((first, last)) = quiet.take() else {
             return;
         };
@@ -468,6 +531,58 @@ pub(crate) fn json_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Takes `room` bytes, then fails as a closed pipe does.
+    struct Pipe {
+        taken: Vec<u8>,
+        room: usize,
+    }
+
+    impl io::Write for Pipe {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            if self.taken.len() >= self.room {
+                return Err(io::ErrorKind::BrokenPipe.into());
+            }
+            let n = buf.len().min(self.room - self.taken.len());
+            self.taken.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_report_streams_what_it_writes_and_keeps_the_first_error() {
+        let scenario = builtin("payments-incident").unwrap();
+        let run = simulate(&scenario).unwrap();
+        let mut whole = String::new();
+        write_run(&mut whole, &scenario, &run);
+        assert!(
+            whole.contains("Round by round")
+                && whole.ends_with("8 actions: 2 governed, 1 weakly governed, 5 ungoverned\n")
+        );
+
+        let mut pipe = Pipe {
+            taken: Vec::new(),
+            room: usize::MAX,
+        };
+        let mut sink = Sink::new(&mut pipe);
+        write_run(&mut sink, &scenario, &run);
+        assert!(sink.finish().is_ok());
+        assert_eq!(pipe.taken, whole.as_bytes());
+
+        let mut pipe = Pipe {
+            taken: Vec::new(),
+            room: 100,
+        };
+        let mut sink = Sink::new(&mut pipe);
+        write_run(&mut sink, &scenario, &run);
+        let error = sink.finish().unwrap_err();
+        assert_eq!(error.kind(), io::ErrorKind::BrokenPipe);
+        assert_eq!(pipe.taken, &whole.as_bytes()[..100]);
+    }
 
     #[test]
     fn numbers_and_clipping() {

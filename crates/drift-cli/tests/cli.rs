@@ -159,6 +159,49 @@ fn run_json_with_short_options() {
     assert_eq!(json(&short)["policy"], "codex_cli");
 }
 
+/// `drift run … | head`: the reader goes away after a few lines, long before
+/// the report ends (13 MB of JSON here). drift stops there, quietly.
+#[test]
+fn a_closed_pipe_ends_a_long_report_quietly() {
+    use std::io::Read as _;
+    use std::process::{Command, Stdio};
+
+    for format in ["json", "text"] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
+            .args([
+                "run",
+                "payments-incident",
+                "--set",
+                "harness.turns=100000",
+                "--format",
+                format,
+            ])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("the drift binary runs");
+        let mut head = [0u8; 64];
+        let mut stdout = child.stdout.take().expect("stdout is piped");
+        stdout.read_exact(&mut head).expect("the report starts");
+        drop(stdout);
+        let out = child.wait_with_output().expect("drift finishes");
+        let start = String::from_utf8_lossy(&head);
+        match format {
+            "json" => assert!(
+                start.starts_with("{\n  \"format\": \"compaction-drift/result@1\""),
+                "{start}"
+            ),
+            _ => assert!(start.starts_with("Payments incident"), "{start}"),
+        }
+        assert_eq!(out.status.code(), Some(0), "--format {format}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "",
+            "--format {format}"
+        );
+    }
+}
+
 #[test]
 fn policy_option_replaces_the_scenarios_policy() {
     let default = json(&succeeds(&["run", "payments-incident", "--format", "json"]));

@@ -8,184 +8,34 @@
 //!   every fact's timeline (about 2.6 million entries, 600 MB).
 //! - `timelines`: the JSON of the stress session cut to a quarter, a half and
 //!   all of its turns, to show that writing timelines is linear in their size.
+//! - `check`: what `drift check` computes once the file is read (the run and
+//!   an explanation of every failing action) on the stress session, against
+//!   the yardstick: the same findings by a straightforward per-round engine
+//!   (`support/per_round.rs`), keeping every fact's timeline or only its
+//!   latest state; and the tests' literal transcription of the model
+//!   (`tests/support/reference.rs`: rounds, states and grades, no
+//!   explanations), which was written to be obviously right, not fast.
+//! - `read`: `parse_scenario` of the stress session's file (797 KB).
 //!
 //! `cargo bench -p drift-core` runs them all; BENCHMARKS.md has the numbers.
 
 use std::hint::black_box;
 
 mod support;
-use support::Rng;
+use support::per_round::{self, Keep};
+
+#[allow(dead_code)]
+#[path = "../tests/support/reference.rs"]
+mod reference;
+use support::stress::{STRESS, Size, pressured, stress};
 
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use drift_core::{
-    Action, Binds, Fact, Guards, Harness, Kind, ModelParams, PolicyChoice, Preset, Resource,
-    Retention, Role, Scenario, TurnTokens, builtin, builtin_ids, result_to_json, simulate,
+    Cause, PolicyChoice, Preset, Scenario, builtin, builtin_ids, explain, parse_scenario,
+    result_to_json, scenario_to_json, simulate,
 };
-
-/// The size of the stress scenario.
-#[derive(Clone, Copy)]
-struct Size {
-    turns: u32,
-    facts: usize,
-    actions: usize,
-}
-
-const STRESS: Size = Size {
-    turns: 100_000,
-    facts: 2_000,
-    actions: 1_000,
-};
-
-/// A valid scenario of `size`: mixed roles and kinds, about a tenth of the
-/// facts bindings to resources of five classes, 1% of turns with their own
-/// size, and a window that compacts about every 40 turns (about 2,500 rounds
-/// at 100,000 turns) and never overflows.
-fn stress(size: Size) -> Scenario {
-    let mut rng = Rng::new(0x00C0_FFEE);
-    let turns = size.turns;
-    let harness = Harness {
-        window_tokens: 56_000,
-        trigger_percent: 100,
-        system_tokens: 2_000,
-        tokens_per_turn: 1_000,
-        tail_turns: 10,
-        summary_tokens: 4_000,
-        turns,
-        reserve_tokens: 0,
-        user_message_tokens: 200,
-    };
-    // At most 10 tail turns of 3,000 tokens + 6,000: always room after a round.
-    let mut turn_tokens = Vec::new();
-    for turn in 1..=turns {
-        if rng.chance(1) {
-            turn_tokens.push(TurnTokens {
-                turn,
-                tokens: rng.range(200, 3_000),
-            });
-        }
-    }
-
-    let classes = ["database", "ticket", "bucket", "cluster", "branch"];
-    let resources: Vec<Resource> = (0..50)
-        .map(|i| {
-            let mut mentions: Vec<u32> = (0..20)
-                .map(|_| rng.range(1, u64::from(turns)) as u32)
-                .collect();
-            mentions.sort_unstable();
-            Resource {
-                id: format!("res-{i}"),
-                class: classes[i % classes.len()].to_string(),
-                mentions,
-            }
-        })
-        .collect();
-
-    let roles = [Role::User, Role::Assistant, Role::Tool];
-    let mut facts: Vec<Fact> = (0..size.facts)
-        .map(|i| {
-            let system = i % 20 == 0;
-            let kind = if rng.chance(10) {
-                Kind::Binding
-            } else {
-                // Any kind but binding.
-                Kind::ALL[rng.range(0, 7) as usize]
-            };
-            let binds = (kind == Kind::Binding).then(|| Binds {
-                phrase: format!("the resource of fact {i}"),
-                resource: format!("res-{}", rng.range(0, 49)),
-            });
-            Fact {
-                id: format!("fact-{i}"),
-                text: format!("Fact {i} of the stress session."),
-                role: if system {
-                    Role::System
-                } else {
-                    roles[rng.range(0, 2) as usize]
-                },
-                kind,
-                turn: if system {
-                    0
-                } else {
-                    rng.range(1, u64::from(turns)) as u32
-                },
-                externalised: rng.chance(5),
-                forwarded: !rng.chance(10),
-                binds,
-            }
-        })
-        .collect();
-    facts.sort_by_key(|f| f.turn);
-
-    // Facts are sorted by turn: those introduced by turn `t` are a prefix.
-    let mut actions = Vec::with_capacity(size.actions);
-    for i in 0..size.actions {
-        let turn = rng.range(1, u64::from(turns)) as u32;
-        let known = facts.partition_point(|f| f.turn <= turn);
-        let governed_by = (0..rng.range(1, 4))
-            .map(|_| facts[rng.range(0, known as u64 - 1) as usize].id.clone())
-            .collect();
-        let bindings: Vec<&Fact> = facts[..known]
-            .iter()
-            .rev()
-            .filter(|f| f.kind == Kind::Binding)
-            .take(8)
-            .collect();
-        let target = if !bindings.is_empty() && rng.chance(30) {
-            Some(
-                bindings[rng.range(0, bindings.len() as u64 - 1) as usize]
-                    .id
-                    .clone(),
-            )
-        } else {
-            None
-        };
-        actions.push(Action {
-            id: format!("action-{i}"),
-            text: format!("Action {i} of the stress session."),
-            turn,
-            governed_by,
-            delegated: rng.chance(15),
-            irreversible: rng.chance(30),
-            target,
-            consequence: String::new(),
-        });
-    }
-
-    let scenario = Scenario {
-        id: format!("stress-{turns}"),
-        title: "Stress".to_string(),
-        description: String::new(),
-        harness,
-        turn_tokens,
-        policy: PolicyChoice::Preset(Preset::PinnedPrefix),
-        retention: Retention::default(),
-        guards: Guards::default(),
-        model: ModelParams::default(),
-        resources,
-        facts,
-        actions,
-    };
-    if let Err(e) = scenario.validate() {
-        panic!("the stress generator made an invalid scenario: {e}");
-    }
-    scenario
-}
-
-/// The stress scenario with context pressure and every guard on: spills,
-/// restores and the laundering regime all come into play.
-fn pressured(mut scenario: Scenario) -> Scenario {
-    scenario.model.pressure_sensitivity = 0.3;
-    scenario.guards = Guards {
-        reinject_constraints: true,
-        verify_bindings: true,
-        entailment_gate: true,
-        commitment_audit: true,
-    };
-    scenario.id.push_str("-pressured");
-    scenario
-}
 
 fn builtins(c: &mut Criterion) {
     let mut group = c.benchmark_group("builtin");
@@ -272,5 +122,77 @@ fn timelines(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, builtins, stress_runs, timelines);
+/// What `drift check` computes after reading the file: the run, and the
+/// sentence for every failing action. Returns the bytes of the sentences.
+fn check_closed_form(s: &Scenario) -> usize {
+    let run = simulate(s).expect("valid");
+    run.actions()
+        .iter()
+        .enumerate()
+        .filter(|(_, graded)| graded.outcome.is_failure())
+        .filter_map(|(a, _)| explain(s, &run, a))
+        .map(|why| why.to_string().len())
+        .sum()
+}
+
+/// The engine's findings in the yardstick's terms, to check that both do
+/// the same work before they are compared.
+fn engine_findings(s: &Scenario) -> Vec<per_round::Checked> {
+    let run = simulate(s).expect("valid");
+    run.actions()
+        .iter()
+        .enumerate()
+        .map(|(a, graded)| per_round::Checked {
+            outcome: graded.outcome,
+            faded: explain(s, &run, a).and_then(|e| match e.cause {
+                Cause::Faded { fact, round, .. } => Some((fact, round)),
+                Cause::Misbound { binding, round, .. }
+                | Cause::BindingUnconfirmed { binding, round } => Some((binding, round)),
+                _ => None,
+            }),
+        })
+        .collect()
+}
+
+fn check(c: &mut Criterion) {
+    let plain = stress(STRESS);
+    let pressured = pressured(plain.clone());
+    let mut group = c.benchmark_group("check");
+    group.sample_size(10).sampling_mode(SamplingMode::Flat);
+    for s in [&plain, &pressured] {
+        let findings = engine_findings(s);
+        for keep in [Keep::Timelines, Keep::Latest] {
+            assert!(
+                per_round::check(s, keep) == findings,
+                "the yardstick ({keep:?}) disagrees with the engine on {}",
+                s.id
+            );
+        }
+        group.bench_function(BenchmarkId::new("closed_form", &s.id), |b| {
+            b.iter(|| check_closed_form(black_box(s)))
+        });
+        group.bench_function(BenchmarkId::new("per_round_timelines", &s.id), |b| {
+            b.iter(|| per_round::check(black_box(s), Keep::Timelines))
+        });
+        group.bench_function(BenchmarkId::new("per_round_latest", &s.id), |b| {
+            b.iter(|| per_round::check(black_box(s), Keep::Latest))
+        });
+        group.bench_function(BenchmarkId::new("reference_transcription", &s.id), |b| {
+            b.iter(|| reference::run(black_box(s)))
+        });
+    }
+    group.finish();
+}
+
+fn read(c: &mut Criterion) {
+    let text = scenario_to_json(&stress(STRESS));
+    let mut group = c.benchmark_group("read");
+    group.throughput(Throughput::Bytes(text.len() as u64));
+    group.bench_function("parse_scenario/stress-100000", |b| {
+        b.iter(|| parse_scenario(black_box(&text)).expect("valid"))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, builtins, stress_runs, timelines, check, read);
 criterion_main!(benches);

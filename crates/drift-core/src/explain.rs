@@ -98,41 +98,30 @@ pub struct Explanation<'a> {
     pub cause: Cause,
 }
 
-/// The first round (0-based index) before `rounds_before` after which `fact`
-/// was below `threshold` and stayed there until the action.
-fn faded_at(run: &Run, fact: usize, rounds_before: usize, threshold: f64) -> Option<usize> {
-    let mut since = None;
-    for j in 0..rounds_before {
-        match run.fact_state(fact, j) {
-            Some((_, s)) if s.fidelity < threshold => {
-                since.get_or_insert(j);
-            }
-            _ => since = None,
-        }
-    }
-    since
-}
-
 /// Explains action `action` (an index into `scenario.actions`) of `run`.
 /// Returns `None` for an index out of range.
+///
+/// O(governing facts · log rounds): the facts come resolved from the run,
+/// and the round a fact fell below the line from its course in closed form.
 pub fn explain<'a>(scenario: &'a Scenario, run: &'a Run, action: usize) -> Option<Explanation<'a>> {
     let a = scenario.actions.get(action)?;
     let graded = run.actions().get(action)?;
-    let threshold = scenario.model.actionable_threshold;
-    let before = graded.rounds_before as usize;
+    let before = graded.rounds_before;
+    let facts = &scenario.facts;
+    // Indices from the run; checked, so a run of another scenario cannot
+    // make the sentence index out of range.
     let governing = || {
-        a.governed_by
+        run.governing(action)
             .iter()
-            .filter_map(|id| scenario.fact_index(id))
+            .copied()
+            .filter(|&g| g < facts.len())
     };
     let effective = |g: usize| -> f64 {
-        let seen = !a.delegated || scenario.facts[g].forwarded;
-        let f = run
-            .fact_state_at_turn(g, a.turn)
-            .map_or(1.0, |s| s.fidelity);
+        let seen = !a.delegated || facts[g].forwarded;
+        let f = run.fact_state_after(g, before).map_or(1.0, |s| s.fidelity);
         if seen { f } else { 0.0 }
     };
-    let target = a.target.as_deref().and_then(|t| scenario.fact_index(t));
+    let target = run.target(action).filter(|&b| b < facts.len());
     let weakest = || {
         governing().fold(None, |best: Option<(usize, f64)>, g| {
             let e = effective(g);
@@ -150,32 +139,32 @@ pub fn explain<'a>(scenario: &'a Scenario, run: &'a Run, action: usize) -> Optio
             let binding = target?;
             Cause::BindingUnconfirmed {
                 binding,
-                round: faded_at(run, binding, before, threshold),
+                round: run.below_since(binding, before),
             }
         }
         (Outcome::Misbound, _) => {
             let binding = target?;
             Cause::Misbound {
                 binding,
-                round: faded_at(run, binding, before, threshold),
+                round: run.below_since(binding, before),
                 resolved: graded.resolved_resource?,
             }
         }
         (Outcome::Refused, _) => {
             let fact = governing().find(|&g| {
-                run.fact_state_at_turn(g, a.turn)
+                run.fact_state_after(g, before)
                     .is_some_and(|s| s.unverified)
             })?;
             Cause::UnverifiedPremise { fact }
         }
         (Outcome::Ungoverned, _) => {
             let (fact, fidelity) = weakest()?;
-            if a.delegated && !scenario.facts[fact].forwarded {
+            if a.delegated && !facts[fact].forwarded {
                 Cause::NotForwarded { fact }
             } else {
                 Cause::Faded {
                     fact,
-                    round: faded_at(run, fact, before, threshold),
+                    round: run.below_since(fact, before),
                     fidelity,
                 }
             }

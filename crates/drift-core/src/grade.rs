@@ -3,6 +3,7 @@
 use alloc::vec::Vec;
 use core::fmt;
 
+use crate::ids::Ids;
 use crate::round::{Course, Decay, FactState};
 use crate::scenario::{Action, Fact, IndexedAction, Resource};
 
@@ -149,19 +150,18 @@ pub(crate) struct Salience {
 
 impl Salience {
     pub(crate) fn new(resources: &[Resource]) -> Salience {
-        let mut names: Vec<&str> = Vec::new();
+        // Class names to class indices, in order of first appearance.
+        let mut names = Ids::with_capacity(resources.len());
         let mut classes: Vec<Vec<usize>> = Vec::new();
         let mut class_of = Vec::with_capacity(resources.len());
         for (i, r) in resources.iter().enumerate() {
-            let c = match names.iter().position(|n| *n == r.class) {
-                Some(c) => c,
-                None => {
-                    names.push(&r.class);
-                    classes.push(Vec::new());
-                    names.len() - 1
-                }
-            };
-            classes[c].push(i);
+            let c = names.insert(&r.class).unwrap_or_else(|known| known);
+            if c == classes.len() {
+                classes.push(Vec::new());
+            }
+            if let Some(members) = classes.get_mut(c) {
+                members.push(i);
+            }
             class_of.push(c);
         }
         let mentions = resources
@@ -183,7 +183,8 @@ impl Salience {
     /// `turn` (ties: first listed); `bound` when none is mentioned by then.
     pub(crate) fn most_salient(&self, bound: usize, turn: u32) -> usize {
         let mut best: Option<(u32, usize)> = None;
-        for &r in &self.classes[self.class_of[bound]] {
+        let members = self.class_of.get(bound).and_then(|&c| self.classes.get(c));
+        for &r in members.into_iter().flatten() {
             let m = &self.mentions[r];
             let upto = m.partition_point(|&t| t <= turn);
             if let Some(&latest) = upto.checked_sub(1).map(|i| &m[i])

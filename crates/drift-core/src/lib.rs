@@ -21,7 +21,7 @@
 //! | §5 grading | [`Outcome`], [`Reason`], [`ActionOutcome`] | `grade` |
 //! | §6 the scenario and its validation | [`Scenario`], [`Fact`], [`Action`], [`Resource`], [`ScenarioError`] | `scenario`, `error` |
 //! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
-//! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`] | `wire` |
+//! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`], [`ResultJson`] (the result, serialised lazily) | `wire` |
 //! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
 //! | a harness's remedy, modelled | [`apply_remedy`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
@@ -62,10 +62,16 @@
 //!   a [`ScenarioError`] variant naming the field and the id or turn. Sizes
 //!   are bounded ([`MAX_TURNS`], [`MAX_TOKENS`]) so token sums cannot
 //!   overflow.
-//! - **Linear.** A run costs O(turns + facts · log rounds + actions ·
-//!   governing facts); fact states are produced on request in O(1) each, so a
-//!   full timeline costs time linear in its size (the `round` module's
-//!   documentation says how).
+//! - **Linear.** Reading a file and validating it cost time linear in its
+//!   size (ids are hashed). A run costs O(sized turns + rounds · log turns +
+//!   facts · log rounds + actions · (governing facts + log rounds)): the
+//!   turns between rounds are summed, not visited. Fact states are produced
+//!   on request in O(1) each, so a full timeline costs time linear in its
+//!   size (the `round` module's documentation says how), and what is read
+//!   from a run costs no walk over the rounds either: an [`explain`] is
+//!   O(governing facts · log rounds), [`round_losses`] O(rounds + facts ·
+//!   log rounds + actions · governing facts), and [`ResultJson`] writes a
+//!   result of any size in constant memory.
 //!
 //! ## Readings of the contract
 //!
@@ -96,6 +102,8 @@ mod error;
 mod explain;
 mod grade;
 mod harness;
+mod ids;
+mod json;
 mod losses;
 mod policy;
 mod remedy;
@@ -129,4 +137,6 @@ pub use tipping::{
     RETENTION_TOLERANCE, RetentionTip, WindowTip, action_tipping, tipping_points,
 };
 pub use vocab::{Kind, Retention, Role, RoleSet};
-pub use wire::{RESULT_FORMAT, SCENARIO_FORMAT, parse_scenario, result_to_json, scenario_to_json};
+pub use wire::{
+    RESULT_FORMAT, ResultJson, SCENARIO_FORMAT, parse_scenario, result_to_json, scenario_to_json,
+};

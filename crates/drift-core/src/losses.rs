@@ -63,7 +63,6 @@
 //! assert_eq!(ids, ["restart-ledger-replica", "rollback-payments"]);
 //! ```
 
-use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
 use crate::grade::{Outcome, Reason};
@@ -173,47 +172,58 @@ fn classify(
 /// One list per round of `run` (which must be `scenario`'s): the facts the
 /// round changed and the later actions each change affects.
 ///
-/// Costs O(rounds · facts + actions · governing facts · changes per fact).
+/// Costs O(rounds + facts · log rounds + actions · governing facts): a fact's
+/// standing can change at no more than four rounds, which its course in
+/// closed form names, so no round is walked fact by fact.
 /// A `run` of another scenario gives a meaningless list, never a panic.
 pub fn round_losses(scenario: &Scenario, run: &Run) -> Vec<RoundLoss> {
     let thr = scenario.model.actionable_threshold;
     let rounds = run.rounds();
-    let mut out: Vec<RoundLoss> = Vec::with_capacity(rounds.len());
-    // Per fact: (round index, position in that round's changes).
-    let mut by_fact: Vec<Vec<(usize, usize)>> = alloc::vec![Vec::new(); scenario.facts.len()];
-    let mut before: Vec<Option<FactState>> = alloc::vec![None; scenario.facts.len()];
-    for (j, round) in rounds.iter().enumerate() {
-        let mut changes = Vec::new();
-        for (i, slot) in before.iter_mut().enumerate() {
+    // Every change, fact by fact (so in file order within a round).
+    let mut found: Vec<(usize, FactChange)> = Vec::new();
+    let mut per_round = alloc::vec![0usize; rounds.len()];
+    for i in 0..scenario.facts.len() {
+        for j in run.turning_points(i) {
             let Some((state, after)) = run.fact_state(i, j) else {
                 continue;
             };
-            let prior = slot.unwrap_or(FactState::VERBATIM);
-            *slot = Some(after);
+            let prior = j
+                .checked_sub(1)
+                .and_then(|p| run.fact_state(i, p))
+                .map_or(FactState::VERBATIM, |(_, s)| s);
             if let Some(what) = classify(state, &prior, &after, thr) {
-                by_fact[i].push((j, changes.len()));
-                changes.push(FactChange {
-                    fact: i,
-                    what,
-                    before: prior,
-                    after,
-                    affects: Vec::new(),
-                });
+                per_round[j] += 1;
+                found.push((
+                    j,
+                    FactChange {
+                        fact: i,
+                        what,
+                        before: prior,
+                        after,
+                        affects: Vec::new(),
+                    },
+                ));
             }
         }
-        out.push(RoundLoss {
+    }
+    let mut out: Vec<RoundLoss> = rounds
+        .iter()
+        .zip(&per_round)
+        .enumerate()
+        .map(|(j, (round, &n))| RoundLoss {
             round: j,
             turn: round.turn,
-            changes,
-        });
+            changes: Vec::with_capacity(n),
+        })
+        .collect();
+    // Per fact: (round index, position in that round's changes), in round order.
+    let mut by_fact: Vec<Vec<(usize, usize)>> = alloc::vec![Vec::new(); scenario.facts.len()];
+    for (j, change) in found {
+        let changes = &mut out[j].changes;
+        by_fact[change.fact].push((j, changes.len()));
+        changes.push(change);
     }
 
-    let ids: BTreeMap<&str, usize> = scenario
-        .facts
-        .iter()
-        .enumerate()
-        .map(|(i, f)| (f.id.as_str(), i))
-        .collect();
     for (a, (action, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
         if graded.outcome == Outcome::NotReached {
             continue;
@@ -234,14 +244,12 @@ pub fn round_losses(scenario: &Scenario, run: &Run) -> Vec<RoundLoss> {
                 .find(|&(j, _)| j < rounds_before)
         };
         let mut hits: Vec<(usize, usize)> = Vec::new();
-        let governing = action
-            .governed_by
+        // Ids come resolved from the run (each governing fact once).
+        let roles = run
+            .governing(a)
             .iter()
-            .filter_map(|id| ids.get(id.as_str()));
-        let target = action.target.as_deref().and_then(|id| ids.get(id));
-        let roles = governing
             .map(|&g| (g, true))
-            .chain(target.map(|&b| (b, false)));
+            .chain(run.target(a).map(|b| (b, false)));
         for (g, governs) in roles {
             let Some(fact) = scenario.facts.get(g) else {
                 continue;

@@ -349,6 +349,67 @@ impl Course {
         }
     }
 
+    /// The first round (index) of the stretch of rounds, ending at round
+    /// `rounds_before - 1`, after each of which the fact was below the
+    /// actionable line; `None` when it was not below the line after round
+    /// `rounds_before - 1` (or did not exist yet, or no round came before).
+    ///
+    /// Only exposure takes a fact below the line, and exposure's fidelity
+    /// never rises, so the stretch starts where exposure first fell below
+    /// the line: at its first round when dropped, by binary search when
+    /// summarised. O(log rounds).
+    pub(crate) fn below_since(&self, rounds_before: u32, decay: &Decay) -> Option<u32> {
+        let last = rounds_before.checked_sub(1)?;
+        if last < self.first || self.state_at(last, decay).1.fidelity >= decay.threshold {
+            return None;
+        }
+        // Below the line at `last`: `last` lies in `exposed_from..spill`,
+        // dropped or summarised.
+        let c = self.exposed_from;
+        if self.exposure != Exposure::Summarised {
+            return Some(c);
+        }
+        let (mut lo, mut hi) = (c, last);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if decay.summarised_fidelity(self.kind, c, mid) < decay.threshold {
+                hi = mid;
+            } else {
+                lo = mid + 1;
+            }
+        }
+        Some(lo)
+    }
+
+    /// The rounds (indices below `count`, ascending, each once) at which the
+    /// fact's standing can change: exposure's first round (a drop, or a
+    /// first summary already below the line or unverified), the next one
+    /// (the entailment gate's mark on a second summary), the round its
+    /// summaries first fall below the line, and its spill. Everywhere else
+    /// the state repeats the round before, or is verbatim after verbatim.
+    /// O(log rounds).
+    pub(crate) fn turning_points(&self, count: u32, decay: &Decay) -> impl Iterator<Item = u32> {
+        let mut points = [NEVER; 4];
+        let c = self.exposed_from;
+        // Rounds `c..end` are exposed without a restore.
+        let end = self.spill.min(count);
+        if c < end && self.exposure != Exposure::Restored {
+            points[0] = c;
+            if self.exposure == Exposure::Summarised {
+                points[1] = c + 1;
+                points[2] = self.below_since(end, decay).unwrap_or(NEVER);
+            }
+        }
+        points[3] = self.spill;
+        points.sort_unstable();
+        let mut previous = NEVER;
+        points.into_iter().filter(move |&j| {
+            let fresh = j < count && j >= self.first && j != previous;
+            previous = j;
+            fresh
+        })
+    }
+
     /// The fact's state after every round before index `rounds_before` (the
     /// state an action sees when `rounds_before` rounds precede it).
     pub(crate) fn state_after(&self, rounds_before: u32, decay: &Decay) -> FactState {

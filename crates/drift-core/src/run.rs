@@ -7,7 +7,7 @@ use crate::grade::{ActionOutcome, Grader, Outcome, Salience};
 use crate::harness::Harness;
 use crate::policy::Policy;
 use crate::round::{Context, Course, Decay, FactState, RoundState};
-use crate::scenario::Scenario;
+use crate::scenario::{IndexedAction, Scenario};
 use crate::schedule::{ContextFill, Schedule, TurnSizes};
 
 /// Whether a round's summary can still be trusted.
@@ -99,13 +99,16 @@ pub struct Run {
     courses: Vec<Course>,
     decay: Decay,
     actions: Vec<ActionOutcome>,
+    /// Per action, its governing facts and target as fact indices.
+    links: Vec<IndexedAction>,
     sizes: TurnSizes,
 }
 
 /// Simulates `scenario` under its own settings.
 ///
-/// Rounds and outcomes cost O(turns + facts · log rounds + actions); fact
-/// states are computed when asked for, in O(1) each.
+/// Rounds and outcomes cost O(sized turns + rounds · log turns + facts · log
+/// rounds + actions · (governing facts + log rounds)); fact states are
+/// computed when asked for, in O(1) each.
 ///
 /// # Errors
 ///
@@ -222,6 +225,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
         .collect();
 
     Ok(Run {
+        links: index.actions,
         policy_id: scenario.policy.id(),
         policy,
         harness,
@@ -305,6 +309,49 @@ impl Run {
         let course = self.courses.get(fact)?;
         let j = u32::try_from(round).ok()?;
         (round < self.rounds.len() && j >= course.first).then(|| course.state_at(j, &self.decay))
+    }
+
+    /// The facts that govern action `action`, as indices into the scenario's
+    /// facts: each once, in the order `governed_by` first names them. Empty
+    /// for an index out of range.
+    pub fn governing(&self, action: usize) -> &[usize] {
+        self.links.get(action).map_or(&[], |a| &a.governed_by)
+    }
+
+    /// The binding fact action `action` targets, as an index into the
+    /// scenario's facts.
+    pub fn target(&self, action: usize) -> Option<usize> {
+        self.links.get(action)?.target.map(|t| t.fact)
+    }
+
+    /// The first round (0-based index) of the stretch of rounds, ending just
+    /// before the action that `rounds_before` rounds precede, after each of
+    /// which fact `fact` was below the actionable line; `None` when it was
+    /// not below the line then. O(log rounds).
+    pub(crate) fn below_since(&self, fact: usize, rounds_before: u32) -> Option<usize> {
+        let course = self.courses.get(fact)?;
+        let before = rounds_before.min(self.rounds.len() as u32);
+        course.below_since(before, &self.decay).map(|j| j as usize)
+    }
+
+    /// The rounds (0-based, ascending) at which fact `fact`'s standing can
+    /// change; at every other round its state is the one it had just before
+    /// (or verbatim, before its first round). At most four.
+    pub(crate) fn turning_points(&self, fact: usize) -> impl Iterator<Item = usize> + '_ {
+        let count = self.rounds.len() as u32;
+        self.courses
+            .get(fact)
+            .into_iter()
+            .flat_map(move |c| c.turning_points(count, &self.decay))
+            .map(|j| j as usize)
+    }
+
+    /// Fact `fact`'s state after the first `rounds_before` rounds (verbatim
+    /// before its first round), as an action with `rounds_before` rounds
+    /// before it sees it.
+    pub(crate) fn fact_state_after(&self, fact: usize, rounds_before: u32) -> Option<FactState> {
+        let course = self.courses.get(fact)?;
+        Some(course.state_after(rounds_before, &self.decay))
     }
 
     /// Fact `fact`'s state as seen at `turn`, after every round before it.

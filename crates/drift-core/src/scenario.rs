@@ -6,12 +6,12 @@
 //! every rule of §6 and reports the first violation as a [`ScenarioError`].
 //! Reading and writing the JSON format lives in the `wire` module.
 
-use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use crate::error::{Collection, ScenarioError};
 use crate::harness::{Harness, HarnessField, HarnessOverrides};
+use crate::ids::Ids;
 use crate::policy::{Policy, PolicyChoice};
 use crate::settings::{Guards, ModelField, ModelParams, Setting, Value};
 use crate::vocab::{Kind, Retention, Role};
@@ -133,6 +133,10 @@ impl Scenario {
     }
 
     /// The index of the fact with `id`.
+    ///
+    /// A linear search, for a lookup or two; the engine and the readings of
+    /// a run resolve ids once, in [`Scenario::validate`] (a [`crate::Run`]
+    /// keeps them: [`crate::Run::governing`], [`crate::Run::target`]).
     pub fn fact_index(&self, id: &str) -> Option<usize> {
         self.facts.iter().position(|f| f.id == id)
     }
@@ -159,7 +163,13 @@ impl Scenario {
         validate_numbers(&self.retention, &self.model)?;
         let turns = harness.turns;
 
-        let mut seen_turns = BTreeMap::new();
+        // Turns sized so far (in range by then), a bit each.
+        let words = if self.turn_tokens.is_empty() {
+            0
+        } else {
+            turns as usize / 64 + 1
+        };
+        let mut sized = alloc::vec![0u64; words];
         for entry in &self.turn_tokens {
             check_turn(
                 || alloc::format!("turn_tokens entry for turn {}", entry.turn),
@@ -167,27 +177,31 @@ impl Scenario {
                 1,
                 turns,
             )?;
-            check_tokens(
-                &alloc::format!("turn_tokens entry for turn {}: tokens", entry.turn),
-                entry.tokens,
-                1,
-            )?;
-            if seen_turns.insert(entry.turn, ()).is_some() {
+            if !(1..=MAX_TOKENS).contains(&entry.tokens) {
+                check_tokens(
+                    &alloc::format!("turn_tokens entry for turn {}: tokens", entry.turn),
+                    entry.tokens,
+                    1,
+                )?;
+            }
+            let (word, bit) = (entry.turn as usize / 64, 1u64 << (entry.turn % 64));
+            if sized[word] & bit != 0 {
                 return Err(ScenarioError::DuplicateTurnTokens { turn: entry.turn });
             }
+            sized[word] |= bit;
         }
 
-        let mut resources: BTreeMap<&str, usize> = BTreeMap::new();
-        for (i, r) in self.resources.iter().enumerate() {
-            if resources.insert(r.id.as_str(), i).is_some() {
+        let mut resources = Ids::with_capacity(self.resources.len());
+        for r in &self.resources {
+            if resources.insert(&r.id).is_err() {
                 return Err(duplicate(Collection::Resources, &r.id));
             }
         }
 
-        let mut facts: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut facts = Ids::with_capacity(self.facts.len());
         let mut binding_resource = Vec::with_capacity(self.facts.len());
-        for (i, fact) in self.facts.iter().enumerate() {
-            if facts.insert(fact.id.as_str(), i).is_some() {
+        for fact in &self.facts {
+            if facts.insert(&fact.id).is_err() {
                 return Err(duplicate(Collection::Facts, &fact.id));
             }
             match (fact.role, fact.turn) {
@@ -208,7 +222,7 @@ impl Scenario {
             }
             let resource = match (&fact.binds, fact.kind) {
                 (Some(binds), Kind::Binding) => {
-                    Some(*resources.get(binds.resource.as_str()).ok_or_else(|| {
+                    Some(resources.get(&binds.resource).ok_or_else(|| {
                         ScenarioError::UnknownResource {
                             fact: fact.id.clone(),
                             resource: binds.resource.clone(),
@@ -231,11 +245,14 @@ impl Scenario {
             binding_resource.push(resource);
         }
 
-        let mut action_ids: BTreeMap<&str, ()> = BTreeMap::new();
+        let mut action_ids = Ids::with_capacity(self.actions.len());
         let mut actions = Vec::with_capacity(self.actions.len());
         let mut governing = alloc::vec![false; self.facts.len()];
-        for action in &self.actions {
-            if action_ids.insert(action.id.as_str(), ()).is_some() {
+        // Per fact, the last action (1-based) that listed it: a fact named
+        // twice in one `governed_by` is seen in O(1).
+        let mut listed_by = alloc::vec![0usize; self.facts.len()];
+        for (a, action) in self.actions.iter().enumerate() {
+            if action_ids.insert(&action.id).is_err() {
                 return Err(duplicate(Collection::Actions, &action.id));
             }
             check_turn(
@@ -251,13 +268,12 @@ impl Scenario {
             }
             let mut governed_by: Vec<usize> = Vec::with_capacity(action.governed_by.len());
             for id in &action.governed_by {
-                let &g =
-                    facts
-                        .get(id.as_str())
-                        .ok_or_else(|| ScenarioError::UnknownGoverningFact {
-                            action: action.id.clone(),
-                            fact: id.clone(),
-                        })?;
+                let g = facts
+                    .get(id)
+                    .ok_or_else(|| ScenarioError::UnknownGoverningFact {
+                        action: action.id.clone(),
+                        fact: id.clone(),
+                    })?;
                 let fact = &self.facts[g];
                 if fact.turn > action.turn {
                     return Err(ScenarioError::GoverningFactAfterAction {
@@ -268,7 +284,8 @@ impl Scenario {
                     });
                 }
                 // A fact named twice governs once.
-                if !governed_by.contains(&g) {
+                if listed_by[g] != a + 1 {
+                    listed_by[g] = a + 1;
                     governed_by.push(g);
                 }
                 governing[g] = true;
@@ -276,13 +293,10 @@ impl Scenario {
             let target = match &action.target {
                 None => None,
                 Some(id) => {
-                    let &b =
-                        facts
-                            .get(id.as_str())
-                            .ok_or_else(|| ScenarioError::UnknownTarget {
-                                action: action.id.clone(),
-                                fact: id.clone(),
-                            })?;
+                    let b = facts.get(id).ok_or_else(|| ScenarioError::UnknownTarget {
+                        action: action.id.clone(),
+                        fact: id.clone(),
+                    })?;
                     let fact = &self.facts[b];
                     let Some(resource) = binding_resource[b] else {
                         return Err(ScenarioError::TargetNotBinding {

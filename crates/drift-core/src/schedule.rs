@@ -2,8 +2,10 @@
 //! tokens-after formula, and the context's size turn by turn.
 //!
 //! The schedule depends only on the harness, the per-turn token sizes and the
-//! policy's switches, never on the facts: it is computed once per run in time
-//! linear in the number of turns. [`ContextFill`] replays it for a chart.
+//! policy's switches, never on the facts. It is computed once per run, from
+//! round to round: the turns between two rounds are summed, not visited, so
+//! it costs O(turns sized in the file + rounds · log turns), whatever the
+//! session's length. [`ContextFill`] replays it turn by turn for a chart.
 
 use alloc::vec::Vec;
 
@@ -11,37 +13,72 @@ use crate::harness::Harness;
 use crate::policy::Policy;
 use crate::run::Round;
 
-/// Per-turn token sizes with prefix sums, so any run of turns sums in O(1).
+/// Per-turn token sizes: the default size, and the turns sized otherwise in
+/// turn order with running sums, so any run of turns sums in O(log turns
+/// sized) and the sizes take room only for the turns the file names.
 #[derive(Clone, Debug)]
 pub(crate) struct TurnSizes {
-    /// `prefix[t]` = tokens of turns `1..=t`; `prefix[0] = 0`.
-    prefix: Vec<u64>,
+    default: u64,
+    /// The turns with their own size, ascending, each once.
+    turns: Vec<u32>,
+    /// Their sizes.
+    tokens: Vec<u64>,
+    /// `sums[k]`: the sizes of the first `k` of them.
+    sums: Vec<u64>,
 }
 
 impl TurnSizes {
     /// Builds the sizes from the default and the sparse overrides
-    /// (validated: every turn in `1..=turns`, none twice).
+    /// (validated: every turn in `1..=turns`, none twice; otherwise a turn
+    /// outside is ignored and a turn's last size counts).
     pub(crate) fn new(harness: &Harness, overrides: impl Iterator<Item = (u32, u64)>) -> Self {
-        let n = harness.turns as usize;
-        let mut sizes = Vec::with_capacity(n + 1);
-        sizes.push(0);
-        sizes.resize(n + 1, harness.tokens_per_turn);
-        for (turn, tokens) in overrides {
-            if let Some(slot) = sizes.get_mut(turn as usize) {
-                *slot = tokens;
+        let given: Vec<(u32, u64)> = overrides
+            .filter(|&(turn, _)| (1..=harness.turns).contains(&turn))
+            .collect();
+        // The turns sorted alone, then each size put in its turn's place (a
+        // turn given twice keeps its last size): one sort of plain numbers.
+        let mut turns: Vec<u32> = given.iter().map(|&(turn, _)| turn).collect();
+        turns.sort_unstable();
+        turns.dedup();
+        let mut tokens = alloc::vec![harness.tokens_per_turn; turns.len()];
+        for (turn, size) in given {
+            if let Ok(i) = turns.binary_search(&turn) {
+                tokens[i] = size;
             }
         }
+        let mut sums = Vec::with_capacity(tokens.len() + 1);
         let mut sum = 0u64;
-        for slot in &mut sizes {
-            sum = sum.saturating_add(*slot);
-            *slot = sum;
+        sums.push(sum);
+        for &size in &tokens {
+            sum = sum.saturating_add(size);
+            sums.push(sum);
         }
-        TurnSizes { prefix: sizes }
+        TurnSizes {
+            default: harness.tokens_per_turn,
+            turns,
+            tokens,
+            sums,
+        }
+    }
+
+    /// Tokens of turns `1..=t`: the first `k` sized turns (those up to `t`)
+    /// and `t - k` turns of the default size.
+    fn prefix(&self, t: u32) -> u64 {
+        let k = self.turns.partition_point(|&turn| turn <= t);
+        self.default
+            .saturating_mul(u64::from(t).saturating_sub(k as u64))
+            .saturating_add(self.sums[k])
     }
 
     /// Tokens of turn `t`.
     pub(crate) fn tokens(&self, t: u32) -> u64 {
-        self.sum(t, t)
+        if t == 0 {
+            return 0;
+        }
+        match self.turns.binary_search(&t) {
+            Ok(i) => self.tokens[i],
+            Err(_) => self.default,
+        }
     }
 
     /// Tokens of turns `from..=to` (0 when the range is empty).
@@ -49,16 +86,88 @@ impl TurnSizes {
         if from == 0 || from > to {
             return 0;
         }
-        self.prefix[to as usize] - self.prefix[from as usize - 1]
+        self.prefix(to).saturating_sub(self.prefix(from - 1))
+    }
+
+    /// Each turn's tokens for turns `1..=last`, in order, in O(1) each.
+    pub(crate) fn each(&self, last: u32) -> impl Iterator<Item = u64> + '_ {
+        let mut next = 0;
+        (1..=last).map(move |t| match self.turns.get(next) {
+            Some(&turn) if turn == t => {
+                next += 1;
+                self.tokens[next - 1]
+            }
+            _ => self.default,
+        })
     }
 
     /// The first turn of the tail at turn `t` when the tail is the newest
     /// turns fitting in `cap` tokens (at least turn `t` itself).
     pub(crate) fn tail_start_within(&self, t: u32, cap: u64) -> u32 {
         // sum(s..=t) shrinks as s grows: find the smallest s that fits.
-        let end = self.prefix[t as usize];
-        let first_fitting = self.prefix[..t as usize].partition_point(|&before| end - before > cap);
-        (first_fitting as u32 + 1).min(t)
+        let end = self.prefix(t);
+        let (mut lo, mut hi) = (1, t);
+        while lo < hi {
+            let s = lo + (hi - lo) / 2;
+            if end - self.prefix(s - 1) > cap {
+                lo = s + 1;
+            } else {
+                hi = s;
+            }
+        }
+        lo
+    }
+
+    /// The first turn in `after + 1..=last` by whose end `size` plus the
+    /// turns since `after` is `due` (which, once true, stays true for any
+    /// larger size), if any. Gallops from `after`, since the next round is
+    /// usually near: O(log turns sized + log² of the distance).
+    fn first_due(
+        &self,
+        after: u32,
+        last: u32,
+        size: u64,
+        due: impl Fn(u64) -> bool,
+    ) -> Option<u32> {
+        if after >= last {
+            return None;
+        }
+        // The sized turns after `after`; at most `t - after` of them are in
+        // `after + 1..=t`.
+        let c = self.turns.partition_point(|&turn| turn <= after);
+        let rest = &self.turns[c..];
+        let over = |t: u32| -> bool {
+            let span = t - after;
+            let k = rest[..rest.len().min(span as usize)].partition_point(|&turn| turn <= t);
+            let added = self
+                .default
+                .saturating_mul(u64::from(span) - k as u64)
+                .saturating_add(self.sums[c + k] - self.sums[c]);
+            due(size.saturating_add(added))
+        };
+        // `lo` is not due yet (or is `after`); `hi` is.
+        let (mut lo, mut step) = (after, 1u32);
+        let hi = loop {
+            let t = after.saturating_add(step).min(last);
+            if over(t) {
+                break t;
+            }
+            if t == last {
+                return None;
+            }
+            lo = t;
+            step = step.saturating_mul(2);
+        };
+        let (mut a, mut b) = (lo + 1, hi);
+        while a < b {
+            let mid = a + (b - a) / 2;
+            if over(mid) {
+                b = mid;
+            } else {
+                a = mid + 1;
+            }
+        }
+        Some(a)
     }
 }
 
@@ -86,16 +195,16 @@ pub(crate) struct Schedule {
 
 impl Schedule {
     /// Runs the token accounting of docs/MODEL.md §2 with the §9 tokens-after
-    /// formula. Linear in `harness.turns`.
+    /// formula: from each round straight to the turn the next is due at (the
+    /// context only grows between rounds). O(rounds · log turns).
     pub(crate) fn compute(harness: &Harness, policy: &Policy, sizes: &TurnSizes) -> Schedule {
         let mut schedule = Schedule::default();
         let threshold = harness.trigger_threshold();
         let mut size = harness.system_tokens;
-        for t in 1..=harness.turns {
-            size += sizes.tokens(t);
-            if !harness.is_due(size) {
-                continue;
-            }
+        let mut last = 0;
+        while let Some(t) = sizes.first_due(last, harness.turns, size, |s| harness.is_due(s)) {
+            size += sizes.sum(last + 1, t);
+            last = t;
             if !policy.compacts {
                 schedule.overflow_turn = Some(t);
                 break;
@@ -197,8 +306,8 @@ impl ContextFill {
         let mut size = harness.system_tokens;
         points.push((0, size));
         let mut rounds = rounds.iter().peekable();
-        for t in 1..=end {
-            size = size.saturating_add(sizes.tokens(t));
+        for (t, tokens) in (1..=end).zip(sizes.each(end)) {
+            size = size.saturating_add(tokens);
             points.push((t, size));
             if let Some(round) = rounds.next_if(|r| r.turn == t) {
                 size = round.tokens_after;
@@ -207,7 +316,7 @@ impl ContextFill {
         }
         ContextFill {
             points,
-            turn_tokens: (1..=harness.turns).map(|t| sizes.tokens(t)).collect(),
+            turn_tokens: sizes.each(harness.turns).collect(),
             due_above: harness.due_above(),
             end,
             overflowed: overflow_turn.is_some(),
@@ -248,6 +357,58 @@ mod tests {
         assert_eq!(s.sum(2, 4), 7_000);
         assert_eq!(s.sum(5, 4), 0);
         assert_eq!(s.sum(0, 4), 0);
+    }
+
+    /// The sparse sizes agree with every turn's size written out, sum by sum.
+    #[test]
+    fn sparse_sizes_agree_with_sizes_written_out() {
+        let mut h = harness();
+        h.turns = 40;
+        // Out of range (ignored), given twice (the last counts), out of
+        // order, at both ends.
+        let given = [
+            (41, 9),
+            (0, 9),
+            (7, 5),
+            (1, 3_000),
+            (7, 2_500),
+            (40, 1),
+            (20, 1_000),
+        ];
+        let sizes = TurnSizes::new(&h, given.into_iter());
+        let mut dense = alloc::vec![1_000u64; 41];
+        dense[0] = 0;
+        for (turn, tokens) in [(1, 3_000), (7, 2_500), (40, 1), (20, 1_000)] {
+            dense[turn] = tokens;
+        }
+        let each: Vec<u64> = sizes.each(40).collect();
+        assert_eq!(each, dense[1..]);
+        for from in 0..=40u32 {
+            assert_eq!(sizes.tokens(from), dense[from as usize]);
+            for to in 0..=40u32 {
+                let expected: u64 = if from == 0 || from > to {
+                    0
+                } else {
+                    dense[from as usize..=to as usize].iter().sum()
+                };
+                assert_eq!(sizes.sum(from, to), expected, "{from}..={to}");
+            }
+        }
+        for t in 1..=40u32 {
+            for cap in [0, 1, 999, 1_000, 2_500, 3_500, 6_000, 100_000] {
+                let fits = (1..=t).find(|&s| sizes.sum(s, t) <= cap).unwrap_or(t);
+                assert_eq!(sizes.tail_start_within(t, cap), fits, "t {t} cap {cap}");
+            }
+            for size in [0, 500, 4_000] {
+                let due = |s: u64| s > 9_000;
+                let walked = (t + 1..=40).find(|&u| due(size + sizes.sum(t + 1, u)));
+                assert_eq!(
+                    sizes.first_due(t, 40, size, due),
+                    walked,
+                    "after {t} from {size}"
+                );
+            }
+        }
     }
 
     #[test]

@@ -1,14 +1,17 @@
 //! The JSON formats at the boundary: `compaction-drift/scenario@1` in and
 //! out, `compaction-drift/result@1` out (docs/MODEL.md §6, §7).
 //!
-//! Reading goes through a `serde_json::Value` and converts by hand, so every
-//! error names the exact field (`facts[3] ("freeze").kind`) rather than a
-//! byte offset; JSON syntax errors keep serde_json's line and column.
+//! Reading goes through a light JSON document (the `json` module: what a
+//! `serde_json::Value` would hold, strings borrowed from the text) and
+//! converts by hand, so every error names the exact field (`facts[3]
+//! ("freeze").kind`) rather than a byte offset; JSON syntax errors keep
+//! serde_json's line and column.
 
-use alloc::borrow::ToOwned;
+use alloc::borrow::{Cow, ToOwned};
 use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
+use core::fmt;
 
 use serde::Serialize;
 use serde::ser::{SerializeMap, SerializeSeq, Serializer};
@@ -16,6 +19,7 @@ use serde_json::{Map, Value};
 
 use crate::error::ScenarioError;
 use crate::harness::{Harness, HarnessField, HarnessOverrides};
+use crate::json::{self, Json};
 use crate::policy::{Policy, PolicyChoice, Preset};
 use crate::run::Run;
 use crate::scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};
@@ -43,14 +47,195 @@ pub const RESULT_FORMAT: &str = "compaction-drift/result@1";
 /// assert_eq!(err.to_string(), r#"format is "compaction-drift/scenario@2"; this reads "compaction-drift/scenario@1""#);
 /// ```
 pub fn parse_scenario(text: &str) -> Result<Scenario, ScenarioError> {
+    #[cfg(feature = "streamed-read")]
+    if let Some(scenario) = streamed::read(text) {
+        scenario.validate()?;
+        return Ok(scenario);
+    }
+    // From a `Value`: keys in its order, so of two mistakes the one named is
+    // the first in that order, however the file was read first.
     let value: Value = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
         line: e.line(),
         column: e.column(),
         message: json_message(&e),
     })?;
-    let scenario = read_scenario(&value)?;
+    let scenario = read_scenario(&Json::from_value(&value), &mut InDocument)?;
     scenario.validate()?;
     Ok(scenario)
+}
+
+/// Where `read_scenario` finds the four lists.
+trait Lists {
+    fn turn_tokens(&mut self, top: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError>;
+    fn resources(&mut self, top: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError>;
+    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError>;
+    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError>;
+}
+
+/// In the document, beside the other fields.
+struct InDocument;
+
+/// Every element of `list` (absent: none), read by `read`.
+fn each<T>(
+    list: Option<&[Json<'_>]>,
+    read: fn(&Json<'_>, usize) -> Result<T, ScenarioError>,
+) -> Result<Vec<T>, ScenarioError> {
+    list.unwrap_or_default()
+        .iter()
+        .enumerate()
+        .map(|(i, v)| read(v, i))
+        .collect()
+}
+
+impl Lists for InDocument {
+    fn turn_tokens(&mut self, top: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
+        each(top.array("turn_tokens")?, read_turn_tokens)
+    }
+
+    fn resources(&mut self, top: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
+        each(top.array("resources")?, read_resource)
+    }
+
+    fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
+        each(Some(top.required_array("facts")?), read_fact)
+    }
+
+    fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
+        each(Some(top.required_array("actions")?), read_action)
+    }
+}
+
+/// The one-pass reading of a right file (feature `streamed-read`).
+#[cfg(feature = "streamed-read")]
+mod streamed {
+    use super::*;
+    use serde::de::{DeserializeSeed, MapAccess, SeqAccess, Visitor};
+
+    /// Reads a file whose every field is right, in one pass: the top-level
+    /// object's fields as a document, but the elements of its four lists each
+    /// converted as soon as it is parsed and then dropped, so a scenario of any
+    /// size never stands in memory twice over. `None` at the first thing amiss
+    /// (a mistake, a list named twice), for the reading that names it.
+    pub(super) fn read(text: &str) -> Option<Scenario> {
+        let mut de = serde_json::Deserializer::from_str(text);
+        let mut top = serde::Deserializer::deserialize_map(&mut de, Streamed::default()).ok()?;
+        de.end().ok()?;
+        let rest = Json::Object(core::mem::take(&mut top.rest));
+        read_scenario(&rest, &mut top).ok()
+    }
+
+    /// The top-level object read in one pass: the lists already converted, the
+    /// other fields kept as a document.
+    #[derive(Default)]
+    struct Streamed<'a> {
+        rest: Vec<(Cow<'a, str>, Json<'a>)>,
+        turn_tokens: Option<Vec<TurnTokens>>,
+        resources: Option<Vec<Resource>>,
+        facts: Option<Vec<Fact>>,
+        actions: Option<Vec<Action>>,
+    }
+
+    /// The one thing the streamed reading says when it gives up.
+    fn gave_up<E: serde::de::Error>() -> E {
+        E::custom("read again from a document")
+    }
+
+    impl Lists for Streamed<'_> {
+        fn turn_tokens(&mut self, _: &Obj<'_>) -> Result<Vec<TurnTokens>, ScenarioError> {
+            Ok(self.turn_tokens.take().unwrap_or_default())
+        }
+
+        fn resources(&mut self, _: &Obj<'_>) -> Result<Vec<Resource>, ScenarioError> {
+            Ok(self.resources.take().unwrap_or_default())
+        }
+
+        fn facts(&mut self, top: &Obj<'_>) -> Result<Vec<Fact>, ScenarioError> {
+            self.facts
+                .take()
+                .ok_or_else(|| ScenarioError::MissingField {
+                    path: top.display_path(),
+                    field: "facts",
+                })
+        }
+
+        fn actions(&mut self, top: &Obj<'_>) -> Result<Vec<Action>, ScenarioError> {
+            self.actions
+                .take()
+                .ok_or_else(|| ScenarioError::MissingField {
+                    path: top.display_path(),
+                    field: "actions",
+                })
+        }
+    }
+
+    impl<'de> Visitor<'de> for Streamed<'de> {
+        type Value = Streamed<'de>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a scenario object")
+        }
+
+        fn visit_map<A: MapAccess<'de>>(mut self, mut map: A) -> Result<Streamed<'de>, A::Error> {
+            fn once<T, E: serde::de::Error>(
+                slot: &mut Option<Vec<T>>,
+                list: Vec<T>,
+            ) -> Result<(), E> {
+                match slot.replace(list) {
+                    None => Ok(()),
+                    Some(_) => Err(gave_up()),
+                }
+            }
+            while let Some(key) = map.next_key_seed(json::Key)? {
+                match key.as_ref() {
+                    "turn_tokens" => once(
+                        &mut self.turn_tokens,
+                        map.next_value_seed(Elements(read_turn_tokens))?,
+                    )?,
+                    "resources" => once(
+                        &mut self.resources,
+                        map.next_value_seed(Elements(read_resource))?,
+                    )?,
+                    "facts" => once(&mut self.facts, map.next_value_seed(Elements(read_fact))?)?,
+                    "actions" => once(
+                        &mut self.actions,
+                        map.next_value_seed(Elements(read_action))?,
+                    )?,
+                    _ => {
+                        let value = map.next_value()?;
+                        self.rest.push((key, value));
+                    }
+                }
+            }
+            Ok(self)
+        }
+    }
+
+    /// A list whose elements are each read by the function as it is parsed.
+    struct Elements<T>(fn(&Json<'_>, usize) -> Result<T, ScenarioError>);
+
+    impl<'de, T> DeserializeSeed<'de> for Elements<T> {
+        type Value = Vec<T>;
+
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Vec<T>, D::Error> {
+            d.deserialize_seq(self)
+        }
+    }
+
+    impl<'de, T> Visitor<'de> for Elements<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+            f.write_str("a list")
+        }
+
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut items = Vec::new();
+            while let Some(element) = seq.next_element::<Json<'de>>()? {
+                items.push((self.0)(&element, items.len()).map_err(|_| gave_up())?);
+            }
+            Ok(items)
+        }
+    }
 }
 
 /// serde_json's message without its trailing " at line L column C".
@@ -62,50 +247,86 @@ fn json_message(e: &serde_json::Error) -> String {
     }
 }
 
+/// Where an object sits in the file; written out only for a message.
+#[derive(Clone, Copy, Debug)]
+enum Path<'v> {
+    /// The scenario itself (written as nothing).
+    Top,
+    /// A named object: `harness`, `model`, `policy`, `policy.harness`.
+    Named(&'static str),
+    /// `turn_tokens[3]`.
+    Entry(&'static str, usize),
+    /// `facts[3] ("freeze")`: an element of a list, with its id when it has one.
+    Element(&'static str, usize, Option<&'v str>),
+    /// `facts[3] ("freeze").binds`.
+    Binds(&'static str, usize, Option<&'v str>),
+}
+
+impl<'v> Path<'v> {
+    /// Element `i` of `list`, `value`.
+    fn element(list: &'static str, i: usize, value: &'v Json<'v>) -> Path<'v> {
+        Path::Element(list, i, value.get("id").and_then(Json::as_str))
+    }
+}
+
+impl fmt::Display for Path<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Path::Top => Ok(()),
+            Path::Named(name) => f.write_str(name),
+            Path::Entry(list, i) | Path::Element(list, i, None) => write!(f, "{list}[{i}]"),
+            Path::Element(list, i, Some(id)) => write!(f, "{list}[{i}] (\"{id}\")"),
+            Path::Binds(list, i, id) => write!(f, "{}.binds", Path::Element(list, i, id)),
+        }
+    }
+}
+
 /// A JSON object being read, with its path for messages.
 struct Obj<'v> {
-    path: String,
-    map: &'v Map<String, Value>,
+    path: Path<'v>,
+    map: &'v [(Cow<'v, str>, Json<'v>)],
 }
 
 impl<'v> Obj<'v> {
-    fn new(value: &'v Value, path: String, allowed: &[&str]) -> Result<Obj<'v>, ScenarioError> {
+    fn new(
+        value: &'v Json<'v>,
+        path: Path<'v>,
+        allowed: &[&str],
+    ) -> Result<Obj<'v>, ScenarioError> {
         let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
-            path: path.clone(),
+            path: path.to_string(),
             expected: "an object",
         })?;
         let obj = Obj { path, map };
-        if let Some(key) = map.keys().find(|k| !allowed.contains(&k.as_str())) {
+        if let Some((key, _)) = map.iter().find(|(k, _)| !allowed.contains(&k.as_ref())) {
             return Err(ScenarioError::UnknownField {
                 path: obj.display_path(),
-                field: key.clone(),
+                field: key.to_string(),
             });
         }
         Ok(obj)
     }
 
     fn display_path(&self) -> String {
-        if self.path.is_empty() {
-            "scenario".to_string()
-        } else {
-            self.path.clone()
+        match self.path {
+            Path::Top => "scenario".to_string(),
+            path => path.to_string(),
         }
     }
 
     fn field(&self, key: &str) -> String {
-        if self.path.is_empty() {
-            key.to_string()
-        } else {
-            format!("{}.{key}", self.path)
+        match self.path {
+            Path::Top => key.to_string(),
+            path => format!("{path}.{key}"),
         }
     }
 
-    /// The value of `key`; `null` counts as absent.
-    fn get(&self, key: &str) -> Option<&'v Value> {
-        self.map.get(key).filter(|v| !v.is_null())
+    /// The value of `key` (its last, if repeated); `null` counts as absent.
+    fn get(&self, key: &str) -> Option<&'v Json<'v>> {
+        json::get(self.map, key).filter(|v| !v.is_null())
     }
 
-    fn required(&self, key: &'static str) -> Result<&'v Value, ScenarioError> {
+    fn required(&self, key: &'static str) -> Result<&'v Json<'v>, ScenarioError> {
         self.get(key).ok_or_else(|| ScenarioError::MissingField {
             path: self.display_path(),
             field: key,
@@ -205,24 +426,16 @@ impl<'v> Obj<'v> {
             .transpose()
     }
 
-    fn array(&self, key: &str) -> Result<Option<&'v Vec<Value>>, ScenarioError> {
+    fn array(&self, key: &str) -> Result<Option<&'v [Json<'v>]>, ScenarioError> {
         self.get(key)
             .map(|v| v.as_array().ok_or_else(|| self.wrong(key, "an array")))
             .transpose()
     }
 
-    fn required_array(&self, key: &'static str) -> Result<&'v Vec<Value>, ScenarioError> {
+    fn required_array(&self, key: &'static str) -> Result<&'v [Json<'v>], ScenarioError> {
         self.required(key)?
             .as_array()
             .ok_or_else(|| self.wrong(key, "an array"))
-    }
-}
-
-/// `facts[3] ("freeze")`: an element's path, with its id when it has one.
-fn element_path(list: &str, i: usize, value: &Value) -> String {
-    match value.get("id").and_then(Value::as_str) {
-        Some(id) => format!("{list}[{i}] (\"{id}\")"),
-        None => format!("{list}[{i}]"),
     }
 }
 
@@ -264,52 +477,46 @@ const MODEL_FIELDS: [&str; 5] = {
     names
 };
 
-fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
+fn read_scenario(value: &Json<'_>, lists: &mut dyn Lists) -> Result<Scenario, ScenarioError> {
     // A foreign file is told so before any of its fields are.
-    let map = value.as_object().ok_or_else(|| ScenarioError::WrongType {
+    value.as_object().ok_or_else(|| ScenarioError::WrongType {
         path: "scenario".to_string(),
         expected: "a JSON object",
     })?;
-    match map.get("format") {
-        None | Some(Value::Null) => {
+    match value.get("format") {
+        None | Some(Json::Null) => {
             return Err(ScenarioError::MissingField {
                 path: "scenario".to_string(),
                 field: "format",
             });
         }
-        Some(Value::String(s)) if s == SCENARIO_FORMAT => {}
+        Some(Json::Str(s)) if s == SCENARIO_FORMAT => {}
         Some(other) => {
             return Err(ScenarioError::WrongFormat {
                 found: other
                     .as_str()
-                    .map_or_else(|| other.to_string(), str::to_owned),
+                    .map_or_else(|| other.to_value().to_string(), str::to_owned),
             });
         }
     }
-    let top = Obj::new(value, String::new(), SCENARIO_FIELDS)?;
+    let top = Obj::new(value, Path::Top, SCENARIO_FIELDS)?;
     let id = top.required_string("id")?;
     let harness = read_harness(Obj::new(
         top.required("harness")?,
-        "harness".to_string(),
+        Path::Named("harness"),
         &HARNESS_FIELDS,
     )?)?;
 
-    let mut turn_tokens = Vec::new();
-    for (i, entry) in top.array("turn_tokens")?.into_iter().flatten().enumerate() {
-        let e = Obj::new(entry, format!("turn_tokens[{i}]"), &["turn", "tokens"])?;
-        let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
-        turn_tokens.push(TurnTokens {
-            turn: e.turn("turn")?,
-            tokens: tokens.unwrap_or_default(),
-        });
-    }
+    let turn_tokens = lists.turn_tokens(&top)?;
 
     let policy = match top.get("policy") {
         None => PolicyChoice::default(),
-        Some(Value::String(id)) => Preset::from_id(id)
+        Some(Json::Str(id)) => Preset::from_id(id)
             .map(PolicyChoice::Preset)
-            .ok_or_else(|| ScenarioError::UnknownPolicy { value: id.clone() })?,
-        Some(v @ Value::Object(_)) => PolicyChoice::Custom(read_policy(v)?),
+            .ok_or_else(|| ScenarioError::UnknownPolicy {
+                value: id.to_string(),
+            })?,
+        Some(v @ Json::Object(_)) => PolicyChoice::Custom(read_policy(v)?),
         Some(_) => return Err(top.wrong("policy", "a preset id or a policy object")),
     };
 
@@ -321,7 +528,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
         for (key, value) in map {
             let kind = Kind::from_id(key).ok_or_else(|| ScenarioError::UnknownKind {
                 path: "retention".to_string(),
-                value: key.clone(),
+                value: key.to_string(),
             })?;
             let r = value.as_f64().ok_or_else(|| ScenarioError::WrongType {
                 path: format!("retention.{key}"),
@@ -337,8 +544,9 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
             .as_object()
             .ok_or_else(|| top.wrong("guards", "an object"))?;
         for (key, value) in map {
-            let guard = Guard::from_id(key)
-                .ok_or_else(|| ScenarioError::UnknownGuard { name: key.clone() })?;
+            let guard = Guard::from_id(key).ok_or_else(|| ScenarioError::UnknownGuard {
+                name: key.to_string(),
+            })?;
             let on = value.as_bool().ok_or_else(|| ScenarioError::WrongType {
                 path: format!("guards.{key}"),
                 expected: "true or false",
@@ -349,7 +557,7 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
 
     let mut model = ModelParams::default();
     if let Some(v) = top.get("model") {
-        let m = Obj::new(v, "model".to_string(), &MODEL_FIELDS)?;
+        let m = Obj::new(v, Path::Named("model"), &MODEL_FIELDS)?;
         for field in ModelField::ALL {
             if let Some(x) = m.number(field.name())? {
                 field.set(&mut model, x);
@@ -357,63 +565,9 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
         }
     }
 
-    let mut resources = Vec::new();
-    for (i, v) in top.array("resources")?.into_iter().flatten().enumerate() {
-        let r = Obj::new(
-            v,
-            element_path("resources", i, v),
-            &["id", "class", "mentions"],
-        )?;
-        let mut mentions = Vec::new();
-        for (k, m) in r.array("mentions")?.into_iter().flatten().enumerate() {
-            let turn = m.as_u64().ok_or_else(|| ScenarioError::WrongType {
-                path: format!("{}.mentions[{k}]", r.path),
-                expected: "a turn (a whole number)",
-            })?;
-            mentions.push(u32::try_from(turn).unwrap_or(u32::MAX));
-        }
-        resources.push(Resource {
-            id: r.required_string("id")?,
-            class: r.required_string("class")?,
-            mentions,
-        });
-    }
-
-    let mut facts = Vec::new();
-    for (i, v) in top.required_array("facts")?.iter().enumerate() {
-        facts.push(read_fact(Obj::new(
-            v,
-            element_path("facts", i, v),
-            &[
-                "id",
-                "text",
-                "role",
-                "kind",
-                "turn",
-                "externalised",
-                "forwarded",
-                "binds",
-            ],
-        )?)?);
-    }
-
-    let mut actions = Vec::new();
-    for (i, v) in top.required_array("actions")?.iter().enumerate() {
-        actions.push(read_action(Obj::new(
-            v,
-            element_path("actions", i, v),
-            &[
-                "id",
-                "text",
-                "turn",
-                "governed_by",
-                "delegated",
-                "irreversible",
-                "target",
-                "consequence",
-            ],
-        )?)?);
-    }
+    let resources = lists.resources(&top)?;
+    let facts = lists.facts(&top)?;
+    let actions = lists.actions(&top)?;
 
     Ok(Scenario {
         id,
@@ -428,6 +582,38 @@ fn read_scenario(value: &Value) -> Result<Scenario, ScenarioError> {
         resources,
         facts,
         actions,
+    })
+}
+
+/// `turn_tokens[i]`.
+fn read_turn_tokens(v: &Json<'_>, i: usize) -> Result<TurnTokens, ScenarioError> {
+    let e = Obj::new(v, Path::Entry("turn_tokens", i), &["turn", "tokens"])?;
+    let tokens = e.required("tokens").and_then(|_| e.tokens("tokens"))?;
+    Ok(TurnTokens {
+        turn: e.turn("turn")?,
+        tokens: tokens.unwrap_or_default(),
+    })
+}
+
+/// `resources[i]`.
+fn read_resource(v: &Json<'_>, i: usize) -> Result<Resource, ScenarioError> {
+    let r = Obj::new(
+        v,
+        Path::element("resources", i, v),
+        &["id", "class", "mentions"],
+    )?;
+    let mut mentions = Vec::new();
+    for (k, m) in r.array("mentions")?.into_iter().flatten().enumerate() {
+        let turn = m.as_u64().ok_or_else(|| ScenarioError::WrongType {
+            path: format!("{}.mentions[{k}]", r.path),
+            expected: "a turn (a whole number)",
+        })?;
+        mentions.push(u32::try_from(turn).unwrap_or(u32::MAX));
+    }
+    Ok(Resource {
+        id: r.required_string("id")?,
+        class: r.required_string("class")?,
+        mentions,
     })
 }
 
@@ -476,10 +662,10 @@ fn read_harness(h: Obj<'_>) -> Result<Harness, ScenarioError> {
     Ok(harness)
 }
 
-fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
+fn read_policy<'v>(v: &'v Json<'v>) -> Result<Policy, ScenarioError> {
     let p = Obj::new(
         v,
-        "policy".to_string(),
+        Path::Named("policy"),
         &[
             "compacts",
             "protected_roles",
@@ -505,7 +691,11 @@ fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
         protected_roles = protected_roles.with(role);
     }
     let harness = match p.get("harness") {
-        Some(h) => read_overrides(&Obj::new(h, "policy.harness".to_string(), &HARNESS_FIELDS)?)?,
+        Some(h) => read_overrides(&Obj::new(
+            h,
+            Path::Named("policy.harness"),
+            &HARNESS_FIELDS,
+        )?)?,
         None => HarnessOverrides::NONE,
     };
     Ok(Policy {
@@ -520,7 +710,22 @@ fn read_policy(v: &Value) -> Result<Policy, ScenarioError> {
     })
 }
 
-fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
+/// `facts[i]`.
+fn read_fact(v: &Json<'_>, i: usize) -> Result<Fact, ScenarioError> {
+    let f = Obj::new(
+        v,
+        Path::element("facts", i, v),
+        &[
+            "id",
+            "text",
+            "role",
+            "kind",
+            "turn",
+            "externalised",
+            "forwarded",
+            "binds",
+        ],
+    )?;
     let id = f.required_string("id")?;
     let text = f.required_string("text")?;
     let role_name = f.required_string("role")?;
@@ -536,7 +741,12 @@ fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
     let turn = f.turn("turn")?;
     let binds = match f.get("binds") {
         Some(v) => {
-            let b = Obj::new(v, f.field("binds"), &["phrase", "resource"])?;
+            // A fact is always an element of `facts`.
+            let path = match f.path {
+                Path::Element(list, i, id) => Path::Binds(list, i, id),
+                _ => Path::Named("binds"),
+            };
+            let b = Obj::new(v, path, &["phrase", "resource"])?;
             Some(Binds {
                 phrase: b.required_string("phrase")?,
                 resource: b.required_string("resource")?,
@@ -556,7 +766,22 @@ fn read_fact(f: Obj<'_>) -> Result<Fact, ScenarioError> {
     })
 }
 
-fn read_action(a: Obj<'_>) -> Result<Action, ScenarioError> {
+/// `actions[i]`.
+fn read_action(v: &Json<'_>, i: usize) -> Result<Action, ScenarioError> {
+    let a = Obj::new(
+        v,
+        Path::element("actions", i, v),
+        &[
+            "id",
+            "text",
+            "turn",
+            "governed_by",
+            "delegated",
+            "irreversible",
+            "target",
+            "consequence",
+        ],
+    )?;
     let id = a.required_string("id")?;
     let text = a.required_string("text")?;
     let turn = a.turn("turn")?;
@@ -805,15 +1030,113 @@ pub fn scenario_to_json(scenario: &Scenario) -> String {
 
 // ---------------------------------------------------------------- result@1
 
+/// A run as a `compaction-drift/result@1` document, ready to serialise:
+/// nothing is built until a serializer asks, and then entry by entry, so a
+/// result of any size streams to a writer in constant memory (every fact's
+/// timeline alone can be hundreds of megabytes of JSON).
+///
+/// [`result_to_json`] writes it pretty-printed to a string; a front end with
+/// `std` writes the same bytes to a stream with
+/// `serde_json::to_writer_pretty`.
+///
+/// ```
+/// let scenario = drift_core::builtin("payments-incident").unwrap();
+/// let run = drift_core::simulate(&scenario).unwrap();
+/// let doc = drift_core::ResultJson::new(&scenario, &run);
+/// let json = serde_json::to_string_pretty(&doc).unwrap();
+/// assert_eq!(json, drift_core::result_to_json(&scenario, &run));
+/// ```
+#[derive(Clone, Copy, Debug)]
+pub struct ResultJson<'a> {
+    scenario: &'a Scenario,
+    run: &'a Run,
+}
+
+impl<'a> ResultJson<'a> {
+    /// `run` (of `scenario`) as a result document.
+    pub fn new(scenario: &'a Scenario, run: &'a Run) -> ResultJson<'a> {
+        ResultJson { scenario, run }
+    }
+}
+
+impl Serialize for ResultJson<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (scenario, run) = (self.scenario, self.run);
+        ResultOut {
+            format: RESULT_FORMAT,
+            scenario: &scenario.id,
+            policy: run.policy_id(),
+            overflow_turn: run.overflow_turn(),
+            rounds: RoundsOut { run },
+            facts: FactsOut { scenario, run },
+            actions: ActionsOut { scenario, run },
+        }
+        .serialize(serializer)
+    }
+}
+
 #[derive(Serialize)]
 struct ResultOut<'a> {
     format: &'static str,
     scenario: &'a str,
     policy: &'static str,
     overflow_turn: Option<u32>,
-    rounds: Vec<RoundOut>,
+    rounds: RoundsOut<'a>,
     facts: FactsOut<'a>,
-    actions: Vec<ActionResultOut<'a>>,
+    actions: ActionsOut<'a>,
+}
+
+/// The rounds, serialised lazily.
+struct RoundsOut<'a> {
+    run: &'a Run,
+}
+
+/// The actions' grades, serialised lazily.
+struct ActionsOut<'a> {
+    scenario: &'a Scenario,
+    run: &'a Run,
+}
+
+impl Serialize for RoundsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let rounds = self.run.rounds();
+        let mut seq = serializer.serialize_seq(Some(rounds.len()))?;
+        for r in rounds {
+            seq.serialize_element(&RoundOut {
+                index: r.index,
+                turn: r.turn,
+                tokens_before: r.tokens_before,
+                tokens_after: r.tokens_after,
+                laundering_rate: r.laundering_rate,
+                regime: r.regime.id(),
+                spills: r.spills,
+            })?;
+        }
+        seq.end()
+    }
+}
+
+impl Serialize for ActionsOut<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let scenario = self.scenario;
+        let graded = self.run.actions();
+        let mut seq = serializer.serialize_seq(Some(scenario.actions.len().min(graded.len())))?;
+        for (a, g) in scenario.actions.iter().zip(graded) {
+            seq.serialize_element(&ActionResultOut {
+                id: &a.id,
+                turn: a.turn,
+                outcome: g.outcome.id(),
+                reason: g.reason.id(),
+                fidelity: g.fidelity,
+                fabrication_risk: g.fabrication_risk,
+                resolved_resource: g
+                    .resolved_resource
+                    .and_then(|r| scenario.resources.get(r))
+                    .map(|r| r.id.as_str()),
+            })?;
+        }
+        seq.end()
+    }
 }
 
 #[derive(Serialize)]
@@ -912,42 +1235,69 @@ impl Serialize for TimelineOut<'_> {
 /// assert!(json.starts_with("{\n  \"format\": \"compaction-drift/result@1\""));
 /// ```
 pub fn result_to_json(scenario: &Scenario, run: &Run) -> String {
-    let doc = ResultOut {
-        format: RESULT_FORMAT,
-        scenario: &scenario.id,
-        policy: run.policy_id(),
-        overflow_turn: run.overflow_turn(),
-        rounds: run
-            .rounds()
-            .iter()
-            .map(|r| RoundOut {
-                index: r.index,
-                turn: r.turn,
-                tokens_before: r.tokens_before,
-                tokens_after: r.tokens_after,
-                laundering_rate: r.laundering_rate,
-                regime: r.regime.id(),
-                spills: r.spills,
-            })
-            .collect(),
-        facts: FactsOut { scenario, run },
-        actions: scenario
-            .actions
-            .iter()
-            .zip(run.actions())
-            .map(|(a, g)| ActionResultOut {
-                id: &a.id,
-                turn: a.turn,
-                outcome: g.outcome.id(),
-                reason: g.reason.id(),
-                fidelity: g.fidelity,
-                fabrication_risk: g.fabrication_risk,
-                resolved_resource: g
-                    .resolved_resource
-                    .and_then(|r| scenario.resources.get(r))
-                    .map(|r| r.id.as_str()),
-            })
-            .collect(),
-    };
-    serde_json::to_string_pretty(&doc).unwrap_or_default()
+    serde_json::to_string_pretty(&ResultJson::new(scenario, run)).unwrap_or_default()
+}
+
+#[cfg(all(test, feature = "streamed-read"))]
+mod tests {
+    use super::*;
+    use crate::builtin::{builtin_ids, builtin_source};
+
+    /// Read from a `Value`, as a file with a mistake is.
+    fn from_document(text: &str) -> Result<Scenario, ScenarioError> {
+        let value: Value = serde_json::from_str(text).unwrap();
+        read_scenario(&Json::from_value(&value), &mut InDocument)
+    }
+
+    #[test]
+    fn a_right_file_is_read_in_one_pass_as_a_document_reads_it() {
+        for id in builtin_ids() {
+            let text = builtin_source(id).unwrap();
+            let streamed = streamed::read(text);
+            assert!(streamed.is_some(), "{id} is read again");
+            assert_eq!(streamed, from_document(text).ok(), "{id}");
+            // The lists first, the fields in another order: the same scenario.
+            let value: Value = serde_json::from_str(text).unwrap();
+            let mut shuffled = String::from("{");
+            let map = value.as_object().unwrap();
+            for (k, v) in map.iter().rev() {
+                if shuffled.len() > 1 {
+                    shuffled.push(',');
+                }
+                shuffled.push_str(&format!("{}:{v}", Value::from(k.as_str())));
+            }
+            shuffled.push('}');
+            assert_eq!(streamed::read(&shuffled), streamed, "{id} shuffled");
+        }
+    }
+
+    #[test]
+    fn anything_amiss_is_left_to_the_document_reading() {
+        let text = builtin_source("payments-incident").unwrap();
+        let twice = text.replacen("\"facts\":", "\"facts\": [], \"facts\":", 1);
+        assert!(streamed::read(&twice).is_none());
+        // As a `Value` reads it, the last list counts.
+        assert_eq!(
+            parse_scenario(&twice).unwrap(),
+            parse_scenario(text).unwrap()
+        );
+        // A list given twice, the last time as null: absent, as a `Value` has it.
+        let null = text.replacen("\"facts\":", "\"turn_tokens\": null, \"facts\":", 1);
+        assert!(streamed::read(&null).is_none());
+        let read = parse_scenario(&null).unwrap();
+        assert!(
+            read.turn_tokens.is_empty() && !parse_scenario(text).unwrap().turn_tokens.is_empty()
+        );
+        assert_eq!(Ok(read), from_document(&null));
+        for broken in [
+            text.replacen("\"facts\":", "\"colour\": 1, \"facts\":", 1),
+            text.replacen("\"role\": \"system\"", "\"role\": \"root\"", 1),
+            text.replacen("\"facts\":", "\"fact\":", 1),
+            format!("{text} 1"),
+            "[]".to_string(),
+        ] {
+            assert!(streamed::read(&broken).is_none(), "{broken}");
+            assert!(parse_scenario(&broken).is_err());
+        }
+    }
 }

@@ -1380,3 +1380,45 @@ fn simulate_validates_an_edited_scenario() {
     );
     assert_eq!(s.validate(), Err(err));
 }
+
+// ------------------------------------------------------------ repeated keys and key order
+
+/// A file is read as `serde_json::Value` reads it: a key given twice counts
+/// with its last value, even where the first would be a mistake.
+#[test]
+fn a_repeated_key_counts_with_its_last_value() {
+    let text = BASE
+        .replace(
+            r#""retention": {"carve_out": 0.5}"#,
+            r#""retention": {"carve_out": "half", "carve_out": 0.5}"#,
+        )
+        .replace(
+            r#""id": "freeze", "text""#,
+            r#""id": 12, "id": "freeze", "kind": "planet", "text""#,
+        );
+    let repeated = parse_scenario(&text).unwrap_or_else(|e| panic!("rejected: {e}"));
+    assert_eq!(repeated, parse_scenario(BASE).unwrap());
+    assert_eq!(repeated.retention.get(Kind::CarveOut), 0.5);
+}
+
+/// Of two mistakes in one object, the one named is the first in key order,
+/// wherever each stands in the file.
+#[test]
+fn of_two_mistakes_the_first_in_key_order_is_named() {
+    for (first, second) in [("zeta", "alpha"), ("alpha", "zeta")] {
+        let text = BASE.replace(
+            r#""id": "freeze", "text""#,
+            &format!(r#""{first}": 1, "{second}": 2, "id": "freeze", "text""#),
+        );
+        let err = rejects_text(&text, &["facts[2] (\"freeze\")", "\"alpha\""]);
+        assert!(
+            matches!(&err, ScenarioError::UnknownField { field, .. } if field == "alpha"),
+            "{err:?}"
+        );
+    }
+    let text = BASE.replace(
+        r#""retention": {"carve_out": 0.5}"#,
+        r#""retention": {"scope": "wide", "carve_out": "half"}"#,
+    );
+    rejects_text(&text, &["retention.carve_out"]);
+}
