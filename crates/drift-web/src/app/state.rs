@@ -222,13 +222,10 @@ impl AppState {
 /// then, so the link shows what it says. (The page's own updates replace the
 /// address and never fire `hashchange`.)
 fn reload_on_new_fragment() {
-    use wasm_bindgen::JsCast;
-    let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+    // The listener lives as long as the page.
+    let _ = window_event_listener(leptos::ev::hashchange, |_| {
         let _ = window().location().reload();
     });
-    let _ =
-        window().add_event_listener_with_callback("hashchange", reload.as_ref().unchecked_ref());
-    reload.forget();
 }
 
 fn initial_state() -> (PageState, Option<Notice>) {
