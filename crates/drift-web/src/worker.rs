@@ -52,7 +52,7 @@ fn answer(message: &str, work: impl FnOnce(&str) -> Result<Value, String>) -> St
 fn read_answer<T>(
     reply: &str,
     read: impl FnOnce(&Value) -> Option<Result<T, String>>,
-) -> Option<(u64, Result<T, String>)> {
+) -> Option<Reply<T>> {
     let v: Value = serde_json::from_str(reply).ok()?;
     let seq = v.get("seq")?.as_u64()?;
     if let Some(e) = v.get("error").and_then(Value::as_str) {
@@ -91,12 +91,12 @@ pub fn reply(message: &str) -> String {
     })
 }
 
-/// A reply read back: its sequence number and the analysis (or why there is
+/// A reply read back: its sequence number and the answer (or why there is
 /// none).
-pub type Reply = (u64, Result<Analysis, String>);
+pub type Reply<T> = (u64, Result<T, String>);
 
 /// Reads a reply.
-pub fn read_reply(reply: &str) -> Option<Reply> {
+pub fn read_reply(reply: &str) -> Option<Reply<Analysis>> {
     read_answer(reply, |v| {
         let tips = v
             .get("tips")?
@@ -134,7 +134,7 @@ pub fn import_reply(message: &str) -> String {
 #[cfg(feature = "session")]
 /// An import reply read back: its sequence number and the guesses (or why
 /// there are none).
-pub fn read_import_reply(reply: &str) -> Option<(u64, Result<Guesses, String>)> {
+pub fn read_import_reply(reply: &str) -> Option<Reply<Guesses>> {
     read_answer(reply, |v| Some(Guesses::from_json(v)))
 }
 
