@@ -92,22 +92,18 @@ pub fn MatrixView() -> impl IntoView {
         }
         rows
     });
-    let html = Memo::new(move |_| {
-        let current = state.scenario.get();
-        let source = state.source.get();
-        rows.with(|rows| {
-            let mut here = None;
-            let table: Vec<MatrixRow> = rows
-                .iter()
-                .enumerate()
-                .map(|(r, (src, base))| {
-                    let scenario = if *src == source {
-                        if let PolicyChoice::Preset(p) = current.policy {
-                            here = Some((r, p));
-                        }
-                        &current
+    // One memo per row: a change to the current settings re-runs the
+    // current scenario's row (13 runs), not every row.
+    let table = Memo::new(move |_| {
+        (0..rows.with(Vec::len))
+            .map(|r| {
+                Memo::new(move |_| {
+                    let here = rows.with(|rows| rows.get(r).map(|(src, _)| src.clone()))?
+                        == state.source.get();
+                    let scenario = if here {
+                        state.scenario.get()
                     } else {
-                        base
+                        rows.with(|rows| rows.get(r).map(|(_, s)| s.clone()))?
                     };
                     let cells = Preset::ALL
                         .iter()
@@ -117,14 +113,24 @@ pub fn MatrixView() -> impl IntoView {
                             simulate(&s).ok().map(|run| run.counts())
                         })
                         .collect();
-                    MatrixRow {
-                        id: scenario.id.clone(),
+                    Some(MatrixRow {
+                        id: scenario.id,
                         cells,
-                    }
+                    })
                 })
-                .collect();
-            matrix_html(&table, here)
-        })
+            })
+            .collect::<Vec<_>>()
+    });
+    let html = Memo::new(move |_| {
+        let source = state.source.get();
+        let here = rows
+            .with(|rows| rows.iter().position(|(src, _)| *src == source))
+            .zip(state.scenario.with(|s| match s.policy {
+                PolicyChoice::Preset(p) => Some(p),
+                PolicyChoice::Custom(_) => None,
+            }));
+        let table: Vec<MatrixRow> = table.with(|t| t.iter().filter_map(|row| row.get()).collect());
+        matrix_html(&table, here)
     });
     // One handler for every cell: the button says which row and preset.
     let open = move |ev: leptos::ev::MouseEvent| {
