@@ -17,8 +17,8 @@
 //    warm-up ones; p50, p95 and max.
 // 1a. A day-long session (20,000 turns, 300 facts, 200 actions, generated
 //    by day.mjs) chosen in the simulator's Import: from choosing the file to
-//    its headline on screen and the fact rows on the page drawn (median of
-//    5 loads); then input to redraw as in 1.
+//    its headline on screen and the fact rows on screen drawn (median of 5
+//    loads); then input to redraw as in 1.
 // 1b. The analysis worker, per built-in scenario: from posting the scenario
 //    to its reply (what would flip every action, and round by round).
 // 1c. A 10 MB session log on "Your own session": from choosing the file to
@@ -52,11 +52,14 @@ const results = { input_to_redraw: {}, input_to_next_task: {}, day_load: {}, ana
 const only = process.env.DRIFT_PERF?.split(',');
 const wanted = (section) => !only || only.includes(section);
 
-// Waits until the page has settled: the headline up, every fact row on the
-// page drawn, and the analysis worker's answer for these settings in.
+// Waits until the page has settled: the headline up, every fact row on
+// screen drawn (rows further down are drawn as they come into view), and the
+// analysis worker's answer for these settings in.
 async function settled(page) {
   await page.waitForSelector('.summary:not(:empty)');
-  await page.waitForFunction(() => [...document.querySelectorAll('.row[data-fact] canvas')].every((c) => Number(c.dataset.draws) > 0));
+  await page.waitForFunction(() => [...document.querySelectorAll('.row[data-fact] canvas')]
+    .filter((c) => c.getBoundingClientRect().top < innerHeight)
+    .every((c) => Number(c.dataset.draws) > 0));
   // Steady state: the analysis worker has loaded and answered once (while
   // a slider moves it is not asked, so it does not compete for the cores).
   await page.waitForFunction(() => {
@@ -65,12 +68,14 @@ async function settled(page) {
   }, null, { timeout: 120000 });
 }
 
-// Drags the retention of the most common kind among the fact rows on the
-// page: 330 samples, the first 30 warm-up.
+// Drags the retention of the most common kind among the fact rows drawn
+// (for a built-in, every row): 330 samples, the first 30 warm-up.
 async function sweep(page) {
   const { redraw, task } = await page.evaluate(async () => {
-    // Drag the retention of the scenario's most common kind of fact.
-    const kinds = [...document.querySelectorAll('.row[data-fact] .kind')].map((k) => k.textContent.replace(/[ -]/g, '_'));
+    // Drag the retention of the most common kind of fact drawn.
+    const kinds = [...document.querySelectorAll('.row[data-fact]')]
+      .filter((r) => Number(r.querySelector('canvas').dataset.draws) > 0)
+      .map((r) => r.querySelector('.kind').textContent.replace(/[ -]/g, '_'));
     const kind = kinds.sort((a, b) => kinds.filter((k) => k === b).length - kinds.filter((k) => k === a).length)[0];
     const slider = document.querySelector(`#retention-${kind}`);
     const canvases = [...document.querySelectorAll('.row[data-fact] canvas')];
@@ -135,7 +140,7 @@ if (wanted('redraw')) {
 
 // 1a. A day-long session (tests/e2e/day.mjs), chosen in the simulator's
 //     Import as a person would: from the file input's change to its
-//     headline on screen and every fact row on the page drawn for it. Five
+//     headline on screen and every fact row on screen drawn for it. Five
 //     loads, each after going back to a built-in (the same file twice is no
 //     change). Then input to redraw, as for the built-ins.
 if (wanted('day')) {
@@ -165,7 +170,7 @@ if (wanted('day')) {
       input.dispatchEvent(new Event('change', { bubbles: true }));
       const shown = () => {
         if (!/of 200 actions/.test(document.querySelector('.summary')?.textContent ?? '')) return false;
-        const rows = [...document.querySelectorAll('.row[data-fact] canvas')];
+        const rows = [...document.querySelectorAll('.row[data-fact] canvas')].filter((c) => c.getBoundingClientRect().top < innerHeight);
         return rows.length > 0 && rows.every((c) => Number(c.dataset.draws) > (before.get(c) ?? 0));
       };
       while (!shown()) {

@@ -10,7 +10,7 @@ use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
 use drift_core::{RoundLoss, StandingChange};
 
 use crate::html::{escape, outcome_class};
-use crate::story::Story;
+use crate::story::{Story, StoryLine};
 
 /// The rounds of `run`, with a note when the window overflows.
 pub fn rounds_html(run: &Run) -> String {
@@ -233,6 +233,18 @@ pub fn losses_html(scenario: &Scenario, run: &Run, losses: &[RoundLoss]) -> Stri
     out
 }
 
+/// What the actions table's last column, "what would flip it", holds.
+#[derive(Clone, Copy, Debug)]
+pub enum Flips<'a> {
+    /// No such column.
+    None,
+    /// Per action, its lines.
+    Each(&'a [Vec<String>]),
+    /// The same line for every action (while they are worked out, or why
+    /// they cannot be).
+    Same(&'a String),
+}
+
 /// The actions of `run`: turn, id, tags and text, outcome (and the resource
 /// acted on), fidelity, risk, why and consequence, and what would flip it
 /// (`tipping`, one list per action, may be empty). Rows whose outcome just
@@ -243,17 +255,46 @@ pub fn actions_html(
     changed: &[bool],
     tipping: &[Vec<String>],
 ) -> String {
-    let with_tips = !tipping.is_empty();
+    let flips = if tipping.is_empty() {
+        Flips::None
+    } else {
+        Flips::Each(tipping)
+    };
+    format!(
+        "<table><thead>{}</thead><tbody>{}</tbody></table>",
+        actions_head(flips),
+        action_rows(scenario, run, changed, flips, 0..scenario.actions.len())
+    )
+}
+
+/// The actions table's header row.
+pub fn actions_head(flips: Flips) -> String {
     let mut out = String::from(
-        "<table><thead><tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
+        "<tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
          <th scope=\"col\">outcome</th><th scope=\"col\">fidelity</th><th scope=\"col\">risk</th>\
          <th scope=\"col\">why</th>",
     );
-    if with_tips {
+    if !matches!(flips, Flips::None) {
         out.push_str("<th scope=\"col\">what would flip it</th>");
     }
-    out.push_str("</tr></thead><tbody>");
-    for (i, (a, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
+    out.push_str("</tr>");
+    out
+}
+
+/// Rows `rows` (action indices) of the actions table (see
+/// [`actions_html`]): the page makes only the rows in view.
+pub fn action_rows(
+    scenario: &Scenario,
+    run: &Run,
+    changed: &[bool],
+    flips: Flips,
+    rows: std::ops::Range<usize>,
+) -> String {
+    let mut out = String::new();
+    for i in rows {
+        let (Some(a), Some(graded)) = (scenario.actions.get(i), run.actions().get(i)) else {
+            break;
+        };
         let id = escape(&a.id);
         let _ = write!(
             out,
@@ -301,26 +342,36 @@ pub fn actions_html(
             );
         }
         out.push_str("</td>");
-        if with_tips {
+        let tips: &[String] = match flips {
+            Flips::None => &[],
+            Flips::Each(all) => all.get(i).map_or(&[], Vec::as_slice),
+            Flips::Same(line) => std::slice::from_ref(line),
+        };
+        if !matches!(flips, Flips::None) {
             out.push_str("<td class=\"tips\"><ul>");
-            for tip in tipping.get(i).into_iter().flatten() {
+            for tip in tips {
                 let _ = write!(out, "<li>{}</li>", escape(tip));
             }
             out.push_str("</ul></td>");
         }
         out.push_str("</tr>");
     }
-    out.push_str("</tbody></table>");
     out
 }
 
 /// The headline: the sentence, then one line per action that went wrong.
 pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
-    let mut out = format!(
-        "<p class=\"summary\">{}</p><ul class=\"why\">",
-        escape(&story.summary)
-    );
-    for line in &story.lines {
+    format!(
+        "<p class=\"summary\">{}</p><ul class=\"why\">{}</ul>",
+        escape(&story.summary),
+        why_items(scenario, &story.lines)
+    )
+}
+
+/// One list item per line: the outcome, the action, why and what it costs.
+pub fn why_items(scenario: &Scenario, lines: &[StoryLine]) -> String {
+    let mut out = String::new();
+    for line in lines {
         let Some(a) = scenario.actions.get(line.action) else {
             continue;
         };
@@ -334,7 +385,6 @@ pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
             escape(&a.consequence)
         );
     }
-    out.push_str("</ul>");
     out
 }
 

@@ -92,7 +92,11 @@ pub fn Toolbar() -> impl IntoView {
     let export_png = move |_| {
         let url = state.with_sim(|sim| {
             let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
-            png_data_url(&sim.chart, &title, &palette.get_untracked())
+            png_data_url(
+                &chart::Chart::new(&sim.scenario, &sim.run),
+                &title,
+                &palette.get_untracked(),
+            )
         });
         report(match url.flatten() {
             Some(url) => download_url(&names("timelines", "png"), &url),
@@ -102,7 +106,11 @@ pub fn Toolbar() -> impl IntoView {
     let export_svg = move |_| {
         let svg = state.with_sim(|sim| {
             let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
-            chart::to_svg(&sim.chart, &title, &palette.get_untracked())
+            chart::to_svg(
+                &chart::Chart::new(&sim.scenario, &sim.run),
+                &title,
+                &palette.get_untracked(),
+            )
         });
         report(download(
             &names("timelines", "svg"),

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
-use super::dom::{device_pixel_ratio, observe_width};
+use super::dom::{device_pixel_ratio, observe_width, seen};
 use super::state::AppState;
 use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
 use drift_core::thousands;
@@ -116,7 +116,10 @@ struct Hover {
     text: String,
 }
 
-/// The timelines view.
+/// The timelines view. Every fact has its row, but a row works out its
+/// timeline and draws it only while it is on screen or near it (see
+/// [`seen`]): a session of hundreds of facts costs what the rows in view
+/// cost.
 #[component]
 pub fn Timelines() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -126,7 +129,9 @@ pub fn Timelines() -> impl IntoView {
     let hover = RwSignal::new(None::<Hover>);
     let axis_canvas = NodeRef::<Canvas>::new();
     // Rows redraw only when their own data or the shared axis changes.
-    let axis = Memo::new(move |_| state.with_sim(|sim| sim.chart.axis.clone()));
+    let axis = Memo::new(move |_| state.with_sim(|sim| sim.axis.clone()));
+    // The facts change with a loaded scenario or a switch, not with a slider.
+    let facts = Memo::new(move |_| state.scenario.with(|s| s.facts.clone()));
     Effect::new(move |_| {
         let (Some(canvas), w, p) = (axis_canvas.get(), width.get(), palette.get()) else {
             return;
@@ -139,7 +144,6 @@ pub fn Timelines() -> impl IntoView {
             }
         });
     });
-    let rows = move || state.with_sim(|sim| sim.chart.rows.len()).unwrap_or(0);
     view! {
         <div class="timelines">
             <div class="legend" aria-hidden="true">
@@ -150,8 +154,8 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key dashed">"dashed: unverified"</span>
             </div>
             <FillRow width />
-            <For each=move || 0..rows() key=|i| *i let:i>
-                <FactRow index=i axis width hover />
+            <For each=move || 0..facts.with(Vec::len) key=|i| *i let:i>
+                <FactRow index=i facts axis width hover />
             </For>
             <div class="row axis-row">
                 <div class="label axis-label">"turn"</div>
@@ -178,8 +182,28 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let fill =
-        Memo::new(move |_| state.with_sim(|sim| (Fill::new(&sim.run), sim.chart.axis.turns)));
+    // What the fill depends on: the harness, each turn's own size, the
+    // rounds and the overflow. A change that moves none of them (a
+    // retention, say) leaves the chart as it is, without replaying every
+    // turn of the session.
+    let depends = Memo::new(move |_| {
+        state.with_sim(|sim| {
+            let run = &sim.run;
+            (
+                *run.harness(),
+                sim.scenario.turn_tokens.clone(),
+                run.rounds()
+                    .iter()
+                    .map(|r| (r.turn, r.tokens_before, r.tokens_after))
+                    .collect::<Vec<_>>(),
+                run.overflow_turn(),
+            )
+        })
+    });
+    let fill = Memo::new(move |_| {
+        depends.track();
+        state.with_sim_untracked(|sim| (Fill::new(&sim.run), sim.axis.turns))
+    });
     let hover = RwSignal::new(None::<(f64, String)>);
     Effect::new(move |_| {
         let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
@@ -253,10 +277,11 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     }
 }
 
-/// One fact's row.
+/// One fact's row: its label always, its timeline only while in view.
 #[component]
 fn FactRow(
     index: usize,
+    facts: Memo<Vec<drift_core::Fact>>,
     axis: Memo<Option<Axis>>,
     width: ReadSignal<f64>,
     hover: RwSignal<Option<Hover>>,
@@ -264,16 +289,28 @@ fn FactRow(
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let fact = Memo::new(move |_| state.scenario.with(|s| s.facts.get(index).cloned()));
-    let row = Memo::new(move |_| {
-        state
-            .with_sim(|sim| sim.chart.rows.get(index).cloned())
-            .flatten()
+    let in_view = seen(canvas);
+    let fact = Memo::new(move |_| facts.with(|f| f.get(index).cloned()));
+    // The timeline, made from the run while the row is in view; out of view
+    // the row keeps the last one and follows no change.
+    let row = Memo::new(move |last: Option<&Option<Row>>| {
+        if in_view.get() {
+            state
+                .with_sim(|sim| Row::of(&sim.scenario, &sim.run, index))
+                .flatten()
+        } else {
+            last.cloned().flatten()
+        }
     });
     Effect::new(move |_| {
-        let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
+        let Some(c) = canvas.get() else { return };
+        if !in_view.get() {
+            // Its memory back; drawn again when it comes back into view.
+            c.set_width(0);
+            c.set_height(0);
             return;
-        };
+        }
+        let (w, p) = (width.get(), palette.get());
         axis.with(|axis| {
             row.with(|row| {
                 if let (Some(axis), Some(row)) = (axis, row) {
@@ -304,44 +341,46 @@ fn FactRow(
         let Some(c) = canvas.get() else { return };
         let rect = c.get_bounding_client_rect();
         let x = f64::from(ev.client_x()) - rect.left();
-        let text = state
-            .with_sim(|sim| {
-                let row = sim.chart.rows.get(index)?;
-                let frame = chart::Frame::new(
-                    rect.width() as u32,
-                    size::ROW as u32,
-                    1.0,
-                    sim.chart.axis.turns,
-                );
-                // An action marker under the pointer explains the action.
-                if let Some(m) = row
-                    .markers
-                    .iter()
-                    .find(|m| (f64::from(frame.x(f64::from(m.turn))) - x).abs() <= 6.0)
-                {
-                    let action = sim.scenario.actions.get(m.action)?;
-                    let why = drift_core::explain(&sim.scenario, &sim.run, m.action)
-                        .map(|e| e.to_string())
-                        .unwrap_or_default();
-                    return Some(format!(
-                        "turn {}: {} — {}. {}",
-                        m.turn,
-                        action.id,
-                        m.outcome.label(),
-                        why
-                    ));
-                }
-                let step = chart::step_at(&sim.chart.axis, row, rect.width() as u32, 1.0, x)?;
-                Some(format!(
-                    "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
-                    step.round,
-                    step.turn,
-                    chart::state_label(step.state),
-                    step.fidelity,
-                    step.depth,
-                    step.risk,
-                    if step.unverified { ", unverified" } else { "" }
-                ))
+        let text = row
+            .with_untracked(|row| {
+                let row = row.as_ref()?;
+                state.with_sim_untracked(|sim| {
+                    let frame = chart::Frame::new(
+                        rect.width() as u32,
+                        size::ROW as u32,
+                        1.0,
+                        sim.axis.turns,
+                    );
+                    // An action marker under the pointer explains the action.
+                    if let Some(m) = row
+                        .markers
+                        .iter()
+                        .find(|m| (f64::from(frame.x(f64::from(m.turn))) - x).abs() <= 6.0)
+                    {
+                        let action = sim.scenario.actions.get(m.action)?;
+                        let why = drift_core::explain(&sim.scenario, &sim.run, m.action)
+                            .map(|e| e.to_string())
+                            .unwrap_or_default();
+                        return Some(format!(
+                            "turn {}: {} — {}. {}",
+                            m.turn,
+                            action.id,
+                            m.outcome.label(),
+                            why
+                        ));
+                    }
+                    let step = chart::step_at(&sim.axis, row, rect.width() as u32, 1.0, x)?;
+                    Some(format!(
+                        "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
+                        step.round,
+                        step.turn,
+                        chart::state_label(step.state),
+                        step.fidelity,
+                        step.depth,
+                        step.risk,
+                        if step.unverified { ", unverified" } else { "" }
+                    ))
+                })
             })
             .flatten();
         hover.set(text.map(|text| Hover {

@@ -9,7 +9,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::model::{Axis, Chart, Fill, Frame, Row, size};
+use super::model::{Axis, Chart, Fill, Frame, Row, decimate, size};
 use super::surface::Surface;
 
 /// Colours for one theme.
@@ -104,13 +104,16 @@ pub fn draw_row<DB: DrawingBackend>(
             palette.overflow.filled(),
         ))?;
     }
-    // Round rules.
+    // Round rules, one per pixel column at most.
+    let mut last = None;
     for &t in &axis.rounds {
         let x = frame.x(f64::from(t));
-        area.draw(&PathElement::new(
-            vec![(x, 0), (x, h as i32)],
-            line(palette.faint, 1.0),
-        ))?;
+        if last.replace(x) != Some(x) {
+            area.draw(&PathElement::new(
+                vec![(x, 0), (x, h as i32)],
+                line(palette.faint, 1.0),
+            ))?;
+        }
     }
     // Threshold.
     let y_thr = frame.y(axis.threshold);
@@ -123,7 +126,7 @@ pub fn draw_row<DB: DrawingBackend>(
 
     // The fact's life: from its turn to the end, in stretches between rounds.
     let start = f64::from(row.turn);
-    let mut stretches: Vec<(f64, f64, f64, f64, u32, bool)> = Vec::new(); // (from, to, f, risk, depth, unverified)
+    let mut stretches: Vec<Stretch> = Vec::with_capacity(row.steps.len() + 1);
     let (mut from, mut f, mut risk, mut depth, mut unverified) = (start, 1.0, 0.0, 0, false);
     for s in &row.steps {
         let t = f64::from(s.turn);
@@ -132,46 +135,54 @@ pub fn draw_row<DB: DrawingBackend>(
     }
     stretches.push((from, f64::from(end), f, risk, depth, unverified));
 
-    // Depth strip.
+    // Depth strip: stretches alike and side by side as one bar; a stretch
+    // narrower than a pixel is covered by its neighbours.
     let strip_bottom = h as i32 - frame.px(2.0);
     let strip_top = strip_bottom - frame.px(size::DEPTH);
+    let mut bar: Option<(i32, i32, f64)> = None;
+    let mut bars = Vec::new();
     for &(a, b, _, _, d, _) in &stretches {
-        if d == 0 || b <= a {
+        let (x0, x1) = (frame.x(a), frame.x(b));
+        if d == 0 || x1 <= x0 {
             continue;
         }
         let alpha = (0.25 + 0.15 * f64::from(d)).min(1.0);
+        match &mut bar {
+            Some((_, end, was)) if *end == x0 && *was == alpha => *end = x1,
+            _ => bars.extend(bar.replace((x0, x1, alpha))),
+        }
+    }
+    for (x0, x1, alpha) in bars.into_iter().chain(bar) {
         area.draw(&Rectangle::new(
-            [(frame.x(a), strip_top), (frame.x(b), strip_bottom)],
+            [(x0, strip_top), (x1, strip_bottom)],
             palette.depth.mix(alpha).filled(),
         ))?;
     }
 
     // Risk: a thin line.
-    let risk_points = step_points(&frame, &stretches, |s| s.3);
+    let risk_points = decimate(corners(&frame, &stretches, |s| s.3));
     area.draw(&PathElement::new(risk_points, line(palette.risk, 1.0)))?;
 
-    // Fidelity: a step line, dashed where the claim is unverified.
-    let mut previous: Option<(i32, i32)> = None;
-    for &(a, b, fid, _, _, unv) in &stretches {
-        let (x0, x1, y) = (frame.x(a), frame.x(b), frame.y(fid));
-        if let Some((px, py)) = previous {
-            area.draw(&PathElement::new(
-                vec![(px, py), (x0, y)],
-                line(palette.fidelity, 2.0),
-            ))?;
-        }
+    // Fidelity: a step line, dashed where the claim is unverified: one path
+    // per run of stretches alike, joined by a solid rise or fall.
+    let mut joint: Option<(i32, i32)> = None;
+    for alike in stretches.chunk_by(|a, b| a.5 == b.5) {
+        let points = decimate(corners(&frame, alike, |s| s.2));
         let style = line(palette.fidelity, 2.0);
-        if unv {
+        if let (Some(p), Some(&q)) = (joint, points.first()) {
+            area.draw(&PathElement::new(vec![p, q], style))?;
+        }
+        joint = points.last().copied();
+        if alike[0].5 {
             area.draw(&DashedPathElement::new(
-                vec![(x0, y), (x1, y)],
+                points,
                 frame.px(5.0),
                 frame.px(3.0),
                 style,
             ))?;
         } else {
-            area.draw(&PathElement::new(vec![(x0, y), (x1, y)], style))?;
+            area.draw(&PathElement::new(points, style))?;
         }
-        previous = Some((x1, y));
     }
 
     // The fact's own turn.
@@ -198,19 +209,20 @@ pub fn draw_row<DB: DrawingBackend>(
     Ok(())
 }
 
-/// The corner points of a step line through `stretches`.
-fn step_points(
-    frame: &Frame,
-    stretches: &[(f64, f64, f64, f64, u32, bool)],
-    value: impl Fn(&(f64, f64, f64, f64, u32, bool)) -> f64,
-) -> Vec<(i32, i32)> {
-    let mut points = Vec::with_capacity(stretches.len() * 2);
-    for s in stretches {
+/// A stretch of a fact's life between rounds: from and to (turns), fidelity,
+/// fabrication risk, depth, unverified.
+type Stretch = (f64, f64, f64, f64, u32, bool);
+
+/// The corner points of a step line through `stretches`, in pixels.
+fn corners<'a>(
+    frame: &'a Frame,
+    stretches: &'a [Stretch],
+    value: impl Fn(&Stretch) -> f64 + 'a,
+) -> impl Iterator<Item = (i32, i32)> + 'a {
+    stretches.iter().flat_map(move |s| {
         let y = frame.y(value(s));
-        points.push((frame.x(s.0), y));
-        points.push((frame.x(s.1), y));
-    }
-    points
+        [(frame.x(s.0), y), (frame.x(s.1), y)]
+    })
 }
 
 /// Draws the shared turn axis: ticks every ten turns and numbered rounds.
@@ -413,29 +425,50 @@ pub fn draw_fill<DB: DrawingBackend>(
         (frame.x(0.0) + frame.px(2.0), y(fill.window) - frame.px(1.0)),
         font(palette.ink),
     ))?;
-    // Each turn's size: a strip of bars, tall for large turns.
+    // Each turn's size: a strip of bars, tall for large turns; turns that
+    // share a pixel column show the largest of them.
     let largest = fill.turn_tokens.iter().copied().max().unwrap_or(1).max(1) as f64;
-    for (i, &t) in fill.turn_tokens.iter().enumerate().take(fill.end as usize) {
-        let x0 = frame.x(i as f64);
-        let x1 = frame.x(i as f64 + 1.0).max(x0 + 1);
-        let bar = ((t as f64 / largest) * f64::from(strip)).round().max(1.0) as i32;
+    let bar = |(x0, x1, t): (i32, i32, u64)| {
+        let height = ((t as f64 / largest) * f64::from(strip)).round().max(1.0) as i32;
         let color = if t > fill.tokens_per_turn.saturating_mul(2) {
             palette.risk
         } else {
             palette.faint
         };
         area.draw(&Rectangle::new(
-            [(x0, h as i32 - bar), (x1, h as i32)],
+            [(x0, h as i32 - height), (x1, h as i32)],
             color.filled(),
-        ))?;
+        ))
+    };
+    let mut column: Option<(i32, i32, u64)> = None;
+    for (i, &t) in fill.turn_tokens.iter().enumerate().take(fill.end as usize) {
+        let x0 = frame.x(i as f64);
+        let x1 = frame.x(i as f64 + 1.0).max(x0 + 1);
+        match &mut column {
+            Some((at, end, most)) if *at == x0 => {
+                *end = x1.max(*end);
+                *most = t.max(*most);
+            }
+            _ => {
+                if let Some(c) = column.replace((x0, x1, t)) {
+                    bar(c)?;
+                }
+            }
+        }
     }
-    // Rounds: a faint rule and a number.
+    if let Some(c) = column {
+        bar(c)?;
+    }
+    // Rounds: a faint rule (one per pixel column at most) and a number.
+    let mut last = None;
     for (i, &(turn, _, _)) in fill.rounds.iter().enumerate() {
         let x = frame.x(f64::from(turn));
-        area.draw(&PathElement::new(
-            vec![(x, top), (x, bottom)],
-            line(palette.faint, 1.0),
-        ))?;
+        if last.replace(x) != Some(x) {
+            area.draw(&PathElement::new(
+                vec![(x, top), (x, bottom)],
+                line(palette.faint, 1.0),
+            ))?;
+        }
         if i % (fill.rounds.len() / 24).max(1) == 0 {
             area.draw(&Text::new(
                 format!("R{}", i + 1),
@@ -444,12 +477,12 @@ pub fn draw_fill<DB: DrawingBackend>(
             ))?;
         }
     }
-    // The sawtooth.
-    let points: Vec<(i32, i32)> = fill
-        .points
-        .iter()
-        .map(|&(t, s)| (frame.x(f64::from(t)), y(s)))
-        .collect();
+    // The sawtooth, at most four points per pixel column.
+    let points = decimate(
+        fill.points
+            .iter()
+            .map(|&(t, s)| (frame.x(f64::from(t)), y(s))),
+    );
     area.draw(&PathElement::new(points, line(palette.fidelity, 1.5)))?;
     if fill.overflowed {
         let x = frame.x(f64::from(fill.end));

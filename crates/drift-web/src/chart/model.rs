@@ -70,9 +70,68 @@ pub struct Axis {
 }
 
 impl Axis {
+    /// The axis of `run`, a run of `scenario`.
+    pub fn of(scenario: &Scenario, run: &Run) -> Axis {
+        Axis {
+            turns: run.harness().turns,
+            rounds: run.rounds().iter().map(|r| r.turn).collect(),
+            threshold: scenario.model.actionable_threshold,
+            overflow: run.overflow_turn(),
+        }
+    }
+
     /// The last turn the session reached.
     pub fn end(&self) -> u32 {
         self.overflow.unwrap_or(self.turns)
+    }
+}
+
+impl Row {
+    /// The row of fact `fact` (an index) in `run`, a run of `scenario`;
+    /// `None` for an index out of range. The page makes only the rows in
+    /// view.
+    pub fn of(scenario: &Scenario, run: &Run, fact: usize) -> Option<Row> {
+        let f = scenario.facts.get(fact)?;
+        let steps = run
+            .timeline(fact)
+            .map(|e| Step {
+                turn: e.turn,
+                round: e.round,
+                fidelity: e.fact.fidelity,
+                risk: e.fact.fabrication_risk,
+                depth: e.fact.depth,
+                unverified: e.fact.unverified,
+                state: e.state,
+            })
+            .collect();
+        let markers = scenario
+            .actions
+            .iter()
+            .zip(run.actions())
+            .enumerate()
+            .filter(|(_, (a, _))| a.governed_by.contains(&f.id))
+            .map(|(k, (a, graded))| {
+                let seen = !a.delegated || f.forwarded;
+                let fidelity = run
+                    .fact_state_at_turn(fact, a.turn)
+                    .map_or(1.0, |s| s.fidelity);
+                Marker {
+                    action: k,
+                    turn: a.turn,
+                    fidelity: if seen { fidelity } else { 0.0 },
+                    outcome: graded.outcome,
+                }
+            })
+            .collect();
+        Some(Row {
+            fact,
+            id: f.id.clone(),
+            role: f.role,
+            kind: f.kind,
+            turn: f.turn,
+            steps,
+            markers,
+        })
     }
 }
 
@@ -86,65 +145,52 @@ pub struct Chart {
 }
 
 impl Chart {
-    /// The chart of `run`, a run of `scenario`.
+    /// The chart of `run`, a run of `scenario` (every row: for exports).
     pub fn new(scenario: &Scenario, run: &Run) -> Chart {
-        let rows = scenario
-            .facts
-            .iter()
-            .enumerate()
-            .map(|(i, fact)| {
-                let steps = run
-                    .timeline(i)
-                    .map(|e| Step {
-                        turn: e.turn,
-                        round: e.round,
-                        fidelity: e.fact.fidelity,
-                        risk: e.fact.fabrication_risk,
-                        depth: e.fact.depth,
-                        unverified: e.fact.unverified,
-                        state: e.state,
-                    })
-                    .collect();
-                let markers = scenario
-                    .actions
-                    .iter()
-                    .zip(run.actions())
-                    .enumerate()
-                    .filter(|(_, (a, _))| a.governed_by.contains(&fact.id))
-                    .map(|(k, (a, graded))| {
-                        let seen = !a.delegated || fact.forwarded;
-                        let f = run
-                            .fact_state_at_turn(i, a.turn)
-                            .map_or(1.0, |s| s.fidelity);
-                        Marker {
-                            action: k,
-                            turn: a.turn,
-                            fidelity: if seen { f } else { 0.0 },
-                            outcome: graded.outcome,
-                        }
-                    })
-                    .collect();
-                Row {
-                    fact: i,
-                    id: fact.id.clone(),
-                    role: fact.role,
-                    kind: fact.kind,
-                    turn: fact.turn,
-                    steps,
-                    markers,
-                }
-            })
-            .collect();
         Chart {
-            axis: Axis {
-                turns: run.harness().turns,
-                rounds: run.rounds().iter().map(|r| r.turn).collect(),
-                threshold: scenario.model.actionable_threshold,
-                overflow: run.overflow_turn(),
-            },
-            rows,
+            axis: Axis::of(scenario, run),
+            rows: (0..scenario.facts.len())
+                .filter_map(|i| Row::of(scenario, run, i))
+                .collect(),
         }
     }
+}
+
+/// `points` (a line from left to right, in pixels) with at most four per
+/// pixel column: where it enters the column, its highest and lowest, and
+/// where it leaves. Each column shows what it showed, and a line through
+/// thousands of turns costs no more to draw than the canvas is wide.
+pub fn decimate(points: impl IntoIterator<Item = (i32, i32)>) -> Vec<(i32, i32)> {
+    let mut out: Vec<(i32, i32)> = Vec::new();
+    // The column being read: x, and y where it entered, its least, its
+    // most, where it is now.
+    let mut column: Option<(i32, [i32; 4])> = None;
+    let flush = |out: &mut Vec<(i32, i32)>, (x, ys): (i32, [i32; 4])| {
+        for y in ys {
+            if out.last() != Some(&(x, y)) {
+                out.push((x, y));
+            }
+        }
+    };
+    for (x, y) in points {
+        match &mut column {
+            Some((cx, ys)) if *cx == x => {
+                ys[1] = ys[1].min(y);
+                ys[2] = ys[2].max(y);
+                ys[3] = y;
+            }
+            _ => {
+                if let Some(c) = column.take() {
+                    flush(&mut out, c);
+                }
+                column = Some((x, [y; 4]));
+            }
+        }
+    }
+    if let Some(c) = column {
+        flush(&mut out, c);
+    }
+    out
 }
 
 /// CSS pixel sizes, multiplied by the scale when drawing.
