@@ -62,10 +62,7 @@ async function settled(page) {
     .every((c) => Number(c.dataset.draws) > 0));
   // Steady state: the analysis worker has loaded and answered once (while
   // a slider moves it is not asked, so it does not compete for the cores).
-  await page.waitForFunction(() => {
-    const tips = document.querySelector('td.tips');
-    return tips !== null && tips.textContent !== '…' && !document.body.hasAttribute('data-analysing');
-  }, null, { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelector('td.tips') !== null && !document.body.hasAttribute('data-analysing'), null, { timeout: 120000 });
 }
 
 // Drags the retention of the most common kind among the fact rows drawn
@@ -79,7 +76,7 @@ async function sweep(page) {
     const kind = kinds.sort((a, b) => kinds.filter((k) => k === b).length - kinds.filter((k) => k === a).length)[0];
     const slider = document.querySelector(`#retention-${kind}`);
     const canvases = [...document.querySelectorAll('.row[data-fact] canvas')];
-    const draws = () => canvases.reduce((n, c) => n + Number(c.dataset.draws), 0);
+    const draws = () => canvases.reduce((n, c) => n + (Number(c.dataset.draws) || 0), 0);
     // A message-channel task, not setTimeout: nested timers are clamped to 4 ms.
     const channel = new MessageChannel();
     const nextTask = () => new Promise((r) => { channel.port1.onmessage = () => r(); channel.port2.postMessage(0); });

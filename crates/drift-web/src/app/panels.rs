@@ -96,42 +96,47 @@ fn ActionRows(first: usize) -> impl IntoView {
     let body = NodeRef::<leptos::html::Tbody>::new();
     let in_view = seen(body);
     // Made at once (the table has its height), then again only in view.
-    let html = Memo::new(move |last: Option<&String>| {
-        if let Some(last) = last
-            && !in_view.get()
-        {
-            return last.clone();
+    let html = Memo::new_owning(move |last: Option<String>| match last {
+        Some(last) if !in_view.get() => (last, false),
+        last => {
+            let now = rows_html(state, tips, first);
+            let changed = last.as_ref() != Some(&now);
+            (now, changed)
         }
-        state
-            .with_sim(|sim| {
-                let n = sim.scenario.actions.len();
-                tips.with(|t| {
-                    let why;
-                    let flips = match t {
-                        Tips::Ready(a) | Tips::Pending(Some(a)) if a.tips.len() == n => {
-                            Flips::Each(&a.tips)
-                        }
-                        Tips::Ready(_) | Tips::Pending(_) => {
-                            why = "…".to_string();
-                            Flips::Same(&why)
-                        }
-                        Tips::Unavailable(e) => {
-                            why = format!("unavailable: {e}");
-                            Flips::Same(&why)
-                        }
-                    };
-                    action_rows(
-                        &sim.scenario,
-                        &sim.run,
-                        &sim.changed,
-                        flips,
-                        first..first + BLOCK,
-                    )
-                })
-            })
-            .unwrap_or_default()
     });
     view! { <tbody node_ref=body inner_html=move || html.get()></tbody> }
+}
+
+/// Rows `first..first + BLOCK` of the actions table, as markup.
+fn rows_html(state: AppState, tips: ReadSignal<Tips>, first: usize) -> String {
+    state
+        .with_sim(|sim| {
+            let n = sim.scenario.actions.len();
+            tips.with(|t| {
+                let why;
+                let flips = match t {
+                    Tips::Ready(a) | Tips::Pending(Some(a)) if a.tips.len() == n => {
+                        Flips::Each(&a.tips)
+                    }
+                    Tips::Ready(_) | Tips::Pending(_) => {
+                        why = "…".to_string();
+                        Flips::Same(&why)
+                    }
+                    Tips::Unavailable(e) => {
+                        why = format!("unavailable: {e}");
+                        Flips::Same(&why)
+                    }
+                };
+                action_rows(
+                    &sim.scenario,
+                    &sim.run,
+                    &sim.changed,
+                    flips,
+                    first..first + BLOCK,
+                )
+            })
+        })
+        .unwrap_or_default()
 }
 
 /// The rounds table.

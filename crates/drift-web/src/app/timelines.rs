@@ -1,7 +1,7 @@
 //! The timelines: one row per fact (label, role, kind, the externalise and
 //! forward switches, a canvas) over a shared turn axis.
 
-use drift_core::Role;
+use drift_core::{Fact, Role};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -13,29 +13,6 @@ use super::state::AppState;
 use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
 use drift_core::thousands;
 
-/// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
-/// pixel ratio, and returns the ratio.
-fn prepare(canvas: &web_sys::HtmlCanvasElement, css_width: f64, css_height: f64) -> f64 {
-    let dpr = device_pixel_ratio();
-    let (w, h) = (
-        (css_width * dpr).round().max(1.0) as u32,
-        (css_height * dpr).round().max(1.0) as u32,
-    );
-    if canvas.width() != w || canvas.height() != h {
-        // Resizing reallocates the backing store (and clears it).
-        canvas.set_width(w);
-        canvas.set_height(h);
-    } else if let Some(ctx) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    {
-        ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
-    }
-    dpr
-}
-
 /// Counts redraws on the element, for tests and measurements.
 fn count_draw(canvas: &web_sys::HtmlCanvasElement) {
     let n = canvas
@@ -45,22 +22,57 @@ fn count_draw(canvas: &web_sys::HtmlCanvasElement) {
     let _ = canvas.set_attribute("data-draws", &(n + 1).to_string());
 }
 
+/// Sizes `canvas` for `css_width × css_height` CSS pixels at `dpr` device
+/// pixels each, clears it, copies `under` onto it if given, and paints.
 fn draw_into(
     canvas: &web_sys::HtmlCanvasElement,
-    width: f64,
-    height: f64,
-    paint: impl FnOnce(&DrawingArea<Surface<'static>, plotters::coord::Shift>, f64),
+    (css_width, css_height): (f64, f64),
+    dpr: f64,
+    under: Option<&web_sys::HtmlCanvasElement>,
+    paint: impl FnOnce(&DrawingArea<Surface<'static>, plotters::coord::Shift>),
 ) {
-    if width < 1.0 {
+    if css_width < 1.0 {
         return;
     }
-    let dpr = prepare(canvas, width, height);
+    let (w, h) = (
+        (css_width * dpr).round().max(1.0) as u32,
+        (css_height * dpr).round().max(1.0) as u32,
+    );
+    let fresh = canvas.width() != w || canvas.height() != h;
+    if fresh {
+        // Resizing reallocates the backing store (and clears it).
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    if let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    {
+        if !fresh {
+            ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+        }
+        if let Some(under) = under {
+            let _ = ctx.draw_image_with_html_canvas_element(under, 0.0, 0.0);
+        }
+    }
     if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
         let area = Surface::Canvas(backend).into_drawing_area();
-        paint(&area, dpr);
+        paint(&area);
         let _ = area.present();
     }
     count_draw(canvas);
+}
+
+/// What every fact row draws under its own life (see
+/// [`chart::draw_ground`]), drawn once into a canvas of its own and copied:
+/// a row is then a copy and a few lines, however many rounds there are.
+struct Ground {
+    canvas: web_sys::HtmlCanvasElement,
+    /// The row's size in CSS pixels, and device pixels per CSS pixel.
+    width: f64,
+    dpr: f64,
 }
 
 /// A short description of a row for screen readers.
@@ -130,18 +142,60 @@ pub fn Timelines() -> impl IntoView {
     let axis_canvas = NodeRef::<Canvas>::new();
     // Rows redraw only when their own data or the shared axis changes.
     let axis = Memo::new(move |_| state.with_sim(|sim| sim.axis.clone()));
-    // The facts change with a loaded scenario or a switch, not with a slider.
-    let facts = Memo::new(move |_| state.scenario.with(|s| s.facts.clone()));
+    // The facts as the rows show them, numbered afresh when any of them
+    // changes (another scenario): settings and switches leave them as they
+    // are, so the rows do not follow every change to the settings.
+    let facts = Memo::new_owning(move |last: Option<(u32, Vec<Fact>)>| {
+        state.scenario.with(|s| match last {
+            Some(last)
+                if last.1.len() == s.facts.len()
+                    && last.1.iter().zip(&s.facts).all(|(a, b)| {
+                        (&a.id, &a.text, a.role, a.kind, a.turn)
+                            == (&b.id, &b.text, b.role, b.kind, b.turn)
+                    }) =>
+            {
+                (last, false)
+            }
+            last => ((last.map_or(0, |l| l.0 + 1), s.facts.clone()), true),
+        })
+    });
     Effect::new(move |_| {
         let (Some(canvas), w, p) = (axis_canvas.get(), width.get(), palette.get()) else {
             return;
         };
         axis.with(|axis| {
             if let Some(axis) = axis {
-                draw_into(&canvas, w, size::AXIS, |area, dpr| {
+                let dpr = device_pixel_ratio();
+                draw_into(&canvas, (w, size::AXIS), dpr, None, |area| {
                     let _ = chart::draw_axis(area, axis, &p, dpr);
                 });
             }
+        });
+    });
+    // The rows' shared ground, drawn again when the axis, the width or the
+    // colours change; `grounded` then tells the rows in view to redraw.
+    let ground = StoredValue::new_local(None::<Ground>);
+    let grounded = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        let (w, p) = (width.get(), palette.get());
+        axis.with(|axis| {
+            let Some(axis) = axis.as_ref().filter(|_| w >= 1.0) else {
+                return;
+            };
+            let canvas = ground
+                .with_value(|g| g.as_ref().map(|g| g.canvas.clone()))
+                .or_else(|| document().create_element("canvas").ok()?.dyn_into().ok());
+            let Some(canvas) = canvas else { return };
+            let dpr = device_pixel_ratio();
+            draw_into(&canvas, (w, size::ROW), dpr, None, |area| {
+                let _ = chart::draw_ground(area, axis, &p, dpr);
+            });
+            ground.set_value(Some(Ground {
+                canvas,
+                width: w,
+                dpr,
+            }));
+            grounded.update(|n| *n += 1);
         });
     });
     view! {
@@ -154,8 +208,14 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key dashed">"dashed: unverified"</span>
             </div>
             <FillRow width />
-            <For each=move || 0..facts.with(Vec::len) key=|i| *i let:i>
-                <FactRow index=i facts axis width hover />
+            <For
+                each=move || facts.with(|(n, f)| (0..f.len()).map(|i| (*n, i)).collect::<Vec<_>>())
+                key=|row| *row
+                let:row
+            >
+                {facts
+                    .with_untracked(|f| f.1.get(row.1).cloned())
+                    .map(|fact| view! { <FactRow index=row.1 fact axis ground grounded hover /> })}
             </For>
             <div class="row axis-row">
                 <div class="label axis-label">"turn"</div>
@@ -211,7 +271,8 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
         };
         fill.with(|f| {
             if let Some((fill, turns)) = f {
-                draw_into(&c, w, FILL_HEIGHT, |area, dpr| {
+                let dpr = device_pixel_ratio();
+                draw_into(&c, (w, FILL_HEIGHT), dpr, None, |area| {
                     let _ = chart::draw_fill(area, fill, *turns, &p, dpr);
                 });
             }
@@ -281,25 +342,44 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
 #[component]
 fn FactRow(
     index: usize,
-    facts: Memo<Vec<drift_core::Fact>>,
+    /// The fact as loaded (its switches are followed separately).
+    fact: Fact,
     axis: Memo<Option<Axis>>,
-    width: ReadSignal<f64>,
+    ground: StoredValue<Option<Ground>, LocalStorage>,
+    grounded: RwSignal<u32>,
     hover: RwSignal<Option<Hover>>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
     let in_view = seen(canvas);
-    let fact = Memo::new(move |_| facts.with(|f| f.get(index).cloned()));
     // The timeline, made from the run while the row is in view; out of view
-    // the row keeps the last one and follows no change.
-    let row = Memo::new(move |last: Option<&Option<Row>>| {
-        if in_view.get() {
-            state
-                .with_sim(|sim| Row::of(&sim.scenario, &sim.run, index))
-                .flatten()
-        } else {
-            last.cloned().flatten()
+    // the row keeps the last one and follows no change, so a change to the
+    // settings costs nothing here.
+    let row = Memo::new_owning(move |last: Option<Option<Row>>| match last {
+        Some(last) if !in_view.get() => (last, false),
+        last => {
+            let now = if in_view.get() {
+                state
+                    .with_sim(|sim| Row::of(&sim.scenario, &sim.run, index))
+                    .flatten()
+            } else {
+                None
+            };
+            let changed = last.as_ref() != Some(&now);
+            (now, changed)
+        }
+    });
+    // Its switches (externalise, forward), followed the same way.
+    let switches = Memo::new_owning(move |last: Option<(bool, bool)>| match last {
+        Some(last) if !in_view.get() => (last, false),
+        last => {
+            let now = state.scenario.with(|s| {
+                s.facts
+                    .get(index)
+                    .map_or((false, false), |f| (f.externalised, f.forwarded))
+            });
+            (now, last != Some(now))
         }
     });
     Effect::new(move |_| {
@@ -310,19 +390,27 @@ fn FactRow(
             c.set_height(0);
             return;
         }
-        let (w, p) = (width.get(), palette.get());
-        axis.with(|axis| {
-            row.with(|row| {
-                if let (Some(axis), Some(row)) = (axis, row) {
-                    draw_into(&c, w, size::ROW, |area, dpr| {
-                        let _ = chart::draw_row(area, axis, row, &p, dpr);
-                    });
-                }
+        // Redrawn when its life or the ground under it changes.
+        grounded.track();
+        let p = palette.get_untracked();
+        ground.with_value(|g| {
+            axis.with_untracked(|axis| {
+                row.with(|row| {
+                    if let (Some(g), Some(axis), Some(row)) = (g, axis, row) {
+                        draw_into(&c, (g.width, size::ROW), g.dpr, Some(&g.canvas), |area| {
+                            let _ = chart::draw_life(area, axis, row, &p, g.dpr);
+                        });
+                    }
+                })
             })
         });
     });
-    let label =
-        move || axis.with(|axis| row.with(|row| Some(describe(axis.as_ref()?, row.as_ref()?))));
+    // Described while in view, like the drawing.
+    let label = move || {
+        in_view.get().then(|| {
+            axis.with(|axis| row.with(|row| Some(describe(axis.as_ref()?, row.as_ref()?))))
+        })?
+    };
     let toggle = move |externalise: bool| {
         move |ev: leptos::ev::Event| {
             let on = event_target_checked(&ev);
@@ -396,32 +484,27 @@ fn FactRow(
             }
         })
     };
-    let field = move |get: fn(&drift_core::Fact) -> String| {
-        move || fact.with(|f| f.as_ref().map(get).unwrap_or_default())
-    };
-    let flag = move |get: fn(&drift_core::Fact) -> bool| {
-        move || fact.with(|f| f.as_ref().is_some_and(get))
+    let turn = if fact.turn == 0 {
+        "system prompt".to_string()
+    } else {
+        format!("turn {}", fact.turn)
     };
     view! {
-        <div class="row" data-fact=field(|f| f.id.clone())>
+        <div class="row" data-fact=fact.id.clone()>
             <div class="label">
-                <div class="fact-id" title=field(|f| f.text.clone())>{field(|f| f.id.clone())}</div>
+                <div class="fact-id" title=fact.text.clone()>{fact.id.clone()}</div>
                 <div class="fact-meta">
-                    <span class=move || fact.with(|f| f.as_ref().map_or("badge", |f| role_badge(f.role)))>
-                        {field(|f| f.role.id().to_string())}
-                    </span>
-                    <span class="kind">{field(|f| f.kind.label().to_string())}</span>
-                    <span class="turn">
-                        {field(|f| if f.turn == 0 { "system prompt".to_string() } else { format!("turn {}", f.turn) })}
-                    </span>
+                    <span class=role_badge(fact.role)>{fact.role.id()}</span>
+                    <span class="kind">{fact.kind.label()}</span>
+                    <span class="turn">{turn}</span>
                 </div>
-                <p class="fact-text">{field(|f| f.text.clone())}</p>
+                <p class="fact-text">{fact.text}</p>
                 <div class="fact-switches">
                     <label>
                         <input
                             type="checkbox"
                             class="externalise"
-                            prop:checked=flag(|f| f.externalised)
+                            prop:checked=move || switches.get().0
                             on:change=toggle(true)
                         />
                         "externalise"
@@ -430,7 +513,7 @@ fn FactRow(
                         <input
                             type="checkbox"
                             class="forward"
-                            prop:checked=flag(|f| f.forwarded)
+                            prop:checked=move || switches.get().1
                             on:change=toggle(false)
                         />
                         "forward to subagents"

@@ -80,7 +80,8 @@ impl Palette {
 
 type Drawn<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
 
-/// Draws `row` on `axis`, filling `area`.
+/// Draws `row` on `axis`, filling `area`: the ground every row shares, then
+/// the row's own life.
 pub fn draw_row<DB: DrawingBackend>(
     area: &DrawingArea<DB, Shift>,
     axis: &Axis,
@@ -88,13 +89,31 @@ pub fn draw_row<DB: DrawingBackend>(
     palette: &Palette,
     scale: f64,
 ) -> Drawn<DB> {
-    let (w, h) = area.dim_in_pixel();
-    let frame = Frame::new(w, h, scale, axis.turns);
-    let line = |c: RGBColor, width: f64| ShapeStyle {
-        color: c.to_rgba(),
+    draw_ground(area, axis, palette, scale)?;
+    draw_life(area, axis, row, palette, scale)
+}
+
+/// The stroke of a line `width` CSS pixels wide.
+fn stroke(frame: &Frame, color: RGBColor, width: f64) -> ShapeStyle {
+    ShapeStyle {
+        color: color.to_rgba(),
         filled: false,
         stroke_width: frame.px(width).max(1) as u32,
-    };
+    }
+}
+
+/// Draws what every row on `axis` shares, filling `area`: the rest of the
+/// session greyed out after an overflow, the round rules and the actionable
+/// line. The page draws it once and copies it under each row.
+pub fn draw_ground<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    axis: &Axis,
+    palette: &Palette,
+    scale: f64,
+) -> Drawn<DB> {
+    let (w, h) = area.dim_in_pixel();
+    let frame = Frame::new(w, h, scale, axis.turns);
+    let line = |c: RGBColor, width: f64| stroke(&frame, c, width);
     let end = axis.end();
 
     // After an overflow nothing happens: grey out the rest of the session.
@@ -122,7 +141,22 @@ pub fn draw_row<DB: DrawingBackend>(
         frame.px(4.0),
         frame.px(4.0),
         line(palette.threshold, 1.0),
-    ))?;
+    ))
+}
+
+/// Draws `row`'s own life on `axis` over its ground (see [`draw_ground`]),
+/// filling `area`.
+pub fn draw_life<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    axis: &Axis,
+    row: &Row,
+    palette: &Palette,
+    scale: f64,
+) -> Drawn<DB> {
+    let (w, h) = area.dim_in_pixel();
+    let frame = Frame::new(w, h, scale, axis.turns);
+    let line = |c: RGBColor, width: f64| stroke(&frame, c, width);
+    let end = axis.end();
 
     // The fact's life: from its turn to the end, in stretches between rounds.
     let start = f64::from(row.turn);

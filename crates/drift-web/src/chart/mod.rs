@@ -15,7 +15,10 @@ mod draw;
 mod model;
 mod surface;
 
-pub use draw::{Palette, draw_axis, draw_export, draw_fill, draw_row, export_size, to_svg};
+pub use draw::{
+    Palette, draw_axis, draw_export, draw_fill, draw_ground, draw_life, draw_row, export_size,
+    to_svg,
+};
 pub use model::{
     Axis, Chart, Fill, Frame, Marker, Row, Step, decimate, size, state_label, step_at,
 };
