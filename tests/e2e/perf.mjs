@@ -75,7 +75,9 @@ async function sweep(page) {
       .map((r) => r.querySelector('.kind').textContent.replace(/[ -]/g, '_'));
     const kind = kinds.sort((a, b) => kinds.filter((k) => k === b).length - kinds.filter((k) => k === a).length)[0];
     const slider = document.querySelector(`#retention-${kind}`);
-    const canvases = [...document.querySelectorAll('.row[data-fact] canvas')];
+    // Only rows drawn can be redrawn (and reading every row's counter on
+    // every spin would cost more than the redraw for hundreds of rows).
+    const canvases = [...document.querySelectorAll('.row[data-fact] canvas')].filter((c) => Number(c.dataset.draws) > 0);
     const draws = () => canvases.reduce((n, c) => n + (Number(c.dataset.draws) || 0), 0);
     // A message-channel task, not setTimeout: nested timers are clamped to 4 ms.
     const channel = new MessageChannel();

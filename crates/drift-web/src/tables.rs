@@ -10,7 +10,7 @@ use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
 use drift_core::{RoundLoss, StandingChange};
 
 use crate::html::{escape, outcome_class};
-use crate::story::{Story, StoryLine};
+use crate::story::Story;
 
 /// The rounds of `run`, with a note when the window overflows.
 pub fn rounds_html(run: &Run) -> String {
@@ -233,18 +233,6 @@ pub fn losses_html(scenario: &Scenario, run: &Run, losses: &[RoundLoss]) -> Stri
     out
 }
 
-/// What the actions table's last column, "what would flip it", holds.
-#[derive(Clone, Copy, Debug)]
-pub enum Flips<'a> {
-    /// No such column.
-    None,
-    /// Per action, its lines.
-    Each(&'a [Vec<String>]),
-    /// The same line for every action (while they are worked out, or why
-    /// they cannot be).
-    Same(&'a String),
-}
-
 /// The actions of `run`: turn, id, tags and text, outcome (and the resource
 /// acted on), fidelity, risk, why and consequence, and what would flip it
 /// (`tipping`, one list per action, may be empty). Rows whose outcome just
@@ -255,46 +243,17 @@ pub fn actions_html(
     changed: &[bool],
     tipping: &[Vec<String>],
 ) -> String {
-    let flips = if tipping.is_empty() {
-        Flips::None
-    } else {
-        Flips::Each(tipping)
-    };
-    format!(
-        "<table><thead>{}</thead><tbody>{}</tbody></table>",
-        actions_head(flips),
-        action_rows(scenario, run, changed, flips, 0..scenario.actions.len())
-    )
-}
-
-/// The actions table's header row.
-pub fn actions_head(flips: Flips) -> String {
+    let with_tips = !tipping.is_empty();
     let mut out = String::from(
-        "<tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
+        "<table><thead><tr><th scope=\"col\">turn</th><th scope=\"col\">action</th>\
          <th scope=\"col\">outcome</th><th scope=\"col\">fidelity</th><th scope=\"col\">risk</th>\
          <th scope=\"col\">why</th>",
     );
-    if !matches!(flips, Flips::None) {
+    if with_tips {
         out.push_str("<th scope=\"col\">what would flip it</th>");
     }
-    out.push_str("</tr>");
-    out
-}
-
-/// Rows `rows` (action indices) of the actions table (see
-/// [`actions_html`]): the page makes only the rows in view.
-pub fn action_rows(
-    scenario: &Scenario,
-    run: &Run,
-    changed: &[bool],
-    flips: Flips,
-    rows: std::ops::Range<usize>,
-) -> String {
-    let mut out = String::new();
-    for i in rows {
-        let (Some(a), Some(graded)) = (scenario.actions.get(i), run.actions().get(i)) else {
-            break;
-        };
+    out.push_str("</tr></thead><tbody>");
+    for (i, (a, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
         let id = escape(&a.id);
         let _ = write!(
             out,
@@ -342,36 +301,27 @@ pub fn action_rows(
             );
         }
         out.push_str("</td>");
-        let tips: &[String] = match flips {
-            Flips::None => &[],
-            Flips::Each(all) => all.get(i).map_or(&[], Vec::as_slice),
-            Flips::Same(line) => std::slice::from_ref(line),
-        };
-        if !matches!(flips, Flips::None) {
+        if with_tips {
             out.push_str("<td class=\"tips\"><ul>");
-            for tip in tips {
+            for tip in tipping.get(i).into_iter().flatten() {
                 let _ = write!(out, "<li>{}</li>", escape(tip));
             }
             out.push_str("</ul></td>");
         }
         out.push_str("</tr>");
     }
+    out.push_str("</tbody></table>");
     out
 }
 
-/// The headline: the sentence, then one line per action that went wrong.
+/// The headline: the sentence, then one line per action that went wrong
+/// (the worst few, and how many more, all in the actions table below).
 pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
-    format!(
-        "<p class=\"summary\">{}</p><ul class=\"why\">{}</ul>",
-        escape(&story.summary),
-        why_items(scenario, &story.lines)
-    )
-}
-
-/// One list item per line: the outcome, the action, why and what it costs.
-pub fn why_items(scenario: &Scenario, lines: &[StoryLine]) -> String {
-    let mut out = String::new();
-    for line in lines {
+    let mut out = format!(
+        "<p class=\"summary\">{}</p><ul class=\"why\">",
+        escape(&story.summary)
+    );
+    for line in &story.lines {
         let Some(a) = scenario.actions.get(line.action) else {
             continue;
         };
@@ -383,6 +333,14 @@ pub fn why_items(scenario: &Scenario, lines: &[StoryLine]) -> String {
             escape(&a.id),
             escape(&line.why),
             escape(&a.consequence)
+        );
+    }
+    out.push_str("</ul>");
+    if story.more > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"why-more\"><a href=\"#actions-heading\">and {} more</a>, each with its reason in the actions below.</p>",
+            story.more
         );
     }
     out

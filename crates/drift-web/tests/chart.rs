@@ -232,3 +232,35 @@ fn a_day_long_row_draws_no_more_than_the_canvas_is_wide() {
         .sum();
     assert!(points <= 2 * 420 + 4 * 420 * 2 + 40, "{points} points");
 }
+
+#[test]
+fn a_fill_knows_whether_it_is_still_the_runs() {
+    use drift_web::chart::Fill;
+    let s = builtin("coding-day").unwrap();
+    let fill = Fill::new(&simulate(&s).unwrap());
+    assert!(fill.matches(&simulate(&s).unwrap()));
+    // A retention moves no token: the same fill.
+    let mut r = s.clone();
+    r.retention.set(drift_core::Kind::StandingRule, 0.31);
+    assert!(fill.matches(&simulate(&r).unwrap()));
+    // Each of these moves the line.
+    let changes: [fn(&mut drift_core::Scenario); 5] = [
+        |s| s.harness.system_tokens += 1,
+        |s| s.harness.tokens_per_turn += 1,
+        |s| s.harness.window_tokens /= 2,
+        |s| s.harness.turns -= 1,
+        |s| {
+            s.turn_tokens.push(drift_core::TurnTokens {
+                turn: 229,
+                tokens: 9_000,
+            })
+        },
+    ];
+    for change in changes {
+        let mut c = s.clone();
+        change(&mut c);
+        let run = simulate(&c).unwrap();
+        assert!(!fill.matches(&run), "{:?}", c.harness);
+        assert!(Fill::new(&run).matches(&run));
+    }
+}

@@ -8,15 +8,11 @@ use super::state::AppState;
 use super::tips::Tips;
 use crate::html::escape;
 use crate::link::{Source, Tab};
-use crate::story;
-use crate::tables::{
-    Flips, MatrixRow, action_rows, actions_head, headline_html, matrix_html, rounds_html, why_items,
-};
+use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
 use wasm_bindgen::JsCast;
 
 /// The sentence at the top and the why lines of the worst few actions that
-/// went wrong; when there are many, "and N more" opens the rest (explained
-/// only once opened).
+/// went wrong.
 #[component]
 pub fn Headline() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -25,36 +21,10 @@ pub fn Headline() -> impl IntoView {
             .with_sim(|sim| headline_html(&sim.scenario, &sim.story))
             .unwrap_or_default()
     });
-    let more = Memo::new(move |_| state.with_sim(|sim| sim.story.rest.len()).unwrap_or(0));
-    let open = RwSignal::new(false);
-    let rest = Memo::new(move |_| {
-        if !open.get() {
-            return String::new();
-        }
-        state
-            .with_sim(|sim| {
-                let lines: Vec<_> = sim
-                    .story
-                    .rest
-                    .iter()
-                    .filter_map(|&i| story::line(&sim.scenario, &sim.run, i))
-                    .collect();
-                why_items(&sim.scenario, &lines)
-            })
-            .unwrap_or_default()
-    });
     let error = move || state.sim.with(|r| r.as_ref().err().map(|e| e.to_string()));
     view! {
         <section class="headline" aria-live="polite">
             <div inner_html=move || html.get()></div>
-            <details
-                class="why-more"
-                hidden=move || more.get() == 0
-                on:toggle:target=move |ev| open.set(ev.target().open())
-            >
-                <summary>{move || format!("and {} more", more.get())}</summary>
-                <ul class="why" inner_html=move || rest.get()></ul>
-            </details>
             <p class="control-error" role="alert" hidden=move || error().is_none()>
                 {move || error().map(|e| format!("These settings cannot run: {e}"))}
             </p>
@@ -62,81 +32,47 @@ pub fn Headline() -> impl IntoView {
     }
 }
 
-/// How many actions one part of the actions table holds.
-const BLOCK: usize = 25;
-
 /// Each action with its outcome, reason, fidelity, risk and consequence;
-/// an action whose outcome just changed flashes. The table is made in
-/// parts of [`BLOCK`] rows, each brought up to date only while on screen
-/// or near it.
+/// an action whose outcome just changed flashes. Made at once, then again
+/// only while on screen or near it: a long table below hundreds of rows does
+/// not follow every slider.
 #[component]
 pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let count = Memo::new(move |_| state.scenario.with(|s| s.actions.len()));
-    view! {
-        <section class="panel actions" aria-labelledby="actions-heading">
-            <h2 id="actions-heading">"Actions"</h2>
-            <div class="table-wrap">
-                <table>
-                    <thead inner_html=actions_head(Flips::Each(&[]))></thead>
-                    <For each=move || (0..count.get()).step_by(BLOCK) key=|first| *first let:first>
-                        <ActionRows first />
-                    </For>
-                </table>
-            </div>
-        </section>
-    }
-}
-
-/// Rows `first..first + BLOCK` of the actions table.
-#[component]
-fn ActionRows(first: usize) -> impl IntoView {
-    let state = expect_context::<AppState>();
     let tips = expect_context::<ReadSignal<Tips>>();
-    let body = NodeRef::<leptos::html::Tbody>::new();
-    let in_view = seen(body);
-    // Made at once (the table has its height), then again only in view.
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let in_view = seen(wrap);
     let html = Memo::new_owning(move |last: Option<String>| match last {
         Some(last) if !in_view.get() => (last, false),
         last => {
-            let now = rows_html(state, tips, first);
+            let now = state
+                .with_sim(|sim| {
+                    let lines = tips.with(|t| match t {
+                        Tips::Ready(a) | Tips::Pending(Some(a))
+                            if a.tips.len() == sim.scenario.actions.len() =>
+                        {
+                            a.tips.clone()
+                        }
+                        Tips::Ready(_) | Tips::Pending(_) => {
+                            vec![vec!["…".to_string()]; sim.scenario.actions.len()]
+                        }
+                        Tips::Unavailable(why) => {
+                            vec![vec![format!("unavailable: {why}")]; sim.scenario.actions.len()]
+                        }
+                    });
+                    actions_html(&sim.scenario, &sim.run, &sim.changed, &lines)
+                })
+                .unwrap_or_default();
             let changed = last.as_ref() != Some(&now);
             (now, changed)
         }
     });
-    view! { <tbody node_ref=body inner_html=move || html.get()></tbody> }
-}
-
-/// Rows `first..first + BLOCK` of the actions table, as markup.
-fn rows_html(state: AppState, tips: ReadSignal<Tips>, first: usize) -> String {
-    state
-        .with_sim(|sim| {
-            let n = sim.scenario.actions.len();
-            tips.with(|t| {
-                let why;
-                let flips = match t {
-                    Tips::Ready(a) | Tips::Pending(Some(a)) if a.tips.len() == n => {
-                        Flips::Each(&a.tips)
-                    }
-                    Tips::Ready(_) | Tips::Pending(_) => {
-                        why = "…".to_string();
-                        Flips::Same(&why)
-                    }
-                    Tips::Unavailable(e) => {
-                        why = format!("unavailable: {e}");
-                        Flips::Same(&why)
-                    }
-                };
-                action_rows(
-                    &sim.scenario,
-                    &sim.run,
-                    &sim.changed,
-                    flips,
-                    first..first + BLOCK,
-                )
-            })
-        })
-        .unwrap_or_default()
+    view! {
+        <section class="panel actions" aria-labelledby="actions-heading">
+            <h2 id="actions-heading">"Actions"</h2>
+            <div class="table-wrap" node_ref=wrap inner_html=move || html.get()></div>
+        </section>
+    }
 }
 
 /// The rounds table.

@@ -242,27 +242,16 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    // What the fill depends on: the harness, each turn's own size, the
-    // rounds and the overflow. A change that moves none of them (a
-    // retention, say) leaves the chart as it is, without replaying every
+    // Made again only when the run's tokens move: a change that moves none
+    // (a retention, say) leaves the chart as it is, without replaying every
     // turn of the session.
-    let depends = Memo::new(move |_| {
-        state.with_sim(|sim| {
-            let run = &sim.run;
-            (
-                *run.harness(),
-                sim.scenario.turn_tokens.clone(),
-                run.rounds()
-                    .iter()
-                    .map(|r| (r.turn, r.tokens_before, r.tokens_after))
-                    .collect::<Vec<_>>(),
-                run.overflow_turn(),
-            )
-        })
-    });
-    let fill = Memo::new(move |_| {
-        depends.track();
-        state.with_sim_untracked(|sim| (Fill::new(&sim.run), sim.axis.turns))
+    let fill = Memo::new_owning(move |last: Option<Option<(Fill, u32)>>| {
+        state
+            .with_sim(|sim| match last {
+                Some(Some(last)) if last.0.matches(&sim.run) => (Some(last), false),
+                _ => (Some((Fill::new(&sim.run), sim.axis.turns)), true),
+            })
+            .unwrap_or((None, true))
     });
     let hover = RwSignal::new(None::<(f64, String)>);
     Effect::new(move |_| {
@@ -352,7 +341,8 @@ fn FactRow(
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let in_view = seen(canvas);
+    let plot = NodeRef::<Div>::new();
+    let in_view = seen(plot);
     // The timeline, made from the run while the row is in view; out of view
     // the row keeps the last one and follows no change, so a change to the
     // settings costs nothing here.
@@ -370,18 +360,10 @@ fn FactRow(
             (now, changed)
         }
     });
-    // Its switches (externalise, forward), followed the same way.
-    let switches = Memo::new_owning(move |last: Option<(bool, bool)>| match last {
-        Some(last) if !in_view.get() => (last, false),
-        last => {
-            let now = state.scenario.with(|s| {
-                s.facts
-                    .get(index)
-                    .map_or((false, false), |f| (f.externalised, f.forwarded))
-            });
-            (now, last != Some(now))
-        }
-    });
+    // Its switches as the row last seen has them, else as loaded.
+    let loaded = (fact.externalised, fact.forwarded);
+    let switches =
+        move || row.with(|r| r.as_ref().map_or(loaded, |r| (r.externalised, r.forwarded)));
     Effect::new(move |_| {
         let Some(c) = canvas.get() else { return };
         if !in_view.get() {
@@ -504,7 +486,7 @@ fn FactRow(
                         <input
                             type="checkbox"
                             class="externalise"
-                            prop:checked=move || switches.get().0
+                            prop:checked=move || switches().0
                             on:change=toggle(true)
                         />
                         "externalise"
@@ -513,14 +495,14 @@ fn FactRow(
                         <input
                             type="checkbox"
                             class="forward"
-                            prop:checked=move || switches.get().1
+                            prop:checked=move || switches().1
                             on:change=toggle(false)
                         />
                         "forward to subagents"
                     </label>
                 </div>
             </div>
-            <div class="plot">
+            <div class="plot" node_ref=plot>
                 <canvas
                     node_ref=canvas
                     role="img"

@@ -50,6 +50,10 @@ pub struct Row {
     pub kind: Kind,
     /// The turn it entered.
     pub turn: u32,
+    /// Whether it is kept in a store outside the context.
+    pub externalised: bool,
+    /// Whether it is in a subagent's brief.
+    pub forwarded: bool,
     /// Its state after each round it existed at.
     pub steps: Vec<Step>,
     /// The actions it governs.
@@ -129,6 +133,8 @@ impl Row {
             role: f.role,
             kind: f.kind,
             turn: f.turn,
+            externalised: f.externalised,
+            forwarded: f.forwarded,
             steps,
             markers,
         })
@@ -339,6 +345,31 @@ impl Fill {
             end,
             overflowed,
         }
+    }
+
+    /// Whether this is still the fill of `run`: the same start, turn sizes,
+    /// rounds, window and end. Checked without replaying the turns, so a
+    /// change that moves none of them (a retention, say) costs next to
+    /// nothing.
+    pub fn matches(&self, run: &Run) -> bool {
+        let h = run.harness();
+        let rounds = run.rounds();
+        self.points.first() == Some(&(0, h.system_tokens))
+            && (self.window, self.tokens_per_turn, self.due_at)
+                == (h.window_tokens, h.tokens_per_turn, h.due_above())
+            && (self.end, self.overflowed)
+                == (
+                    run.overflow_turn().unwrap_or(h.turns),
+                    run.overflow_turn().is_some(),
+                )
+            && self.rounds.len() == rounds.len()
+            && self
+                .rounds
+                .iter()
+                .zip(rounds)
+                .all(|(a, r)| *a == (r.turn, r.tokens_before, r.tokens_after))
+            && self.turn_tokens.len() == h.turns as usize
+            && (1..=h.turns).all(|t| self.turn_tokens[t as usize - 1] == run.turn_tokens(t))
     }
 
     /// The round nearest turn `turn`, within `within` turns.
