@@ -19,7 +19,7 @@ use crate::imported::Guesses;
 use crate::link::{self, PageState, Source, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html};
-use crate::worker::{import_request, read_import_reply};
+use crate::worker::import_request;
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -203,10 +203,10 @@ fn ImportView() -> impl IntoView {
         }
         Err(e) => set_error.set(Some(e)),
     };
-    let worker = Worker::new(WORKER, read_import_reply, move |answer| {
+    let worker = Worker::new(WORKER, move |answer| {
         set_busy.set(None);
         match answer {
-            Answer::Done(result) => done(result),
+            Answer::Done(result) => done(result.and_then(|v| Guesses::from_json(&v))),
             // It stopped while reading (a log too large for its memory, say):
             // say so; the next read starts a fresh one.
             Answer::Stopped(why) => {

@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::dom::{device_pixel_ratio, observe_width, seen};
 use super::state::AppState;
-use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
+use crate::chart::{self, Axis, Chart, Fill, Palette, Row, size};
 use drift_core::thousands;
 
 /// Counts redraws on the element, for tests and measurements.
@@ -29,7 +29,7 @@ fn draw_into(
     (css_width, css_height): (f64, f64),
     dpr: f64,
     under: Option<&web_sys::HtmlCanvasElement>,
-    paint: impl FnOnce(&DrawingArea<Surface<'static>, plotters::coord::Shift>),
+    paint: impl FnOnce(&DrawingArea<CanvasBackend, plotters::coord::Shift>),
 ) {
     if css_width < 1.0 {
         return;
@@ -58,7 +58,7 @@ fn draw_into(
         }
     }
     if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
-        let area = Surface::Canvas(backend).into_drawing_area();
+        let area = backend.into_drawing_area();
         paint(&area);
         let _ = area.present();
     }
@@ -525,8 +525,7 @@ pub fn png_data_url(chart: &Chart, title: &str, palette: &Palette) -> Option<Str
         document().create_element("canvas").ok()?.dyn_into().ok()?;
     canvas.set_width(w);
     canvas.set_height(h);
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let area = Surface::Canvas(backend).into_drawing_area();
+    let area = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     chart::draw_export(&area, chart, title, palette, dpr).ok()?;
     area.present().ok()?;
     canvas.to_data_url_with_type("image/png").ok()

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use super::workers::{Answer, Worker};
-use crate::worker::{Analysis, read_reply, request};
+use crate::worker::{Analysis, request};
 
 /// The worker's loader, which Trunk puts beside the page's script.
 const WORKER: &str = "drift-tipping_loader.js";
@@ -30,9 +30,12 @@ pub enum Tips {
 /// Starts the worker and keeps its analysis of the current simulation.
 pub fn tips(state: AppState) -> ReadSignal<Tips> {
     let (tips, set_tips) = signal(Tips::Pending(None));
-    let worker = Worker::new(WORKER, read_reply, move |answer| {
+    let worker = Worker::new(WORKER, move |answer| {
         set_tips.set(match answer {
-            Answer::Done(Ok(t)) => Tips::Ready(t),
+            Answer::Done(Ok(v)) => match Analysis::from_json(&v) {
+                Some(t) => Tips::Ready(t),
+                None => Tips::Unavailable("the analysis could not be read".to_string()),
+            },
             Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => {
                 Tips::Unavailable(why)
             }

@@ -15,7 +15,9 @@ use leptos::prelude::{LocalStorage, StoredValue, UpdateValue, WithValue, set_tim
 use wasm_bindgen::JsCast;
 use wasm_bindgen::closure::Closure;
 
-use crate::worker::{READY, Reply};
+use serde_json::Value;
+
+use crate::worker::{READY, read_envelope};
 
 /// A started worker.
 #[derive(Clone)]
@@ -106,9 +108,9 @@ impl Client {
 
 /// What a [`Worker`] says about a request.
 #[derive(Debug)]
-pub enum Answer<T> {
-    /// The worker's answer, or its own error.
-    Done(Result<T, String>),
+pub enum Answer {
+    /// The worker's answer (its reply's `answer`), or its own error.
+    Done(Result<Value, String>),
     /// The worker stopped while working on it (a request too large for its
     /// memory, say); the next request starts a fresh one.
     Stopped(String),
@@ -118,9 +120,6 @@ pub enum Answer<T> {
     Gone(String),
 }
 
-/// Reads a worker's reply (see [`crate::worker`]).
-type Read<T> = fn(&str) -> Option<Reply<T>>;
-
 /// How many times running a worker may stop without answering before the
 /// page gives up on it.
 pub const GIVE_UP: u32 = 3;
@@ -129,19 +128,12 @@ pub const GIVE_UP: u32 = 3;
 /// the one place that numbers requests and matches replies to them. It is
 /// started afresh after it stops (a request too large for its memory, say)
 /// and given up on once it cannot load or keeps stopping.
-pub struct Worker<T: 'static> {
-    inner: StoredValue<State<T>, LocalStorage>,
+#[derive(Clone, Copy)]
+pub struct Worker {
+    inner: StoredValue<State, LocalStorage>,
 }
 
-impl<T> Clone for Worker<T> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<T> Copy for Worker<T> {}
-
-struct State<T: 'static> {
+struct State {
     url: String,
     client: Option<Client>,
     /// Why it cannot run, once known.
@@ -154,16 +146,14 @@ struct State<T: 'static> {
     sent: bool,
     /// Whether the latest request has its answer.
     answered: bool,
-    /// Reads a reply: its request's number and the answer.
-    read: Read<T>,
-    tell: Rc<dyn Fn(Answer<T>)>,
+    tell: Rc<dyn Fn(Answer)>,
 }
 
-impl<T> Worker<T> {
+impl Worker {
     /// The worker whose loader is `file` beside the page's script (see
-    /// [`beside_page_script`]), not started yet. `read` reads its replies;
-    /// `tell` hears the answer to the latest request only.
-    pub fn new(file: &str, read: Read<T>, tell: impl Fn(Answer<T>) + 'static) -> Worker<T> {
+    /// [`beside_page_script`]), not started yet. `tell` hears the answer to
+    /// the latest request only.
+    pub fn new(file: &str, tell: impl Fn(Answer) + 'static) -> Worker {
         Worker {
             inner: StoredValue::new_local(State {
                 url: beside_page_script(file),
@@ -173,7 +163,6 @@ impl<T> Worker<T> {
                 latest: 0,
                 sent: false,
                 answered: true,
-                read,
                 tell: Rc::new(tell),
             }),
         }
@@ -198,7 +187,7 @@ impl<T> Worker<T> {
             return;
         };
         let on_reply = move |text: String| {
-            let Some((n, result)) = self.inner.with_value(|w| (w.read)(&text)) else {
+            let Some((n, result)) = read_envelope(&text) else {
                 return;
             };
             let tell = self.inner.try_update_value(|w| {
@@ -276,7 +265,6 @@ impl<T> Worker<T> {
 
     /// Asks now: `message` writes the request numbered as given. Returns
     /// its number, or `None` when the worker cannot run here.
-    #[cfg(feature = "session")]
     pub fn ask(self, message: impl FnOnce(u64) -> String) -> Option<u64> {
         let n = self.next();
         self.send(n, message(n)).then_some(n)

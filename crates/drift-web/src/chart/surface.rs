@@ -1,5 +1,6 @@
-//! One backend type for the canvas and SVG, so that the drawing code is
-//! compiled once.
+//! The SVG surface: what exports (made in the analysis worker) and the
+//! native tests draw on. The page draws on its canvases directly, so each
+//! module compiles the drawing code once, for the one backend it uses.
 
 use std::fmt;
 
@@ -8,15 +9,11 @@ use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
 };
 
-/// Every backend the drawing goes to, as one type: the drawing functions are
-/// compiled once, not once per backend (which matters for the page's size).
+/// The backend exports and tests draw on.
 #[allow(missing_debug_implementations)]
 pub enum Surface<'a> {
-    /// An SVG document (exports, native tests).
+    /// An SVG document.
     Svg(SVGBackend<'a>),
-    /// A canvas element (the page).
-    #[cfg(target_arch = "wasm32")]
-    Canvas(plotters_canvas::CanvasBackend),
 }
 
 /// A backend's error, as text.
@@ -47,8 +44,6 @@ macro_rules! on_surface {
     ($surface:expr, $backend:ident => $call:expr) => {
         match $surface {
             Surface::Svg($backend) => $call.map_err(lift),
-            #[cfg(target_arch = "wasm32")]
-            Surface::Canvas($backend) => $call.map_err(lift),
         }
     };
 }
@@ -61,8 +56,6 @@ impl DrawingBackend for Surface<'_> {
     fn get_size(&self) -> (u32, u32) {
         match self {
             Surface::Svg(b) => b.get_size(),
-            #[cfg(target_arch = "wasm32")]
-            Surface::Canvas(b) => b.get_size(),
         }
     }
 
