@@ -1,6 +1,6 @@
 //! The headline, the actions, the rounds and the scenario × preset matrix.
 
-use drift_core::{PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate};
+use drift_core::{PolicyChoice, Preset, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
 use super::dom::seen;
@@ -87,60 +87,59 @@ pub fn RoundsPanel() -> impl IntoView {
     view! { <div class="rounds" inner_html=move || html.get()></div> }
 }
 
+/// The matrix row of `source`: its built-in's, or the last (imported).
+fn source_row(source: &Source) -> Option<usize> {
+    match source {
+        Source::Builtin(id) => builtin_ids().position(|b| b == id),
+        Source::Imported(_) => Some(builtin_ids().count()),
+    }
+}
+
 /// Scenario × preset outcome counts; a click loads the cell.
 #[component]
 pub fn MatrixView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // Rows: every built-in, and the imported scenario if there is one; the
-    // current scenario's row uses the current settings.
-    let rows = Memo::new(move |_| {
-        let source = state.source.get();
-        let mut rows: Vec<(Source, Scenario)> = builtin_ids()
-            .filter_map(|id| builtin(id).map(|s| (Source::Builtin(id.to_string()), s)))
-            .collect();
-        if let Source::Imported(s) = &source {
-            rows.push((source.clone(), s.as_ref().clone()));
-        }
-        rows
-    });
-    // One memo per row: a change to the current settings re-runs the
-    // current scenario's row (13 runs), not every row.
-    let table = Memo::new(move |_| {
-        (0..rows.with(Vec::len))
-            .map(|r| {
-                Memo::new(move |_| {
-                    let here = rows.with(|rows| rows.get(r).map(|(src, _)| src.clone()))?
-                        == state.source.get();
-                    let scenario = if here {
-                        state.scenario.get()
-                    } else {
-                        rows.with(|rows| rows.get(r).map(|(_, s)| s.clone()))?
-                    };
-                    let cells = Preset::ALL
-                        .iter()
-                        .map(|&p| {
-                            let mut s = scenario.clone();
-                            s.policy = PolicyChoice::Preset(p);
-                            simulate(&s).ok().map(|run| run.counts())
-                        })
-                        .collect();
-                    Some(MatrixRow {
-                        id: scenario.id,
-                        cells,
+    // One memo per row: every built-in, then the imported scenario if there
+    // is one. The current scenario's row uses the current settings, so a
+    // change to them re-runs that row (13 runs), not every row.
+    let rows: Vec<Memo<Option<MatrixRow>>> = (0..=builtin_ids().count())
+        .map(|r| {
+            let id = builtin_ids().nth(r);
+            Memo::new(move |_| {
+                let here = match (state.source.get(), id) {
+                    (Source::Builtin(current), Some(id)) => current == id,
+                    (Source::Imported(_), None) => true,
+                    _ => false,
+                };
+                let scenario = if here {
+                    state.scenario.get()
+                } else {
+                    builtin(id?)?
+                };
+                let cells = Preset::ALL
+                    .iter()
+                    .map(|&p| {
+                        let mut s = scenario.clone();
+                        s.policy = PolicyChoice::Preset(p);
+                        simulate(&s).ok().map(|run| run.counts())
                     })
+                    .collect();
+                Some(MatrixRow {
+                    id: scenario.id,
+                    cells,
                 })
             })
-            .collect::<Vec<_>>()
-    });
+        })
+        .collect();
     let html = Memo::new(move |_| {
-        let source = state.source.get();
-        let here = rows
-            .with(|rows| rows.iter().position(|(src, _)| *src == source))
+        let here = state
+            .source
+            .with(source_row)
             .zip(state.scenario.with(|s| match s.policy {
                 PolicyChoice::Preset(p) => Some(p),
                 PolicyChoice::Custom(_) => None,
             }));
-        let table: Vec<MatrixRow> = table.with(|t| t.iter().filter_map(|row| row.get()).collect());
+        let table: Vec<MatrixRow> = rows.iter().filter_map(|row| row.get()).collect();
         matrix_html(&table, here)
     });
     // One handler for every cell: the button says which row and preset.
@@ -161,11 +160,13 @@ pub fn MatrixView() -> impl IntoView {
         let (Some(row), Some(preset)) = (row, preset) else {
             return;
         };
-        let Some((src, base)) = rows.with(|rows| rows.get(row).cloned()) else {
-            return;
-        };
-        if src != state.source.get_untracked() {
-            state.load(src, base);
+        // A built-in's row loads it; the last, imported, row is already the
+        // current scenario.
+        if let Some(id) = builtin_ids().nth(row)
+            && state.source.with_untracked(source_row) != Some(row)
+            && let Some(base) = builtin(id)
+        {
+            state.load(Source::Builtin(id.to_string()), base);
         }
         let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
         state.tab.set(Tab::Timelines);
