@@ -27,13 +27,9 @@ use drift_core::tipping_points;
 use drift_core::{Scenario, parse_scenario, result_to_json, scenario_to_json, simulate};
 use serde_json::{Value, json};
 
-use drift_core::{PolicyChoice, Preset};
-
 use crate::chart::{Chart, Palette};
-use crate::compare;
 #[cfg(feature = "session")]
 use crate::imported::Guesses;
-use crate::story::policy_name;
 use crate::tables::{losses_html, tipping_text};
 
 /// What a worker says once it listens: requests sent before are lost.
@@ -90,44 +86,11 @@ pub struct Analysis {
     pub tips: Vec<Vec<String>>,
     /// The round-by-round report, as markup.
     pub losses: String,
-    /// The scenario's policy against another preset, as markup (when asked
-    /// for with [`compare_request`]).
-    pub compare: String,
 }
 
 /// The message asking for the tipping points of `scenario`.
 pub fn request(seq: u64, scenario: &Scenario) -> String {
     format!("{seq}\n{}", scenario_to_json(scenario))
-}
-
-/// The message asking for the tipping points of `scenario`, and for its
-/// policy set against `other` (see [`crate::compare`]).
-pub fn compare_request(seq: u64, scenario: &Scenario, other: Preset) -> String {
-    format!(
-        "{seq}\n{COMPARE}{}\n{}",
-        other.id(),
-        scenario_to_json(scenario)
-    )
-}
-
-/// How a request that compares says against what.
-const COMPARE: &str = "compare with ";
-
-/// The compare report of `scenario` (and its `run`) against `other`.
-fn compare_html(
-    scenario: &Scenario,
-    run: &drift_core::Run,
-    other: Preset,
-) -> Result<String, String> {
-    let mut s = scenario.clone();
-    s.policy = PolicyChoice::Preset(other);
-    let b = simulate(&s).map_err(|e| e.to_string())?;
-    Ok(compare::to_html(
-        &compare::compare(scenario, run, &b),
-        scenario,
-        policy_name(&scenario.policy),
-        other.info().name,
-    ))
 }
 
 /// What the simulator exports through its worker.
@@ -200,14 +163,7 @@ pub fn reply(message: &str) -> String {
             let s = parse_scenario(file).map_err(|e| e.to_string())?;
             return export.write(&s).map(Value::String);
         }
-        let (other, file) = match body.split_once('\n') {
-            Some((kind, file)) if kind.starts_with(COMPARE) => {
-                let id = &kind[COMPARE.len()..];
-                let other = Preset::from_id(id).ok_or(format!("no preset {id}"))?;
-                (Some(other), file)
-            }
-            _ => (None, body),
-        };
+        let file = body;
         let s = parse_scenario(file).map_err(|e| e.to_string())?;
         let run = simulate(&s).map_err(|e| e.to_string())?;
         let tips: Vec<Vec<String>> = tipping_points(&s)
@@ -216,11 +172,7 @@ pub fn reply(message: &str) -> String {
             .map(|t| tipping_text(&s, t))
             .collect();
         let losses = losses_html(&s, &run, &round_losses(&s, &run));
-        let compare = match other {
-            Some(other) => compare_html(&s, &run, other)?,
-            None => String::new(),
-        };
-        Ok(json!({ "tips": tips, "losses": losses, "compare": compare }))
+        Ok(json!({ "tips": tips, "losses": losses }))
     })
 }
 
@@ -252,12 +204,7 @@ impl Analysis {
             })
             .collect();
         let losses = v.get("losses")?.as_str()?.to_string();
-        let compare = v.get("compare").and_then(Value::as_str).unwrap_or("");
-        Some(Analysis {
-            tips,
-            losses,
-            compare: compare.to_string(),
-        })
+        Some(Analysis { tips, losses })
     }
 }
 
@@ -329,44 +276,6 @@ mod tests {
             tips[rollback].iter().any(|t| t.starts_with("a window of ")),
             "{:?}",
             tips[rollback]
-        );
-    }
-
-    #[test]
-    fn a_compare_request_comes_back_with_the_report_too() {
-        let s = drift_core::builtin("coding-day").unwrap();
-        let (seq, analysis) =
-            read_reply(&reply(&compare_request(8, &s, Preset::OpenaiCompact))).unwrap();
-        assert_eq!(seq, 8);
-        let a = analysis.unwrap();
-        let run = simulate(&s).unwrap();
-        assert_eq!(
-            a.compare,
-            compare_html(&s, &run, Preset::OpenaiCompact).unwrap()
-        );
-        assert!(
-            a.compare.contains("<strong>OpenAI compact</strong>"),
-            "{}",
-            a.compare
-        );
-        assert_eq!(a.tips.len(), s.actions.len());
-        // Without it, none.
-        assert_eq!(
-            read_reply(&reply(&request(9, &s)))
-                .unwrap()
-                .1
-                .unwrap()
-                .compare,
-            ""
-        );
-        // Against a preset no one has, an error.
-        let bad = compare_request(10, &s, Preset::OpenaiCompact).replace("openai_compact", "nope");
-        assert!(
-            read_reply(&reply(&bad))
-                .unwrap()
-                .1
-                .unwrap_err()
-                .contains("nope")
         );
     }
 

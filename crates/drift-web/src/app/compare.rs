@@ -1,29 +1,37 @@
 //! The compare view: the current policy against another preset, on the
 //! current scenario, with every action and fact whose fate differs marked.
 
-use drift_core::Preset;
+use drift_core::{PolicyChoice, Preset, simulate};
 use leptos::prelude::*;
 
 use super::state::AppState;
-use super::tips::Tips;
-use crate::html::escape;
+use crate::compare::{compare, to_html};
 use crate::story::policy_name;
 
-/// The compare view. The report is written by the analysis worker with
-/// the rest of its analysis (static markup), and dimmed while it works on
-/// new settings.
+/// The compare view. The report is static markup rebuilt when the settings
+/// change (cheaper, in code size, than a reactive table).
 #[component]
 pub fn CompareView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let tips = expect_context::<ReadSignal<Tips>>();
     let name_a = move || state.scenario.with(|s| policy_name(&s.policy).to_string());
-    let report = move || {
-        tips.with(|t| match t {
-            Tips::Ready(a) | Tips::Pending(Some(a)) => a.compare.clone(),
-            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
-            Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
-        })
-    };
+    let report = Memo::new(move |_| {
+        let other = state.compare.get();
+        state
+            .with_sim(|sim| {
+                let mut s = sim.scenario.clone();
+                s.policy = PolicyChoice::Preset(other);
+                let b = simulate(&s).ok()?;
+                let c = compare(&sim.scenario, &sim.run, &b);
+                Some(to_html(
+                    &c,
+                    &sim.scenario,
+                    policy_name(&sim.scenario.policy),
+                    other.info().name,
+                ))
+            })
+            .flatten()
+            .unwrap_or_else(|| "<p class=\"note\">These settings cannot run.</p>".to_string())
+    });
     view! {
         <div class="compare">
             <div class="compare-pick">
@@ -46,7 +54,7 @@ pub fn CompareView() -> impl IntoView {
                     </select>
                 </label>
             </div>
-            <div class="compare-report" inner_html=report></div>
+            <div class="compare-report" inner_html=move || report.get()></div>
         </div>
     }
 }

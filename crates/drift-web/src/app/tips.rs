@@ -1,6 +1,5 @@
 //! The analysis worker, seen from the page: every new simulation is sent to
-//! it (with the preset the compare view sets against it), and its answer
-//! for the latest simulation is kept.
+//! it, and its answer for the latest simulation is kept.
 
 use std::time::Duration;
 
@@ -8,7 +7,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use super::workers::{Answer, Worker};
-use crate::worker::{Analysis, compare_request};
+use crate::worker::{Analysis, request};
 
 /// The worker's loader, which Trunk puts beside the page's script.
 const WORKER: &str = "drift-tipping_loader.js";
@@ -59,8 +58,6 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
     // once they have been still for `SETTLE`, so the page's redraws keep the
     // processor to themselves.
     Effect::new(move |_| {
-        // The compare view's preset is part of what is asked.
-        state.compare.track();
         if state.with_sim(|_| ()).is_none() {
             return;
         }
@@ -77,8 +74,7 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
             });
         }
         worker.ask_later(SETTLE, move |n| {
-            let other = state.compare.get_untracked();
-            state.with_sim_untracked(|sim| compare_request(n, &sim.scenario, other))
+            state.with_sim_untracked(|sim| request(n, &sim.scenario))
         });
     });
     tips
