@@ -8,9 +8,16 @@ use drift_core::{Outcome, PolicyChoice, Run, Scenario, explain};
 pub struct Story {
     /// "Under pinned prefix, 4 of 8 actions run without their rule."
     pub summary: String,
-    /// One line per action that was ungoverned, misbound or refused.
+    /// One line per action that was ungoverned, misbound or refused (by
+    /// [`headline`]: the worst few).
     pub lines: Vec<StoryLine>,
+    /// How many more went wrong (none from [`tell`]).
+    pub more: usize,
 }
+
+/// How many actions that went wrong a headline explains when there are
+/// many: the worst; the others are "and N more".
+pub const FEW: usize = 3;
 
 /// Why one action went wrong.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,8 +48,37 @@ pub(crate) fn plural(n: impl Into<u64>, one: &str, many: &str) -> String {
     }
 }
 
-/// Tells what `run` did to `scenario`'s actions.
+/// Tells what `run` did to `scenario`'s actions, explaining every one that
+/// went wrong.
 pub fn tell(scenario: &Scenario, run: &Run) -> Story {
+    told(scenario, run, usize::MAX)
+}
+
+/// Tells what `run` did to `scenario`'s actions in a sentence and the
+/// [`FEW`] worst actions (misbound before ungoverned before refused, then
+/// irreversible first, then the least fidelity); the rest are counted in
+/// [`Story::more`]. With a handful, every one is explained.
+pub fn headline(scenario: &Scenario, run: &Run) -> Story {
+    told(scenario, run, FEW)
+}
+
+/// Why action `action` went wrong, if it did.
+fn line(scenario: &Scenario, run: &Run, action: usize) -> Option<StoryLine> {
+    let a = run.actions().get(action)?;
+    if !matches!(
+        a.outcome,
+        Outcome::Ungoverned | Outcome::Misbound | Outcome::Refused
+    ) {
+        return None;
+    }
+    Some(StoryLine {
+        action,
+        outcome: a.outcome,
+        why: explain(scenario, run, action)?.to_string(),
+    })
+}
+
+fn told(scenario: &Scenario, run: &Run, few: usize) -> Story {
     let counts = run.counts();
     let total = counts.total();
     if total == 0 {
@@ -52,6 +88,7 @@ pub fn tell(scenario: &Scenario, run: &Run) -> Story {
                 policy_name(&scenario.policy)
             ),
             lines: Vec::new(),
+            more: 0,
         };
     }
     let mut parts = Vec::new();
@@ -93,26 +130,43 @@ pub fn tell(scenario: &Scenario, run: &Run) -> Story {
         ));
     }
     let summary = format!("Under {}, {}.", policy_name(&scenario.policy), join(&parts));
-    let lines = run
-        .actions()
-        .iter()
-        .enumerate()
-        .filter(|(_, a)| {
-            matches!(
-                a.outcome,
-                Outcome::Ungoverned | Outcome::Misbound | Outcome::Refused
-            )
-        })
-        .filter_map(|(i, a)| {
-            let why = explain(scenario, run, i)?;
-            Some(StoryLine {
-                action: i,
-                outcome: a.outcome,
-                why: why.to_string(),
-            })
-        })
+    let mut rest: Vec<usize> = (0..run.actions().len())
+        .filter(|&i| badness(scenario, run, i).is_some())
         .collect();
-    Story { summary, lines }
+    // "And one more" is not worth folding away.
+    let worst: Vec<usize> = if rest.len() > few.saturating_add(2) {
+        (0..few)
+            .filter_map(|_| {
+                let k = (0..rest.len()).min_by_key(|&k| badness(scenario, run, rest[k]))?;
+                Some(rest.remove(k))
+            })
+            .collect()
+    } else {
+        std::mem::take(&mut rest)
+    };
+    let lines = worst
+        .into_iter()
+        .filter_map(|i| line(scenario, run, i))
+        .collect();
+    Story {
+        summary,
+        lines,
+        more: rest.len(),
+    }
+}
+
+/// How bad action `i`'s outcome is, worst least (`None`: nothing went
+/// wrong).
+fn badness(scenario: &Scenario, run: &Run, i: usize) -> Option<(u8, bool, u64, usize)> {
+    let a = run.actions().get(i)?;
+    let rank = match a.outcome {
+        Outcome::Misbound => 0,
+        Outcome::Ungoverned => 1,
+        Outcome::Refused => 2,
+        _ => return None,
+    };
+    let irreversible = scenario.actions.get(i)?.irreversible;
+    Some((rank, !irreversible, (a.fidelity * 1e9) as u64, i))
 }
 
 /// "a", "a and b", "a, b and c".
@@ -164,6 +218,53 @@ mod tests {
             "Under pinned prefix, nothing is graded: the scenario has no action."
         );
         assert!(story.lines.is_empty());
+    }
+
+    #[test]
+    fn a_long_list_folds_to_the_worst_few_and_a_count() {
+        let mut s = drift_core::builtin("payments-incident").unwrap();
+        let rollback = s
+            .actions
+            .iter()
+            .position(|a| a.id == "rollback-payments")
+            .unwrap();
+        for k in 0..10 {
+            let mut a = s.actions[rollback].clone();
+            a.id = format!("rollback-{k}");
+            a.irreversible = k == 7;
+            s.actions.push(a);
+        }
+        let run = drift_core::simulate(&s).unwrap();
+        let all = tell(&s, &run);
+        let short = headline(&s, &run);
+        assert_eq!(short.summary, all.summary);
+        assert_eq!(all.more, 0);
+        assert_eq!(short.lines.len(), FEW);
+        assert_eq!(short.lines.len() + short.more, all.lines.len());
+        // The worst first (irreversible before the rest of the ungoverned),
+        // and no worse one left out.
+        let bad = |i: usize| badness(&s, &run, i).unwrap();
+        assert!(
+            short
+                .lines
+                .windows(2)
+                .all(|w| bad(w[0].action) < bad(w[1].action))
+        );
+        assert!(s.actions[short.lines[0].action].irreversible);
+        let last = bad(short.lines[FEW - 1].action);
+        for l in &all.lines {
+            if !short.lines.iter().any(|x| x.action == l.action) {
+                assert!(bad(l.action) > last, "{} is worse", l.action);
+            }
+        }
+        for l in &short.lines {
+            assert_eq!(all.lines.iter().find(|x| x.action == l.action), Some(l));
+        }
+        // A handful is told whole.
+        let s = drift_core::builtin("payments-incident").unwrap();
+        let run = drift_core::simulate(&s).unwrap();
+        assert_eq!(headline(&s, &run), tell(&s, &run));
+        assert_eq!(line(&s, &run, s.actions.len()), None);
     }
 
     #[test]

@@ -314,7 +314,8 @@ pub fn actions_html(
     out
 }
 
-/// The headline: the sentence, then one line per action that went wrong.
+/// The headline: the sentence, then one line per action that went wrong
+/// (the worst few, and how many more, all in the actions table below).
 pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
     let mut out = format!(
         "<p class=\"summary\">{}</p><ul class=\"why\">",
@@ -335,6 +336,13 @@ pub fn headline_html(scenario: &Scenario, story: &Story) -> String {
         );
     }
     out.push_str("</ul>");
+    if story.more > 0 {
+        let _ = write!(
+            out,
+            "<p class=\"why-more\"><a href=\"#actions-heading\">and {} more</a>, each with its reason in the actions below.</p>",
+            story.more
+        );
+    }
     out
 }
 

@@ -15,14 +15,19 @@
 //!
 //! - Analysis: [`request`] (the scenario file) and [`reply`] (per action the
 //!   lines of [`tipping_text`], and the round-by-round report as markup).
+//! - Exports, by the same worker: [`export_request`] (what to export on a
+//!   line of its own, then the scenario file) and [`reply`] (the file's
+//!   text). A result of every fact's timeline, or a chart of hundreds of
+//!   rows, is written off the page.
 //! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
 //!   [`Guesses`]).
 
 use drift_core::round_losses;
 use drift_core::tipping_points;
-use drift_core::{Scenario, parse_scenario, scenario_to_json, simulate};
+use drift_core::{Scenario, parse_scenario, result_to_json, scenario_to_json, simulate};
 use serde_json::{Value, json};
 
+use crate::chart::{Chart, Palette};
 #[cfg(feature = "session")]
 use crate::imported::Guesses;
 use crate::tables::{losses_html, tipping_text};
@@ -47,18 +52,31 @@ fn answer(message: &str, work: impl FnOnce(&str) -> Result<Value, String>) -> St
     .to_string()
 }
 
-/// A reply read back: its sequence number and its answer as `read` reads it
-/// (or the error it carries); `None` for anything that is not a reply.
-fn read_answer<T>(
-    reply: &str,
-    read: impl FnOnce(&Value) -> Option<Result<T, String>>,
-) -> Option<(u64, Result<T, String>)> {
-    let v: Value = serde_json::from_str(reply).ok()?;
+/// A reply read back: its sequence number and its answer (or the error it
+/// carries); `None` for anything that is not a reply.
+pub fn read_envelope(reply: &str) -> Option<Reply<Value>> {
+    let mut v: Value = serde_json::from_str(reply).ok()?;
     let seq = v.get("seq")?.as_u64()?;
     if let Some(e) = v.get("error").and_then(Value::as_str) {
         return Some((seq, Err(e.to_string())));
     }
-    Some((seq, read(v.get("answer")?)?))
+    Some((seq, Ok(v.get_mut("answer")?.take())))
+}
+
+/// A reply read back, its answer as `read` reads it; `None` for anything
+/// that is not such a reply.
+fn read_answer<T>(
+    reply: &str,
+    read: impl FnOnce(&Value) -> Option<Result<T, String>>,
+) -> Option<Reply<T>> {
+    let (seq, answer) = read_envelope(reply)?;
+    Some((
+        seq,
+        match answer {
+            Ok(v) => read(&v)?,
+            Err(e) => Err(e),
+        },
+    ))
 }
 
 /// What the worker found for one scenario.
@@ -75,10 +93,77 @@ pub fn request(seq: u64, scenario: &Scenario) -> String {
     format!("{seq}\n{}", scenario_to_json(scenario))
 }
 
-/// The analysis worker's answer to a request: `{"tips": [[...], ...],
-/// "losses": "..."}`.
+/// What the simulator exports through its worker.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Export {
+    /// The timelines as SVG, in the dark colours or the light.
+    Svg {
+        /// The dark colours.
+        dark: bool,
+    },
+    /// The result (`result@1` JSON).
+    Json,
+    /// The actions as CSV.
+    Csv,
+}
+
+impl Export {
+    const ALL: [Export; 4] = [
+        Export::Svg { dark: false },
+        Export::Svg { dark: true },
+        Export::Json,
+        Export::Csv,
+    ];
+
+    fn id(self) -> &'static str {
+        match self {
+            Export::Svg { dark: false } => "svg",
+            Export::Svg { dark: true } => "svg-dark",
+            Export::Json => "json",
+            Export::Csv => "csv",
+        }
+    }
+
+    /// The file's text for `scenario`.
+    fn write(self, scenario: &Scenario) -> Result<String, String> {
+        let run = simulate(scenario).map_err(|e| e.to_string())?;
+        Ok(match self {
+            Export::Svg { dark } => crate::chart::to_svg(
+                &Chart::new(scenario, &run),
+                &format!("{} under {}", scenario.id, run.policy_id()),
+                if dark {
+                    &Palette::DARK
+                } else {
+                    &Palette::LIGHT
+                },
+            ),
+            Export::Json => result_to_json(scenario, &run),
+            Export::Csv => crate::csv::actions(scenario, &run),
+        })
+    }
+}
+
+/// The message asking for `export` of `scenario`.
+pub fn export_request(seq: u64, export: Export, scenario: &Scenario) -> String {
+    format!("{seq}\n{}\n{}", export.id(), scenario_to_json(scenario))
+}
+
+/// An export reply read back: its sequence number and the file's text.
+pub fn read_export_reply(reply: &str) -> Option<Reply<String>> {
+    read_answer(reply, |v| Some(Ok(v.as_str()?.to_string())))
+}
+
+/// The analysis worker's answer to a request: for an analysis
+/// `{"tips": [[...], ...], "losses": "..."}`, for an export the file's text.
 pub fn reply(message: &str) -> String {
-    answer(message, |file| {
+    answer(message, |body| {
+        if let Some((kind, file)) = body.split_once('\n')
+            && let Some(export) = Export::ALL.into_iter().find(|e| e.id() == kind)
+        {
+            let s = parse_scenario(file).map_err(|e| e.to_string())?;
+            return export.write(&s).map(Value::String);
+        }
+        let file = body;
         let s = parse_scenario(file).map_err(|e| e.to_string())?;
         let run = simulate(&s).map_err(|e| e.to_string())?;
         let tips: Vec<Vec<String>> = tipping_points(&s)
@@ -91,13 +176,18 @@ pub fn reply(message: &str) -> String {
     })
 }
 
-/// A reply read back: its sequence number and the analysis (or why there is
+/// A reply read back: its sequence number and the answer (or why there is
 /// none).
-pub type Reply = (u64, Result<Analysis, String>);
+pub type Reply<T> = (u64, Result<T, String>);
 
 /// Reads a reply.
-pub fn read_reply(reply: &str) -> Option<Reply> {
-    read_answer(reply, |v| {
+pub fn read_reply(reply: &str) -> Option<Reply<Analysis>> {
+    read_answer(reply, |v| Some(Ok(Analysis::from_json(v)?)))
+}
+
+impl Analysis {
+    /// The analysis in a reply's answer.
+    pub fn from_json(v: &Value) -> Option<Analysis> {
         let tips = v
             .get("tips")?
             .as_array()?
@@ -114,8 +204,8 @@ pub fn read_reply(reply: &str) -> Option<Reply> {
             })
             .collect();
         let losses = v.get("losses")?.as_str()?.to_string();
-        Some(Ok(Analysis { tips, losses }))
-    })
+        Some(Analysis { tips, losses })
+    }
 }
 
 #[cfg(feature = "session")]
@@ -134,7 +224,7 @@ pub fn import_reply(message: &str) -> String {
 #[cfg(feature = "session")]
 /// An import reply read back: its sequence number and the guesses (or why
 /// there are none).
-pub fn read_import_reply(reply: &str) -> Option<(u64, Result<Guesses, String>)> {
+pub fn read_import_reply(reply: &str) -> Option<Reply<Guesses>> {
     read_answer(reply, |v| Some(Guesses::from_json(v)))
 }
 
@@ -187,6 +277,31 @@ mod tests {
             "{:?}",
             tips[rollback]
         );
+    }
+
+    #[test]
+    fn exports_come_back_as_the_files_text() {
+        let s = drift_core::builtin("payments-incident").unwrap();
+        let run = simulate(&s).unwrap();
+        let ask = |export| {
+            let (seq, text) = read_export_reply(&reply(&export_request(5, export, &s))).unwrap();
+            assert_eq!(seq, 5);
+            text.unwrap()
+        };
+        assert_eq!(ask(Export::Json), result_to_json(&s, &run));
+        assert_eq!(ask(Export::Csv), crate::csv::actions(&s, &run));
+        let (light, dark) = (
+            ask(Export::Svg { dark: false }),
+            ask(Export::Svg { dark: true }),
+        );
+        assert!(light.starts_with("<svg") && light.contains("payments-freeze"));
+        assert!(light.contains("payments-incident under pinned_prefix"));
+        assert_ne!(light, dark);
+        // A broken scenario is an error, not a file.
+        let (_, e) = read_export_reply(&reply("6\njson\n{oops")).unwrap();
+        assert!(e.unwrap_err().contains("line 1"));
+        // An analysis reply is not an export's.
+        assert_eq!(read_export_reply(&reply(&request(7, &s))), None);
     }
 
     #[test]

@@ -159,3 +159,108 @@ fn the_context_fill_replays_the_harness() {
     }
     assert!(svg.contains("\nwindow\n</text>"));
 }
+
+#[test]
+fn rows_made_one_at_a_time_are_the_charts_rows() {
+    use drift_web::chart::{Axis, Row};
+    let (s, chart) = payments();
+    let run = simulate(&s).unwrap();
+    assert_eq!(Axis::of(&s, &run), chart.axis);
+    for (i, row) in chart.rows.iter().enumerate() {
+        assert_eq!(Row::of(&s, &run, i).as_ref(), Some(row));
+    }
+    assert_eq!(Row::of(&s, &run, s.facts.len()), None);
+}
+
+#[test]
+fn decimating_keeps_each_columns_extremes_and_at_most_four_points() {
+    use drift_web::chart::decimate;
+    // A sawtooth of 20,000 points over 500 columns.
+    let points: Vec<(i32, i32)> = (0..20_000).map(|i| (i / 40, (i * 37) % 101)).collect();
+    let out = decimate(points.iter().copied());
+    assert!(out.len() <= 4 * 500, "{} points", out.len());
+    for x in 0..500 {
+        let column =
+            |p: &[(i32, i32)]| -> Vec<i32> { p.iter().filter(|q| q.0 == x).map(|q| q.1).collect() };
+        let (was, now) = (column(&points), column(&out));
+        assert_eq!(now.first(), was.first(), "column {x} enters elsewhere");
+        assert_eq!(now.last(), was.last(), "column {x} leaves elsewhere");
+        assert_eq!(now.iter().min(), was.iter().min(), "column {x}");
+        assert_eq!(now.iter().max(), was.iter().max(), "column {x}");
+    }
+    // A line with fewer points than columns is left as it is.
+    let few = [(0, 5), (10, 5), (10, 9), (20, 9)];
+    assert_eq!(decimate(few), few);
+}
+
+#[test]
+fn a_day_long_row_draws_no_more_than_the_canvas_is_wide() {
+    use plotters::prelude::*;
+    // Payments for 20,000 turns: some 1,600 rounds on a plot 400 pixels wide.
+    let mut s = builtin("payments-incident").unwrap();
+    s.harness.turns = 20_000;
+    let run = simulate(&s).unwrap();
+    assert!(run.rounds().len() > 1_000, "{} rounds", run.rounds().len());
+    let chart = Chart::new(&s, &run);
+    let freeze = chart
+        .rows
+        .iter()
+        .find(|r| r.id == "payments-freeze")
+        .unwrap();
+    let mut svg = String::new();
+    {
+        let area = drift_web::chart::Surface::Svg(SVGBackend::with_string(&mut svg, (420, 64)))
+            .into_drawing_area();
+        drift_web::chart::draw_row(
+            &area,
+            &chart.axis,
+            freeze,
+            &drift_web::chart::Palette::LIGHT,
+            1.0,
+        )
+        .unwrap();
+        area.present().unwrap();
+    }
+    // At most a round rule per pixel column, a dash every 8 pixels of the
+    // threshold and of an unverified stretch, and a few more.
+    let shapes = svg.matches("<polyline").count() + svg.matches("<rect").count();
+    assert!(shapes <= 420 + 2 * 420 / 8 + 20, "{shapes} shapes");
+    let points: usize = svg
+        .split("points=\"")
+        .skip(1)
+        .map(|p| p.split('"').next().unwrap_or("").split(' ').count())
+        .sum();
+    assert!(points <= 2 * 420 + 4 * 420 * 2 + 40, "{points} points");
+}
+
+#[test]
+fn a_fill_knows_whether_it_is_still_the_runs() {
+    use drift_web::chart::Fill;
+    let s = builtin("coding-day").unwrap();
+    let fill = Fill::new(&simulate(&s).unwrap());
+    assert!(fill.matches(&simulate(&s).unwrap()));
+    // A retention moves no token: the same fill.
+    let mut r = s.clone();
+    r.retention.set(drift_core::Kind::StandingRule, 0.31);
+    assert!(fill.matches(&simulate(&r).unwrap()));
+    // Each of these moves the line.
+    let changes: [fn(&mut drift_core::Scenario); 5] = [
+        |s| s.harness.system_tokens += 1,
+        |s| s.harness.tokens_per_turn += 1,
+        |s| s.harness.window_tokens /= 2,
+        |s| s.harness.turns -= 1,
+        |s| {
+            s.turn_tokens.push(drift_core::TurnTokens {
+                turn: 229,
+                tokens: 9_000,
+            })
+        },
+    ];
+    for change in changes {
+        let mut c = s.clone();
+        change(&mut c);
+        let run = simulate(&c).unwrap();
+        assert!(!fill.matches(&run), "{:?}", c.harness);
+        assert!(Fill::new(&run).matches(&run));
+    }
+}

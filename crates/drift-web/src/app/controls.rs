@@ -9,6 +9,7 @@ use drift_core::{
     Control, Policy, PolicyChoice, Preset, Role, SETTINGS, SettingInfo, Unit, Value, builtin,
     builtin_ids, thousands,
 };
+use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::state::AppState;
@@ -256,20 +257,18 @@ pub fn PolicyPanel() -> impl IntoView {
     let explain = move || match policy.get() {
         PolicyChoice::Preset(p) => {
             let info = p.info();
-            view! {
+            Either::Left(view! {
                 <p class="policy-summary">{info.summary}</p>
                 <Show when=move || !info.approximates.is_empty()>
                     <p class="policy-approx">{info.approximates}</p>
                     <p class="policy-approx">"Not modelled: " {info.limits}</p>
                     <p class="policy-source">"Source: " {info.source}</p>
                 </Show>
-            }
-            .into_any()
+            })
         }
-        PolicyChoice::Custom(_) => view! {
+        PolicyChoice::Custom(_) => Either::Right(view! {
             <p class="policy-summary">"A policy built from the switches below."</p>
-        }
-        .into_any(),
+        }),
     };
     // Any switch turns the policy into a custom one.
     let set = move |change: fn(&mut Policy, u64), v: u64| -> Result<(), String> {
@@ -441,10 +440,9 @@ fn setting_control(state: AppState, info: &'static SettingInfo) -> impl IntoView
                     })
                     .map_err(|e| e.to_string())
             });
-            view! {
+            Either::Left(view! {
                 <NumberInput id label value min=min as u64 max=max as u64 step=step as u64 on_change />
-            }
-            .into_any()
+            })
         }
         _ => {
             let whole = info.unit == Unit::Percent;
@@ -474,7 +472,7 @@ fn setting_control(state: AppState, info: &'static SettingInfo) -> impl IntoView
             } else {
                 fraction
             };
-            view! { <Slider id label value min max step format on_change /> }.into_any()
+            Either::Right(view! { <Slider id label value min max step format on_change /> })
         }
     }
 }

@@ -83,6 +83,49 @@ pub fn observe_width(node: NodeRef<leptos::html::Div>) -> ReadSignal<f64> {
     width
 }
 
+/// Whether the element behind `node` is on screen or within a screen's
+/// height of it, kept current by an IntersectionObserver (which also
+/// reports where it is at first). Where there is no such observer, always.
+/// The observer is disconnected when the component that asked goes away.
+pub fn seen<E>(node: NodeRef<E>) -> ReadSignal<bool>
+where
+    E: leptos::html::ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    let (seen, set_seen) = signal(false);
+    Effect::new(move |_| {
+        if let Some(el) = node.get() {
+            watch(el.unchecked_ref(), set_seen);
+        }
+    });
+    seen
+}
+
+fn watch(el: &web_sys::Element, set_seen: WriteSignal<bool>) {
+    let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        // The last entry is the latest.
+        if let Some(entry) = entries
+            .iter()
+            .last()
+            .and_then(|e| e.dyn_into::<web_sys::IntersectionObserverEntry>().ok())
+        {
+            set_seen.try_set(entry.is_intersecting());
+        }
+    });
+    let options = web_sys::IntersectionObserverInit::new();
+    options.set_root_margin("100% 0px");
+    let Ok(observer) = web_sys::IntersectionObserver::new_with_options(
+        callback.as_ref().unchecked_ref(),
+        &options,
+    ) else {
+        set_seen.set(true);
+        return;
+    };
+    observer.observe(el);
+    let held = send_wrapper::SendWrapper::new((observer, callback));
+    on_cleanup(move || held.take().0.disconnect());
+}
+
 /// Offers `bytes` as a download named `name`.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));

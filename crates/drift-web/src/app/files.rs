@@ -2,7 +2,7 @@
 //! (picker or drop), and export the chart (PNG, SVG), the result (JSON), the
 //! actions (CSV) and the edited scenario (JSON).
 
-use drift_core::{parse_scenario, result_to_json, scenario_to_json};
+use drift_core::{parse_scenario, scenario_to_json};
 use leptos::html::Input;
 use leptos::prelude::*;
 use wasm_bindgen_futures::JsFuture;
@@ -10,8 +10,13 @@ use wasm_bindgen_futures::JsFuture;
 use super::dom::{download, download_url, file_name, file_text, take_chosen_file};
 use super::state::{AppState, Notice, share_url};
 use super::timelines::png_data_url;
+use super::workers::{Answer, Worker};
 use crate::chart::{self, Palette};
 use crate::link::Source;
+use crate::worker::{Export, export_request};
+
+/// The analysis worker's loader, which Trunk puts beside the page's script.
+const WORKER: &str = "drift-tipping_loader.js";
 
 /// Reads `file` and loads it as a scenario; a file that does not read leaves
 /// the session as it was and says what is wrong.
@@ -92,44 +97,45 @@ pub fn Toolbar() -> impl IntoView {
     let export_png = move |_| {
         let url = state.with_sim(|sim| {
             let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
-            png_data_url(&sim.chart, &title, &palette.get_untracked())
+            png_data_url(
+                &chart::Chart::new(&sim.scenario, &sim.run),
+                &title,
+                &palette.get_untracked(),
+            )
         });
         report(match url.flatten() {
             Some(url) => download_url(&names("timelines", "png"), &url),
             None => Err("the chart could not be drawn".to_string()),
         });
     };
-    let export_svg = move |_| {
-        let svg = state.with_sim(|sim| {
-            let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
-            chart::to_svg(&sim.chart, &title, &palette.get_untracked())
+    // The SVG, the result and the CSV are written by the analysis worker
+    // (a second one, started at the first export), off the page: for a long
+    // session they are megabytes. The latest export asked for is saved.
+    let asked = StoredValue::new((String::new(), ""));
+    let exports = Worker::new(WORKER, move |answer| {
+        let (name, mime) = asked.get_value();
+        report(match answer {
+            Answer::Done(Ok(text)) => match text.as_str() {
+                Some(text) => download(&name, mime, text.as_bytes()),
+                None => Err("the worker's answer is not a file".to_string()),
+            },
+            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => Err(why),
         });
-        report(download(
-            &names("timelines", "svg"),
-            "image/svg+xml",
-            svg.unwrap_or_default().as_bytes(),
-        ));
+    });
+    let export = move |export: Export, what: &str, ext: &str, mime: &'static str| {
+        asked.set_value((names(what, ext), mime));
+        exports.ask(|n| {
+            state
+                .scenario
+                .with_untracked(|s| export_request(n, export, s))
+        });
     };
-    let export_json = move |_| {
-        let json = state
-            .with_sim(|sim| result_to_json(&sim.scenario, &sim.run))
-            .unwrap_or_default();
-        report(download(
-            &names("result", "json"),
-            "application/json",
-            json.as_bytes(),
-        ));
+    let export_svg = move |_| {
+        let dark = palette.get_untracked() == Palette::DARK;
+        export(Export::Svg { dark }, "timelines", "svg", "image/svg+xml");
     };
-    let export_csv = move |_| {
-        let csv = state
-            .with_sim(|sim| crate::csv::actions(&sim.scenario, &sim.run))
-            .unwrap_or_default();
-        report(download(
-            &names("actions", "csv"),
-            "text/csv",
-            csv.as_bytes(),
-        ));
-    };
+    let export_json = move |_| export(Export::Json, "result", "json", "application/json");
+    let export_csv = move |_| export(Export::Csv, "actions", "csv", "text/csv");
     let export_scenario = move |_| {
         let json = state.scenario.with_untracked(scenario_to_json);
         report(download(

@@ -15,6 +15,7 @@ mod timelines;
 mod tips;
 mod workers;
 
+use leptos::either::EitherOf4;
 use leptos::prelude::*;
 
 use crate::link::Tab;
@@ -95,10 +96,10 @@ pub fn App() -> impl IntoView {
         }
     };
     let view_for_tab = move || match state.tab.get() {
-        Tab::Timelines => view! { <timelines::Timelines /> }.into_any(),
-        Tab::Rounds => view! { <panels::RoundsPanel /> }.into_any(),
-        Tab::Matrix => view! { <panels::MatrixView /> }.into_any(),
-        Tab::Compare => view! { <compare::CompareView /> }.into_any(),
+        Tab::Timelines => EitherOf4::A(view! { <timelines::Timelines /> }),
+        Tab::Rounds => EitherOf4::B(view! { <panels::RoundsPanel /> }),
+        Tab::Matrix => EitherOf4::C(view! { <panels::MatrixView /> }),
+        Tab::Compare => EitherOf4::D(view! { <compare::CompareView /> }),
     };
     view! {
         <header class="top">

@@ -1,8 +1,9 @@
 //! The headline, the actions, the rounds and the scenario × preset matrix.
 
-use drift_core::{PolicyChoice, Preset, Scenario, builtin, builtin_ids, simulate};
+use drift_core::{PolicyChoice, Preset, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
+use super::dom::seen;
 use super::state::AppState;
 use super::tips::Tips;
 use crate::html::escape;
@@ -10,7 +11,8 @@ use crate::link::{Source, Tab};
 use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
 use wasm_bindgen::JsCast;
 
-/// The sentence at the top and one why line per failing action.
+/// The sentence at the top and the why lines of the worst few actions that
+/// went wrong.
 #[component]
 pub fn Headline() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -31,35 +33,44 @@ pub fn Headline() -> impl IntoView {
 }
 
 /// Each action with its outcome, reason, fidelity, risk and consequence;
-/// an action whose outcome just changed flashes.
+/// an action whose outcome just changed flashes. Made at once, then again
+/// only while on screen or near it: a long table below hundreds of rows does
+/// not follow every slider.
 #[component]
 pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let tips = expect_context::<ReadSignal<Tips>>();
-    let html = Memo::new(move |_| {
-        state
-            .with_sim(|sim| {
-                let lines = tips.with(|t| match t {
-                    Tips::Ready(a) | Tips::Pending(Some(a))
-                        if a.tips.len() == sim.scenario.actions.len() =>
-                    {
-                        a.tips.clone()
-                    }
-                    Tips::Ready(_) | Tips::Pending(_) => {
-                        vec![vec!["…".to_string()]; sim.scenario.actions.len()]
-                    }
-                    Tips::Unavailable(why) => {
-                        vec![vec![format!("unavailable: {why}")]; sim.scenario.actions.len()]
-                    }
-                });
-                actions_html(&sim.scenario, &sim.run, &sim.changed, &lines)
-            })
-            .unwrap_or_default()
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    let in_view = seen(wrap);
+    let html = Memo::new_owning(move |last: Option<String>| match last {
+        Some(last) if !in_view.get() => (last, false),
+        last => {
+            let now = state
+                .with_sim(|sim| {
+                    let lines = tips.with(|t| match t {
+                        Tips::Ready(a) | Tips::Pending(Some(a))
+                            if a.tips.len() == sim.scenario.actions.len() =>
+                        {
+                            a.tips.clone()
+                        }
+                        Tips::Ready(_) | Tips::Pending(_) => {
+                            vec![vec!["…".to_string()]; sim.scenario.actions.len()]
+                        }
+                        Tips::Unavailable(why) => {
+                            vec![vec![format!("unavailable: {why}")]; sim.scenario.actions.len()]
+                        }
+                    });
+                    actions_html(&sim.scenario, &sim.run, &sim.changed, &lines)
+                })
+                .unwrap_or_default();
+            let changed = last.as_ref() != Some(&now);
+            (now, changed)
+        }
     });
     view! {
         <section class="panel actions" aria-labelledby="actions-heading">
             <h2 id="actions-heading">"Actions"</h2>
-            <div class="table-wrap" inner_html=move || html.get()></div>
+            <div class="table-wrap" node_ref=wrap inner_html=move || html.get()></div>
         </section>
     }
 }
@@ -76,55 +87,60 @@ pub fn RoundsPanel() -> impl IntoView {
     view! { <div class="rounds" inner_html=move || html.get()></div> }
 }
 
+/// The matrix row of `source`: its built-in's, or the last (imported).
+fn source_row(source: &Source) -> Option<usize> {
+    match source {
+        Source::Builtin(id) => builtin_ids().position(|b| b == id),
+        Source::Imported(_) => Some(builtin_ids().count()),
+    }
+}
+
 /// Scenario × preset outcome counts; a click loads the cell.
 #[component]
 pub fn MatrixView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // Rows: every built-in, and the imported scenario if there is one; the
-    // current scenario's row uses the current settings.
-    let rows = Memo::new(move |_| {
-        let source = state.source.get();
-        let mut rows: Vec<(Source, Scenario)> = builtin_ids()
-            .filter_map(|id| builtin(id).map(|s| (Source::Builtin(id.to_string()), s)))
-            .collect();
-        if let Source::Imported(s) = &source {
-            rows.push((source.clone(), s.as_ref().clone()));
-        }
-        rows
-    });
-    let html = Memo::new(move |_| {
-        let current = state.scenario.get();
-        let source = state.source.get();
-        rows.with(|rows| {
-            let mut here = None;
-            let table: Vec<MatrixRow> = rows
-                .iter()
-                .enumerate()
-                .map(|(r, (src, base))| {
-                    let scenario = if *src == source {
-                        if let PolicyChoice::Preset(p) = current.policy {
-                            here = Some((r, p));
-                        }
-                        &current
-                    } else {
-                        base
-                    };
-                    let cells = Preset::ALL
-                        .iter()
-                        .map(|&p| {
-                            let mut s = scenario.clone();
-                            s.policy = PolicyChoice::Preset(p);
-                            simulate(&s).ok().map(|run| run.counts())
-                        })
-                        .collect();
-                    MatrixRow {
-                        id: scenario.id.clone(),
-                        cells,
-                    }
+    // One memo per row: every built-in, then the imported scenario if there
+    // is one. The current scenario's row uses the current settings, so a
+    // change to them re-runs that row (13 runs), not every row.
+    let rows: Vec<Memo<Option<MatrixRow>>> = (0..=builtin_ids().count())
+        .map(|r| {
+            let id = builtin_ids().nth(r);
+            Memo::new(move |_| {
+                let here = match (state.source.get(), id) {
+                    (Source::Builtin(current), Some(id)) => current == id,
+                    (Source::Imported(_), None) => true,
+                    _ => false,
+                };
+                let scenario = if here {
+                    state.scenario.get()
+                } else {
+                    builtin(id?)?
+                };
+                let cells = Preset::ALL
+                    .iter()
+                    .map(|&p| {
+                        let mut s = scenario.clone();
+                        s.policy = PolicyChoice::Preset(p);
+                        simulate(&s).ok().map(|run| run.counts())
+                    })
+                    .collect();
+                Some(MatrixRow {
+                    id: scenario.id,
+                    cells,
                 })
-                .collect();
-            matrix_html(&table, here)
+            })
         })
+        .collect();
+    let html = Memo::new(move |_| {
+        let here = state
+            .source
+            .with(source_row)
+            .zip(state.scenario.with(|s| match s.policy {
+                PolicyChoice::Preset(p) => Some(p),
+                PolicyChoice::Custom(_) => None,
+            }));
+        let table: Vec<MatrixRow> = rows.iter().filter_map(|row| row.get()).collect();
+        matrix_html(&table, here)
     });
     // One handler for every cell: the button says which row and preset.
     let open = move |ev: leptos::ev::MouseEvent| {
@@ -144,11 +160,13 @@ pub fn MatrixView() -> impl IntoView {
         let (Some(row), Some(preset)) = (row, preset) else {
             return;
         };
-        let Some((src, base)) = rows.with(|rows| rows.get(row).cloned()) else {
-            return;
-        };
-        if src != state.source.get_untracked() {
-            state.load(src, base);
+        // A built-in's row loads it; the last, imported, row is already the
+        // current scenario.
+        if let Some(id) = builtin_ids().nth(row)
+            && state.source.with_untracked(source_row) != Some(row)
+            && let Some(base) = builtin(id)
+        {
+            state.load(Source::Builtin(id.to_string()), base);
         }
         let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
         state.tab.set(Tab::Timelines);

@@ -13,13 +13,13 @@ use wasm_bindgen::JsCast;
 
 use super::audit::AuditView;
 use super::dom::{download, file_name, file_text, take_chosen_file};
-use super::workers::Lazy;
+use super::workers::{Answer, Worker};
 use crate::html::escape;
 use crate::imported::Guesses;
 use crate::link::{self, PageState, Source, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html};
-use crate::worker::{import_request, read_import_reply};
+use crate::worker::import_request;
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,52 +136,84 @@ fn import_here(
     );
 }
 
-/// The import view.
+/// An import being corrected: the guesses as read, what the person changed
+/// in them, and the window and harness applied over them as settings
+/// (changing those keeps every correction).
+#[derive(Clone, Copy)]
+struct Import {
+    imported: RwSignal<Option<Guesses>>,
+    edits: RwSignal<Edits>,
+    window_tokens: RwSignal<Option<u64>>,
+    preset: RwSignal<Option<Preset>>,
+    /// The edited scenario, and how many actions it leaves governed by nothing.
+    edited: Memo<Option<(Scenario, usize)>>,
+}
+
+impl Import {
+    fn new() -> Import {
+        let imported = RwSignal::new(None::<Guesses>);
+        let edits = RwSignal::new(Edits::default());
+        let window_tokens = RwSignal::new(None::<u64>);
+        let preset = RwSignal::new(None::<Preset>);
+        let edited = Memo::new(move |_| {
+            imported.with(|i| {
+                i.as_ref().map(|i| {
+                    let (mut s, orphaned) = edits.with(|e| apply(i, e));
+                    if let Some(w) = window_tokens.get() {
+                        s.harness.window_tokens = w;
+                    }
+                    if let Some(p) = preset.get() {
+                        s.policy = PolicyChoice::Preset(p);
+                    }
+                    (s, orphaned)
+                })
+            })
+        });
+        Import {
+            imported,
+            edits,
+            window_tokens,
+            preset,
+            edited,
+        }
+    }
+
+    /// New guesses, every correction undone.
+    fn take(self, guesses: Guesses) {
+        self.edits.set(Edits::of(&guesses));
+        self.imported.set(Some(guesses));
+    }
+}
+
+/// The import view: where a log comes in, and what became of it.
 #[component]
 fn ImportView() -> impl IntoView {
+    let import = Import::new();
     let text_box = NodeRef::<Textarea>::new();
     let (busy, set_busy) = signal(None::<String>);
     let (error, set_error) = signal(None::<String>);
-    let imported = RwSignal::new(None::<Guesses>);
-    let edits = RwSignal::new(Edits::default());
-    // The window and harness apply to the imported scenario as settings: changing
-    // them keeps every correction made to the guesses.
-    let (window_tokens, set_window) = signal(None::<u64>);
-    let (preset, set_preset) = signal(None::<Preset>);
     let source = StoredValue::new(String::new());
 
     // Transcripts are read by a worker, so the page stays responsive; only the
     // answer to the latest read counts.
-    let seq = StoredValue::new(0u64);
-    let answered = StoredValue::new(0u64);
     let done = move |result: Result<Guesses, String>| match result {
         Ok(g) => {
-            edits.set(Edits::of(&g));
-            imported.set(Some(g));
+            import.take(g);
             set_error.set(None);
         }
         Err(e) => set_error.set(Some(e)),
     };
-    let on_reply = move |reply: String| {
-        if let Some((n, result)) = read_import_reply(&reply)
-            && n == seq.get_value()
-        {
-            answered.set_value(n);
-            set_busy.set(None);
-            done(result);
-        }
-    };
-    let worker = Lazy::new(WORKER, on_reply, move |why, listened| {
-        if listened {
+    let worker = Worker::new(WORKER, move |answer| {
+        set_busy.set(None);
+        match answer {
+            Answer::Done(result) => done(result.and_then(|v| Guesses::from_json(&v))),
             // It stopped while reading (a log too large for its memory, say):
             // say so; the next read starts a fresh one.
-            answered.set_value(seq.get_value());
-            set_busy.set(None);
-            set_error.set(Some(format!("The transcript could not be read: {why}")));
-        } else {
-            // It never loaded: read the waiting log here (and every later one:
-            // `send` says it cannot run).
-            import_here(source.get_value(), set_busy, done);
+            Answer::Stopped(why) => {
+                set_error.set(Some(format!("The transcript could not be read: {why}")));
+            }
+            // It cannot run here: read the log on the page.
+            Answer::Gone(_) => import_here(source.get_value(), set_busy, done),
         }
     });
     let run_import = move || {
@@ -189,20 +221,16 @@ fn ImportView() -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
-        seq.update_value(|n| *n += 1);
-        let n = seq.get_value();
         let size = text.len();
-        if worker.send(import_request(n, &text)) {
+        if let Some(n) = worker.ask(|n| import_request(n, &text)) {
             set_timeout(
                 move || {
-                    if seq.get_value() == n && answered.get_value() < n {
+                    if worker.waiting_for(n) {
                         set_busy.set(Some(reading(size)));
                     }
                 },
                 QUIET,
             );
-        } else {
-            import_here(text, set_busy, done);
         }
     };
     let load_text = move |name: String, text: String| {
@@ -234,21 +262,97 @@ fn ImportView() -> impl IntoView {
         });
     };
 
-    // The edited scenario and its simulation, live.
-    let edited = Memo::new(move |_| {
-        imported.with(|i| {
-            i.as_ref().map(|i| {
-                let (mut s, orphaned) = edits.with(|e| apply(i, e));
-                if let Some(w) = window_tokens.get() {
-                    s.harness.window_tokens = w;
+    view! {
+        <div class="import">
+            <p class="note">
+                "Load or paste a session log (a Claude Code or Codex session, OpenAI Responses items, or plain text). The rules it states become facts, the risky tool calls become actions; every one is a guess you can correct before the simulation uses it. Nothing leaves this page."
+            </p>
+            <ImportSettings import set_error />
+            <textarea
+                id="import-text"
+                node_ref=text_box
+                rows="8"
+                spellcheck="false"
+                aria-label="Session log"
+                on:change=move |ev| {
+                    source.set_value(event_target_value(&ev));
+                    run_import();
                 }
-                if let Some(p) = preset.get() {
-                    s.policy = PolicyChoice::Preset(p);
-                }
-                (s, orphaned)
-            })
-        })
-    });
+            ></textarea>
+            <div class="import-buttons">
+                <label class="file-button">
+                    "Load a session log… "
+                    <input type="file" id="import-file" on:change=on_file />
+                </label>
+            </div>
+            <p class="note progress" role="status" hidden=move || busy.with(Option::is_none)>{move || busy.get()}</p>
+            <p class="control-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
+            <Show when=move || import.imported.with(Option::is_some)>
+                <ImportResults import />
+                <FactGuesses import />
+                <ActionGuesses import />
+            </Show>
+        </div>
+    }
+}
+
+/// The window and the harness the imported scenario runs under.
+#[component]
+fn ImportSettings(import: Import, set_error: WriteSignal<Option<String>>) -> impl IntoView {
+    let Import {
+        imported,
+        window_tokens,
+        preset,
+        ..
+    } = import;
+    view! {
+        <div class="import-options">
+            <label class="control number">
+                <span>"window (tokens)"</span>
+                <input
+                    type="number"
+                    id="import-window"
+                    min="1000"
+                    step="1000"
+                    prop:value=move || {
+                        window_tokens
+                            .get()
+                            .or_else(|| {
+                                imported.with(|i| i.as_ref().map(|i| i.scenario.harness.window_tokens))
+                            })
+                            .unwrap_or(ImportOptions::default().window_tokens)
+                            .to_string()
+                    }
+                    on:change=move |ev| {
+                        match event_target_value(&ev).trim().parse::<u64>() {
+                            Ok(w) if window_tokens.get_untracked() != Some(w) => window_tokens.set(Some(w)),
+                            Ok(_) => {}
+                            Err(_) => set_error.set(Some("The window must be a whole number of tokens.".to_string())),
+                        }
+                    }
+                />
+            </label>
+            <label class="picker">
+                <span>"harness"</span>
+                <select
+                    id="import-policy"
+                    on:change=move |ev| preset.set(Preset::from_id(&event_target_value(&ev)))
+                >
+                    <option value="">"as the log's format suggests"</option>
+                    {Preset::ALL.iter().map(|p| view! { <option value=p.id()>{p.info().name}</option> }).collect_view()}
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// What the edited import comes to: a summary, the way to the simulator and
+/// to a file, and the simulation's headline and actions, live.
+#[component]
+fn ImportResults(import: Import) -> impl IntoView {
+    let Import {
+        imported, edited, ..
+    } = import;
     let results = Memo::new(move |_| {
         edited.with(|e| {
             let (s, orphaned) = e.as_ref()?;
@@ -265,7 +369,6 @@ fn ImportView() -> impl IntoView {
             })
         })
     });
-
     let open_in_simulator = move |_| {
         let Some((s, _)) = edited.get_untracked() else {
             return;
@@ -290,7 +393,48 @@ fn ImportView() -> impl IntoView {
             );
         }
     };
+    let summary = move || {
+        let edited = edited.get();
+        imported.with(|i| {
+            i.as_ref()
+                .zip(edited.as_ref())
+                .map(|(i, (s, _))| i.summary(s))
+        })
+    };
+    view! {
+        <p class="note import-summary">{summary}</p>
+        <div class="import-buttons">
+            <button type="button" id="open-in-simulator" on:click=open_in_simulator>"Open in the simulator →"</button>
+            <button type="button" id="export-imported" on:click=export>"Export the scenario file"</button>
+        </div>
+        <div class="import-results" aria-live="polite">
+            {move || {
+                results.with(|r| match r {
+                    Some(Ok((head, table, orphaned))) => {
+                        let note = (*orphaned > 0).then(|| format!(
+                            "{orphaned} action(s) left governed by nothing are not simulated."
+                        ));
+                        view! {
+                            <div class="headline" inner_html=head.clone()></div>
+                            <p class="note">{note}</p>
+                            <div class="table-wrap" inner_html=table.clone()></div>
+                        }
+                        .into_any()
+                    }
+                    Some(Err(e)) => view! { <p class="control-error" role="alert">{escape(e)}</p> }.into_any(),
+                    None => ().into_any(),
+                })
+            }}
+        </div>
+    }
+}
 
+/// The guessed facts: keep or drop each, change its kind.
+#[component]
+fn FactGuesses(import: Import) -> impl IntoView {
+    let Import {
+        imported, edits, ..
+    } = import;
     let fact_rows = move || {
         imported.with(|i| {
             let Some(i) = i.as_ref() else {
@@ -340,6 +484,31 @@ fn ImportView() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
+    view! {
+        <h3>"Facts (guessed: keep, drop or change the kind)"</h3>
+        <div class="table-wrap">
+            <table class="guesses facts">
+                <thead>
+                    <tr>
+                        <th scope="col">"keep"</th>
+                        <th scope="col">"turn"</th>
+                        <th scope="col">"fact"</th>
+                        <th scope="col">"kind"</th>
+                        <th scope="col">"sentence, and why it was read as a rule"</th>
+                    </tr>
+                </thead>
+                <tbody>{fact_rows}</tbody>
+            </table>
+        </div>
+    }
+}
+
+/// The guessed actions: keep or drop each, choose what governs it.
+#[component]
+fn ActionGuesses(import: Import) -> impl IntoView {
+    let Import {
+        imported, edits, ..
+    } = import;
     let action_rows = move || {
         imported.with(|i| {
             let Some(i) = i.as_ref() else {
@@ -407,131 +576,20 @@ fn ImportView() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
-    let summary = move || {
-        let edited = edited.get();
-        imported.with(|i| {
-            i.as_ref()
-                .zip(edited.as_ref())
-                .map(|(i, (s, _))| i.summary(s))
-        })
-    };
-
     view! {
-        <div class="import">
-            <p class="note">
-                "Load or paste a session log (a Claude Code or Codex session, OpenAI Responses items, or plain text). The rules it states become facts, the risky tool calls become actions; every one is a guess you can correct before the simulation uses it. Nothing leaves this page."
-            </p>
-            <div class="import-options">
-                <label class="control number">
-                    <span>"window (tokens)"</span>
-                    <input
-                        type="number"
-                        id="import-window"
-                        min="1000"
-                        step="1000"
-                        prop:value=move || {
-                            window_tokens
-                                .get()
-                                .or_else(|| {
-                                    imported.with(|i| i.as_ref().map(|i| i.scenario.harness.window_tokens))
-                                })
-                                .unwrap_or(ImportOptions::default().window_tokens)
-                                .to_string()
-                        }
-                        on:change=move |ev| {
-                            match event_target_value(&ev).trim().parse::<u64>() {
-                                Ok(w) if window_tokens.get_untracked() != Some(w) => set_window.set(Some(w)),
-                                Ok(_) => {}
-                                Err(_) => set_error.set(Some("The window must be a whole number of tokens.".to_string())),
-                            }
-                        }
-                    />
-                </label>
-                <label class="picker">
-                    <span>"harness"</span>
-                    <select
-                        id="import-policy"
-                        on:change=move |ev| set_preset.set(Preset::from_id(&event_target_value(&ev)))
-                    >
-                        <option value="">"as the log's format suggests"</option>
-                        {Preset::ALL.iter().map(|p| view! { <option value=p.id()>{p.info().name}</option> }).collect_view()}
-                    </select>
-                </label>
-            </div>
-            <textarea
-                id="import-text"
-                node_ref=text_box
-                rows="8"
-                spellcheck="false"
-                aria-label="Session log"
-                on:change=move |ev| {
-                    source.set_value(event_target_value(&ev));
-                    run_import();
-                }
-            ></textarea>
-            <div class="import-buttons">
-                <label class="file-button">
-                    "Load a session log… "
-                    <input type="file" id="import-file" on:change=on_file />
-                </label>
-            </div>
-            <p class="note progress" role="status" hidden=move || busy.with(Option::is_none)>{move || busy.get()}</p>
-            <p class="control-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
-            <Show when=move || imported.with(Option::is_some)>
-                <p class="note import-summary">{summary}</p>
-                <div class="import-buttons">
-                    <button type="button" id="open-in-simulator" on:click=open_in_simulator>"Open in the simulator →"</button>
-                    <button type="button" id="export-imported" on:click=export>"Export the scenario file"</button>
-                </div>
-                <div class="import-results" aria-live="polite">
-                    {move || {
-                        results.with(|r| match r {
-                            Some(Ok((head, table, orphaned))) => {
-                                let note = (*orphaned > 0).then(|| format!(
-                                    "{orphaned} action(s) left governed by nothing are not simulated."
-                                ));
-                                view! {
-                                    <div class="headline" inner_html=head.clone()></div>
-                                    <p class="note">{note}</p>
-                                    <div class="table-wrap" inner_html=table.clone()></div>
-                                }
-                                .into_any()
-                            }
-                            Some(Err(e)) => view! { <p class="control-error" role="alert">{escape(e)}</p> }.into_any(),
-                            None => ().into_any(),
-                        })
-                    }}
-                </div>
-                <h3>"Facts (guessed: keep, drop or change the kind)"</h3>
-                <div class="table-wrap">
-                    <table class="guesses facts">
-                        <thead>
-                            <tr>
-                                <th scope="col">"keep"</th>
-                                <th scope="col">"turn"</th>
-                                <th scope="col">"fact"</th>
-                                <th scope="col">"kind"</th>
-                                <th scope="col">"sentence, and why it was read as a rule"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{fact_rows}</tbody>
-                    </table>
-                </div>
-                <h3>"Actions (guessed: keep, drop or choose what governs them)"</h3>
-                <div class="table-wrap">
-                    <table class="guesses actions">
-                        <thead>
-                            <tr>
-                                <th scope="col">"keep"</th>
-                                <th scope="col">"turn"</th>
-                                <th scope="col">"action"</th>
-                                <th scope="col">"governed by"</th>
-                            </tr>
-                        </thead>
-                        <tbody>{action_rows}</tbody>
-                    </table>
-                </div>
-            </Show>
+        <h3>"Actions (guessed: keep, drop or choose what governs them)"</h3>
+        <div class="table-wrap">
+            <table class="guesses actions">
+                <thead>
+                    <tr>
+                        <th scope="col">"keep"</th>
+                        <th scope="col">"turn"</th>
+                        <th scope="col">"action"</th>
+                        <th scope="col">"governed by"</th>
+                    </tr>
+                </thead>
+                <tbody>{action_rows}</tbody>
+            </table>
         </div>
     }
 }

@@ -11,7 +11,7 @@ use drift_core::{Run, Scenario, ScenarioError, simulate};
 use leptos::prelude::*;
 
 use super::storage::{self, Saved};
-use crate::chart::Chart;
+use crate::chart::Axis;
 use crate::link::{self, PageState, Source, Tab};
 use crate::story::{self, Story};
 
@@ -40,16 +40,18 @@ impl Notice {
     }
 }
 
-/// The simulation of the current settings, with what the page derives from it.
+/// The simulation of the current settings, with what the page derives from
+/// it for every view. What only some rows show (a fact's timeline, an
+/// action's explanation) is made by the rows in view, from `run`.
 #[derive(Debug)]
 pub struct Sim {
     /// The scenario that was run.
     pub scenario: Scenario,
     /// Its run.
     pub run: Run,
-    /// The timelines' model.
-    pub chart: Chart,
-    /// The headline.
+    /// The timelines' shared axis.
+    pub axis: Axis,
+    /// The headline: the worst few actions explained.
     pub story: Story,
     /// Per action: whether its outcome changed with the last edit.
     pub changed: Vec<bool>,
@@ -57,15 +59,15 @@ pub struct Sim {
 
 impl PartialEq for Sim {
     fn eq(&self, other: &Sim) -> bool {
-        // The run, chart and story are functions of the scenario.
+        // The run, axis and story are functions of the scenario.
         self.scenario == other.scenario && self.changed == other.changed
     }
 }
 
 impl Sim {
     fn of(scenario: Scenario, run: Run, previous: Option<&Sim>) -> Sim {
-        let chart = Chart::new(&scenario, &run);
-        let story = story::tell(&scenario, &run);
+        let axis = Axis::of(&scenario, &run);
+        let story = story::headline(&scenario, &run);
         let changed = match previous {
             Some(p)
                 if p.scenario.id == scenario.id
@@ -83,7 +85,7 @@ impl Sim {
         Sim {
             scenario,
             run,
-            chart,
+            axis,
             story,
             changed,
         }
@@ -196,16 +198,21 @@ impl AppState {
     }
 
     /// Keeps the URL and localStorage in step with the state, debounced so
-    /// that dragging a slider writes once it rests.
+    /// that dragging a slider writes once it rests (and the link, which
+    /// carries an imported session whole, is written only then).
     fn sync_outward(self) {
         let pending: StoredValue<Option<TimeoutHandle>> = StoredValue::new(None);
         Effect::new(move |_| {
-            let query = link::encode(&self.page_state());
+            self.source.track();
+            self.scenario.track();
+            self.tab.track();
+            self.compare.track();
             if let Some(handle) = pending.get_value() {
                 handle.clear();
             }
             let handle = set_timeout_with_handle(
                 move || {
+                    let query = link::encode(&untrack(|| self.page_state()));
                     replace_url(&query);
                     storage::save(&query);
                 },
@@ -222,13 +229,10 @@ impl AppState {
 /// then, so the link shows what it says. (The page's own updates replace the
 /// address and never fire `hashchange`.)
 fn reload_on_new_fragment() {
-    use wasm_bindgen::JsCast;
-    let reload = wasm_bindgen::closure::Closure::<dyn Fn()>::new(|| {
+    // The listener lives as long as the page.
+    let _ = window_event_listener(leptos::ev::hashchange, |_| {
         let _ = window().location().reload();
     });
-    let _ =
-        window().add_event_listener_with_callback("hashchange", reload.as_ref().unchecked_ref());
-    reload.forget();
 }
 
 fn initial_state() -> (PageState, Option<Notice>) {

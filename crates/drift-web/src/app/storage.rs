@@ -2,9 +2,8 @@
 //!
 //! Settings are stored as the same versioned query string a link carries, so
 //! a saved session and a shared link are read by the same, strict decoder.
-
-use gloo_storage::errors::StorageError;
-use gloo_storage::{LocalStorage, Storage};
+//! The string is kept as a JSON string literal (in quotes), as earlier
+//! versions of the page wrote it.
 
 const KEY: &str = "compaction-drift/settings";
 
@@ -19,18 +18,33 @@ pub enum Saved {
     Unreadable(String),
 }
 
+fn storage() -> Option<web_sys::Storage> {
+    leptos::prelude::window().local_storage().ok().flatten()
+}
+
 /// The saved settings.
 pub fn load() -> Saved {
-    match LocalStorage::get::<String>(KEY) {
-        Ok(query) => Saved::Found(query),
-        Err(StorageError::KeyNotFound(_)) => Saved::Nothing,
-        Err(StorageError::JsError(_)) => Saved::Nothing,
-        Err(e) => Saved::Unreadable(e.to_string()),
+    let Some(saved) = storage().and_then(|s| s.get_item(KEY).ok().flatten()) else {
+        return Saved::Nothing;
+    };
+    // A query string needs no escapes inside its quotes.
+    match saved
+        .strip_prefix('"')
+        .and_then(|s| s.strip_suffix('"'))
+        .filter(|s| !s.contains(['"', '\\']))
+    {
+        Some(query) => Saved::Found(query.to_string()),
+        None => Saved::Unreadable(format!(
+            "it is not a quoted query string ({} characters)",
+            saved.len()
+        )),
     }
 }
 
 /// Saves the settings. A full or disabled storage is not worth interrupting
 /// anyone for: the link still carries everything.
 pub fn save(query: &str) {
-    let _ = LocalStorage::set(KEY, query);
+    if let Some(s) = storage() {
+        let _ = s.set_item(KEY, &format!("\"{query}\""));
+    }
 }

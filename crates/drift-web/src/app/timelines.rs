@@ -1,40 +1,17 @@
 //! The timelines: one row per fact (label, role, kind, the externalise and
 //! forward switches, a canvas) over a shared turn axis.
 
-use drift_core::Role;
+use drift_core::{Fact, Role};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
-use super::dom::{device_pixel_ratio, observe_width};
+use super::dom::{device_pixel_ratio, observe_width, seen};
 use super::state::AppState;
-use crate::chart::{self, Axis, Chart, Fill, Palette, Row, Surface, size};
+use crate::chart::{self, Axis, Chart, Fill, Palette, Row, size};
 use drift_core::thousands;
-
-/// Sizes `canvas` for `css_width × css_height` CSS pixels at the device
-/// pixel ratio, and returns the ratio.
-fn prepare(canvas: &web_sys::HtmlCanvasElement, css_width: f64, css_height: f64) -> f64 {
-    let dpr = device_pixel_ratio();
-    let (w, h) = (
-        (css_width * dpr).round().max(1.0) as u32,
-        (css_height * dpr).round().max(1.0) as u32,
-    );
-    if canvas.width() != w || canvas.height() != h {
-        // Resizing reallocates the backing store (and clears it).
-        canvas.set_width(w);
-        canvas.set_height(h);
-    } else if let Some(ctx) = canvas
-        .get_context("2d")
-        .ok()
-        .flatten()
-        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
-    {
-        ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
-    }
-    dpr
-}
 
 /// Counts redraws on the element, for tests and measurements.
 fn count_draw(canvas: &web_sys::HtmlCanvasElement) {
@@ -45,22 +22,57 @@ fn count_draw(canvas: &web_sys::HtmlCanvasElement) {
     let _ = canvas.set_attribute("data-draws", &(n + 1).to_string());
 }
 
+/// Sizes `canvas` for `css_width × css_height` CSS pixels at `dpr` device
+/// pixels each, clears it, copies `under` onto it if given, and paints.
 fn draw_into(
     canvas: &web_sys::HtmlCanvasElement,
-    width: f64,
-    height: f64,
-    paint: impl FnOnce(&DrawingArea<Surface<'static>, plotters::coord::Shift>, f64),
+    (css_width, css_height): (f64, f64),
+    dpr: f64,
+    under: Option<&web_sys::HtmlCanvasElement>,
+    paint: impl FnOnce(&DrawingArea<CanvasBackend, plotters::coord::Shift>),
 ) {
-    if width < 1.0 {
+    if css_width < 1.0 {
         return;
     }
-    let dpr = prepare(canvas, width, height);
+    let (w, h) = (
+        (css_width * dpr).round().max(1.0) as u32,
+        (css_height * dpr).round().max(1.0) as u32,
+    );
+    let fresh = canvas.width() != w || canvas.height() != h;
+    if fresh {
+        // Resizing reallocates the backing store (and clears it).
+        canvas.set_width(w);
+        canvas.set_height(h);
+    }
+    if let Some(ctx) = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+    {
+        if !fresh {
+            ctx.clear_rect(0.0, 0.0, f64::from(w), f64::from(h));
+        }
+        if let Some(under) = under {
+            let _ = ctx.draw_image_with_html_canvas_element(under, 0.0, 0.0);
+        }
+    }
     if let Some(backend) = CanvasBackend::with_canvas_object(canvas.clone()) {
-        let area = Surface::Canvas(backend).into_drawing_area();
-        paint(&area, dpr);
+        let area = backend.into_drawing_area();
+        paint(&area);
         let _ = area.present();
     }
     count_draw(canvas);
+}
+
+/// What every fact row draws under its own life (see
+/// [`chart::draw_ground`]), drawn once into a canvas of its own and copied:
+/// a row is then a copy and a few lines, however many rounds there are.
+struct Ground {
+    canvas: web_sys::HtmlCanvasElement,
+    /// The row's size in CSS pixels, and device pixels per CSS pixel.
+    width: f64,
+    dpr: f64,
 }
 
 /// A short description of a row for screen readers.
@@ -116,7 +128,10 @@ struct Hover {
     text: String,
 }
 
-/// The timelines view.
+/// The timelines view. Every fact has its row, but a row works out its
+/// timeline and draws it only while it is on screen or near it (see
+/// [`seen`]): a session of hundreds of facts costs what the rows in view
+/// cost.
 #[component]
 pub fn Timelines() -> impl IntoView {
     let state = expect_context::<AppState>();
@@ -126,20 +141,63 @@ pub fn Timelines() -> impl IntoView {
     let hover = RwSignal::new(None::<Hover>);
     let axis_canvas = NodeRef::<Canvas>::new();
     // Rows redraw only when their own data or the shared axis changes.
-    let axis = Memo::new(move |_| state.with_sim(|sim| sim.chart.axis.clone()));
+    let axis = Memo::new(move |_| state.with_sim(|sim| sim.axis.clone()));
+    // The facts as the rows show them, numbered afresh when any of them
+    // changes (another scenario): settings and switches leave them as they
+    // are, so the rows do not follow every change to the settings.
+    let facts = Memo::new_owning(move |last: Option<(u32, Vec<Fact>)>| {
+        state.scenario.with(|s| match last {
+            Some(last)
+                if last.1.len() == s.facts.len()
+                    && last.1.iter().zip(&s.facts).all(|(a, b)| {
+                        (&a.id, &a.text, a.role, a.kind, a.turn)
+                            == (&b.id, &b.text, b.role, b.kind, b.turn)
+                    }) =>
+            {
+                (last, false)
+            }
+            last => ((last.map_or(0, |l| l.0 + 1), s.facts.clone()), true),
+        })
+    });
     Effect::new(move |_| {
         let (Some(canvas), w, p) = (axis_canvas.get(), width.get(), palette.get()) else {
             return;
         };
         axis.with(|axis| {
             if let Some(axis) = axis {
-                draw_into(&canvas, w, size::AXIS, |area, dpr| {
+                let dpr = device_pixel_ratio();
+                draw_into(&canvas, (w, size::AXIS), dpr, None, |area| {
                     let _ = chart::draw_axis(area, axis, &p, dpr);
                 });
             }
         });
     });
-    let rows = move || state.with_sim(|sim| sim.chart.rows.len()).unwrap_or(0);
+    // The rows' shared ground, drawn again when the axis, the width or the
+    // colours change; `grounded` then tells the rows in view to redraw.
+    let ground = StoredValue::new_local(None::<Ground>);
+    let grounded = RwSignal::new(0u32);
+    Effect::new(move |_| {
+        let (w, p) = (width.get(), palette.get());
+        axis.with(|axis| {
+            let Some(axis) = axis.as_ref().filter(|_| w >= 1.0) else {
+                return;
+            };
+            let canvas = ground
+                .with_value(|g| g.as_ref().map(|g| g.canvas.clone()))
+                .or_else(|| document().create_element("canvas").ok()?.dyn_into().ok());
+            let Some(canvas) = canvas else { return };
+            let dpr = device_pixel_ratio();
+            draw_into(&canvas, (w, size::ROW), dpr, None, |area| {
+                let _ = chart::draw_ground(area, axis, &p, dpr);
+            });
+            ground.set_value(Some(Ground {
+                canvas,
+                width: w,
+                dpr,
+            }));
+            grounded.update(|n| *n += 1);
+        });
+    });
     view! {
         <div class="timelines">
             <div class="legend" aria-hidden="true">
@@ -150,8 +208,14 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key dashed">"dashed: unverified"</span>
             </div>
             <FillRow width />
-            <For each=move || 0..rows() key=|i| *i let:i>
-                <FactRow index=i axis width hover />
+            <For
+                each=move || facts.with(|(n, f)| (0..f.len()).map(|i| (*n, i)).collect::<Vec<_>>())
+                key=|row| *row
+                let:row
+            >
+                {facts
+                    .with_untracked(|f| f.1.get(row.1).cloned())
+                    .map(|fact| view! { <FactRow index=row.1 fact axis ground grounded hover /> })}
             </For>
             <div class="row axis-row">
                 <div class="label axis-label">"turn"</div>
@@ -178,8 +242,17 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let fill =
-        Memo::new(move |_| state.with_sim(|sim| (Fill::new(&sim.run), sim.chart.axis.turns)));
+    // Made again only when the run's tokens move: a change that moves none
+    // (a retention, say) leaves the chart as it is, without replaying every
+    // turn of the session.
+    let fill = Memo::new_owning(move |last: Option<Option<(Fill, u32)>>| {
+        state
+            .with_sim(|sim| match last {
+                Some(Some(last)) if last.0.matches(&sim.run) => (Some(last), false),
+                _ => (Some((Fill::new(&sim.run), sim.axis.turns)), true),
+            })
+            .unwrap_or((None, true))
+    });
     let hover = RwSignal::new(None::<(f64, String)>);
     Effect::new(move |_| {
         let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
@@ -187,7 +260,8 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
         };
         fill.with(|f| {
             if let Some((fill, turns)) = f {
-                draw_into(&c, w, FILL_HEIGHT, |area, dpr| {
+                let dpr = device_pixel_ratio();
+                draw_into(&c, (w, FILL_HEIGHT), dpr, None, |area| {
                     let _ = chart::draw_fill(area, fill, *turns, &p, dpr);
                 });
             }
@@ -253,39 +327,72 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     }
 }
 
-/// One fact's row.
+/// One fact's row: its label always, its timeline only while in view.
 #[component]
 fn FactRow(
     index: usize,
+    /// The fact as loaded (its switches are followed separately).
+    fact: Fact,
     axis: Memo<Option<Axis>>,
-    width: ReadSignal<f64>,
+    ground: StoredValue<Option<Ground>, LocalStorage>,
+    grounded: RwSignal<u32>,
     hover: RwSignal<Option<Hover>>,
 ) -> impl IntoView {
     let state = expect_context::<AppState>();
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
-    let fact = Memo::new(move |_| state.scenario.with(|s| s.facts.get(index).cloned()));
-    let row = Memo::new(move |_| {
-        state
-            .with_sim(|sim| sim.chart.rows.get(index).cloned())
-            .flatten()
+    let plot = NodeRef::<Div>::new();
+    let in_view = seen(plot);
+    // The timeline, made from the run while the row is in view; out of view
+    // the row keeps the last one and follows no change, so a change to the
+    // settings costs nothing here.
+    let row = Memo::new_owning(move |last: Option<Option<Row>>| match last {
+        Some(last) if !in_view.get() => (last, false),
+        last => {
+            let now = if in_view.get() {
+                state
+                    .with_sim(|sim| Row::of(&sim.scenario, &sim.run, index))
+                    .flatten()
+            } else {
+                None
+            };
+            let changed = last.as_ref() != Some(&now);
+            (now, changed)
+        }
     });
+    // Its switches as the row last seen has them, else as loaded.
+    let loaded = (fact.externalised, fact.forwarded);
+    let switches =
+        move || row.with(|r| r.as_ref().map_or(loaded, |r| (r.externalised, r.forwarded)));
     Effect::new(move |_| {
-        let (Some(c), w, p) = (canvas.get(), width.get(), palette.get()) else {
+        let Some(c) = canvas.get() else { return };
+        if !in_view.get() {
+            // Its memory back; drawn again when it comes back into view.
+            c.set_width(0);
+            c.set_height(0);
             return;
-        };
-        axis.with(|axis| {
-            row.with(|row| {
-                if let (Some(axis), Some(row)) = (axis, row) {
-                    draw_into(&c, w, size::ROW, |area, dpr| {
-                        let _ = chart::draw_row(area, axis, row, &p, dpr);
-                    });
-                }
+        }
+        // Redrawn when its life or the ground under it changes.
+        grounded.track();
+        let p = palette.get_untracked();
+        ground.with_value(|g| {
+            axis.with_untracked(|axis| {
+                row.with(|row| {
+                    if let (Some(g), Some(axis), Some(row)) = (g, axis, row) {
+                        draw_into(&c, (g.width, size::ROW), g.dpr, Some(&g.canvas), |area| {
+                            let _ = chart::draw_life(area, axis, row, &p, g.dpr);
+                        });
+                    }
+                })
             })
         });
     });
-    let label =
-        move || axis.with(|axis| row.with(|row| Some(describe(axis.as_ref()?, row.as_ref()?))));
+    // Described while in view, like the drawing.
+    let label = move || {
+        in_view.get().then(|| {
+            axis.with(|axis| row.with(|row| Some(describe(axis.as_ref()?, row.as_ref()?))))
+        })?
+    };
     let toggle = move |externalise: bool| {
         move |ev: leptos::ev::Event| {
             let on = event_target_checked(&ev);
@@ -304,44 +411,46 @@ fn FactRow(
         let Some(c) = canvas.get() else { return };
         let rect = c.get_bounding_client_rect();
         let x = f64::from(ev.client_x()) - rect.left();
-        let text = state
-            .with_sim(|sim| {
-                let row = sim.chart.rows.get(index)?;
-                let frame = chart::Frame::new(
-                    rect.width() as u32,
-                    size::ROW as u32,
-                    1.0,
-                    sim.chart.axis.turns,
-                );
-                // An action marker under the pointer explains the action.
-                if let Some(m) = row
-                    .markers
-                    .iter()
-                    .find(|m| (f64::from(frame.x(f64::from(m.turn))) - x).abs() <= 6.0)
-                {
-                    let action = sim.scenario.actions.get(m.action)?;
-                    let why = drift_core::explain(&sim.scenario, &sim.run, m.action)
-                        .map(|e| e.to_string())
-                        .unwrap_or_default();
-                    return Some(format!(
-                        "turn {}: {} — {}. {}",
-                        m.turn,
-                        action.id,
-                        m.outcome.label(),
-                        why
-                    ));
-                }
-                let step = chart::step_at(&sim.chart.axis, row, rect.width() as u32, 1.0, x)?;
-                Some(format!(
-                    "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
-                    step.round,
-                    step.turn,
-                    chart::state_label(step.state),
-                    step.fidelity,
-                    step.depth,
-                    step.risk,
-                    if step.unverified { ", unverified" } else { "" }
-                ))
+        let text = row
+            .with_untracked(|row| {
+                let row = row.as_ref()?;
+                state.with_sim_untracked(|sim| {
+                    let frame = chart::Frame::new(
+                        rect.width() as u32,
+                        size::ROW as u32,
+                        1.0,
+                        sim.axis.turns,
+                    );
+                    // An action marker under the pointer explains the action.
+                    if let Some(m) = row
+                        .markers
+                        .iter()
+                        .find(|m| (f64::from(frame.x(f64::from(m.turn))) - x).abs() <= 6.0)
+                    {
+                        let action = sim.scenario.actions.get(m.action)?;
+                        let why = drift_core::explain(&sim.scenario, &sim.run, m.action)
+                            .map(|e| e.to_string())
+                            .unwrap_or_default();
+                        return Some(format!(
+                            "turn {}: {} — {}. {}",
+                            m.turn,
+                            action.id,
+                            m.outcome.label(),
+                            why
+                        ));
+                    }
+                    let step = chart::step_at(&sim.axis, row, rect.width() as u32, 1.0, x)?;
+                    Some(format!(
+                        "round {} (turn {}): {}, fidelity {:.2}, depth {}, risk {:.2}{}",
+                        step.round,
+                        step.turn,
+                        chart::state_label(step.state),
+                        step.fidelity,
+                        step.depth,
+                        step.risk,
+                        if step.unverified { ", unverified" } else { "" }
+                    ))
+                })
             })
             .flatten();
         hover.set(text.map(|text| Hover {
@@ -357,32 +466,27 @@ fn FactRow(
             }
         })
     };
-    let field = move |get: fn(&drift_core::Fact) -> String| {
-        move || fact.with(|f| f.as_ref().map(get).unwrap_or_default())
-    };
-    let flag = move |get: fn(&drift_core::Fact) -> bool| {
-        move || fact.with(|f| f.as_ref().is_some_and(get))
+    let turn = if fact.turn == 0 {
+        "system prompt".to_string()
+    } else {
+        format!("turn {}", fact.turn)
     };
     view! {
-        <div class="row" data-fact=field(|f| f.id.clone())>
+        <div class="row" data-fact=fact.id.clone()>
             <div class="label">
-                <div class="fact-id" title=field(|f| f.text.clone())>{field(|f| f.id.clone())}</div>
+                <div class="fact-id" title=fact.text.clone()>{fact.id.clone()}</div>
                 <div class="fact-meta">
-                    <span class=move || fact.with(|f| f.as_ref().map_or("badge", |f| role_badge(f.role)))>
-                        {field(|f| f.role.id().to_string())}
-                    </span>
-                    <span class="kind">{field(|f| f.kind.label().to_string())}</span>
-                    <span class="turn">
-                        {field(|f| if f.turn == 0 { "system prompt".to_string() } else { format!("turn {}", f.turn) })}
-                    </span>
+                    <span class=role_badge(fact.role)>{fact.role.id()}</span>
+                    <span class="kind">{fact.kind.label()}</span>
+                    <span class="turn">{turn}</span>
                 </div>
-                <p class="fact-text">{field(|f| f.text.clone())}</p>
+                <p class="fact-text">{fact.text}</p>
                 <div class="fact-switches">
                     <label>
                         <input
                             type="checkbox"
                             class="externalise"
-                            prop:checked=flag(|f| f.externalised)
+                            prop:checked=move || switches().0
                             on:change=toggle(true)
                         />
                         "externalise"
@@ -391,14 +495,14 @@ fn FactRow(
                         <input
                             type="checkbox"
                             class="forward"
-                            prop:checked=flag(|f| f.forwarded)
+                            prop:checked=move || switches().1
                             on:change=toggle(false)
                         />
                         "forward to subagents"
                     </label>
                 </div>
             </div>
-            <div class="plot">
+            <div class="plot" node_ref=plot>
                 <canvas
                     node_ref=canvas
                     role="img"
@@ -421,8 +525,7 @@ pub fn png_data_url(chart: &Chart, title: &str, palette: &Palette) -> Option<Str
         document().create_element("canvas").ok()?.dyn_into().ok()?;
     canvas.set_width(w);
     canvas.set_height(h);
-    let backend = CanvasBackend::with_canvas_object(canvas.clone())?;
-    let area = Surface::Canvas(backend).into_drawing_area();
+    let area = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
     chart::draw_export(&area, chart, title, palette, dpr).ok()?;
     area.present().ok()?;
     canvas.to_data_url_with_type("image/png").ok()

@@ -6,8 +6,8 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::state::AppState;
-use super::workers::Lazy;
-use crate::worker::{Analysis, read_reply, request};
+use super::workers::{Answer, Worker};
+use crate::worker::{Analysis, request};
 
 /// The worker's loader, which Trunk puts beside the page's script.
 const WORKER: &str = "drift-tipping_loader.js";
@@ -30,20 +30,16 @@ pub enum Tips {
 /// Starts the worker and keeps its analysis of the current simulation.
 pub fn tips(state: AppState) -> ReadSignal<Tips> {
     let (tips, set_tips) = signal(Tips::Pending(None));
-    let seq = StoredValue::new(0u64);
-    let on_reply = move |reply: String| {
-        let Some((n, answer)) = read_reply(&reply) else {
-            return;
-        };
-        if n == seq.get_value() {
-            set_tips.set(match answer {
-                Ok(t) => Tips::Ready(t),
-                Err(e) => Tips::Unavailable(e),
-            });
-        }
-    };
-    let worker = Lazy::new(WORKER, on_reply, move |why, _| {
-        set_tips.set(Tips::Unavailable(why));
+    let worker = Worker::new(WORKER, move |answer| {
+        set_tips.set(match answer {
+            Answer::Done(Ok(v)) => match Analysis::from_json(&v) {
+                Some(t) => Tips::Ready(t),
+                None => Tips::Unavailable("the analysis could not be read".to_string()),
+            },
+            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => {
+                Tips::Unavailable(why)
+            }
+        });
     });
     worker.start();
     // Until the worker answers for new settings, its previous answer stays,
@@ -69,8 +65,6 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
             set_tips.set(Tips::Unavailable(why));
             return;
         }
-        seq.update_value(|n| *n += 1);
-        let n = seq.get_value();
         if !tips.with_untracked(|t| matches!(t, Tips::Pending(_))) {
             set_tips.update(|t| {
                 *t = match std::mem::replace(t, Tips::Pending(None)) {
@@ -79,17 +73,9 @@ pub fn tips(state: AppState) -> ReadSignal<Tips> {
                 };
             });
         }
-        set_timeout(
-            move || {
-                if seq.get_value() != n {
-                    return;
-                }
-                if let Some(m) = state.with_sim_untracked(|sim| request(n, &sim.scenario)) {
-                    worker.send(m);
-                }
-            },
-            SETTLE,
-        );
+        worker.ask_later(SETTLE, move |n| {
+            state.with_sim_untracked(|sim| request(n, &sim.scenario))
+        });
     });
     tips
 }
