@@ -286,9 +286,9 @@ fn recaps(s: &str) -> bool {
     })
 }
 
-/// Whether `s` holds the word "only".
+/// Whether `s` holds the word "only" (not in a compound: "config-only").
 fn has_only(s: &str) -> bool {
-    s.split(|c: char| !c.is_ascii_alphabetic())
+    s.split(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
         .any(|w| w.eq_ignore_ascii_case("only"))
 }
 
@@ -415,65 +415,31 @@ fn trim(text: &str, span: Span) -> Span {
     Span::new(span.start + lead, span.start + lead + t.len())
 }
 
-/// Who reports a rule in a summary.
-const REPORTERS: &[&str] = &["customer", "he", "operator", "she", "team", "they", "user"];
-
-/// Verbs that report a rule.
-const REPORTING: &[&str] = &[
-    "asked",
-    "asks",
-    "insisted",
-    "instructed",
-    "mentioned",
-    "noted",
-    "requested",
-    "said",
-    "says",
-    "specified",
-    "stated",
-    "wanted",
-    "wants",
-];
-
 /// The length of a reporting frame that opens `s` ("The user said ", "They
-/// asked that "), so that a restated rule is the rule itself.
+/// asked us not to " up to "not"), so that a restated rule is the rule
+/// itself ([`super::words::frame_end`]).
 fn frame_len(s: &str) -> usize {
-    let mut words = [(0usize, ""); 6];
+    let mut words = [(0usize, ""); 10];
     let mut n = 0;
     let mut at = 0;
-    for w in s.split_inclusive(' ').take(6) {
+    for w in s.split_inclusive(' ').take(10) {
         if let Some(slot) = words.get_mut(n) {
-            *slot = (at, w);
+            let t = w
+                .trim()
+                .trim_matches(|c: char| c.is_ascii_punctuation() && c != '\'');
+            let t = t
+                .strip_suffix("'s")
+                .or_else(|| t.strip_suffix("\u{2019}s"))
+                .unwrap_or(t);
+            *slot = (at, t);
             n += 1;
         }
         at += w.len();
     }
-    let word = |i: usize| words.get(i).filter(|_| i < n).map_or("", |(_, w)| w.trim());
-    let mut i = 0;
-    if word(i).eq_ignore_ascii_case("the") {
-        i += 1;
-    }
-    if !super::words::in_table(REPORTERS, word(i)) {
-        return 0;
-    }
-    i += 1;
-    if word(i).eq_ignore_ascii_case("also") {
-        i += 1;
-    }
-    if !super::words::in_table(REPORTING, word(i).trim_end_matches(':')) {
-        return 0;
-    }
-    i += 1;
-    if ["that", "to"]
-        .iter()
-        .any(|w| word(i).eq_ignore_ascii_case(w))
-    {
-        i += 1;
-    }
-    if i >= n {
-        return 0;
-    }
-    words.get(i).map_or(0, |(at, _)| *at)
+    let word = |i: usize| words.get(i).filter(|_| i < n).map(|(_, w)| *w);
+    super::words::frame_end(word)
+        .and_then(|i| words.get(i))
+        .map_or(0, |(at, _)| *at)
 }
 
 /// Double-quoted stretches of `span`: each inside, and with its marks.
@@ -520,8 +486,26 @@ impl<'t> Finder<'t> {
     fn tokenize(&mut self, span: Span) {
         self.tokens.clear();
         self.bits.clear();
+        let text = self.text;
         let (tokens, bits) = (&mut self.tokens, &mut self.bits);
-        for_each_token(self.text, span, |t| {
+        for_each_token(text, span, |t| {
+            // "config-only", "only-child": one word, whose "only" marks
+            // nothing off ("read-only" is read as such).
+            if let Some(last) = tokens.last_mut()
+                && last.entity.is_none()
+                && t.entity.is_none()
+                && t.span.start == last.span.end + 1
+                && text.as_bytes().get(last.span.end) == Some(&b'-')
+                && (t.text.eq_ignore_ascii_case("only") || last.text.eq_ignore_ascii_case("only"))
+                && let Some(word) = text.get(last.span.start..t.span.end)
+            {
+                last.text = word;
+                last.span.end = t.span.end;
+                if let Some(b) = bits.last_mut() {
+                    *b = token_triggers(last);
+                }
+                return;
+            }
             bits.push(token_triggers(&t));
             tokens.push(t);
         });

@@ -33,7 +33,10 @@ use crate::entail::lexicon;
 use crate::entail::scan::{EntityKind, Token};
 
 use super::RuleForm;
-use super::words::{Table, has_clock, in_table, is_past, is_time_unit, is_time_word, verb_entry};
+use super::words::{
+    Table, frame_end, has_clock, in_table, is_participle, is_past, is_time_unit, is_time_word,
+    verb_entry,
+};
 
 /// What the clause is read within.
 #[derive(Clone, Copy, Debug, Default)]
@@ -263,6 +266,71 @@ const CLOSED: &[&str] = &[
     "your",
 ];
 
+/// Removals that "may be …" leaves to the agent ("old branches may be
+/// deleted").
+const REMOVALS: &[&str] = &[
+    "archived",
+    "cleaned",
+    "closed",
+    "decommissioned",
+    "deleted",
+    "discarded",
+    "dropped",
+    "killed",
+    "overwritten",
+    "pruned",
+    "purged",
+    "rebooted",
+    "recreated",
+    "removed",
+    "restarted",
+    "retired",
+    "reverted",
+    "skipped",
+    "truncated",
+    "wiped",
+];
+
+/// What a rule is called: "not covered by the freeze" exempts from one.
+const RULE_NOUNS: &[&str] = &[
+    "ban",
+    "cap",
+    "embargo",
+    "freeze",
+    "limit",
+    "limits",
+    "lock",
+    "lockdown",
+    "moratorium",
+    "policy",
+    "quota",
+    "requirement",
+    "restriction",
+    "restrictions",
+    "rule",
+    "rules",
+];
+
+/// Moods after an opening "always" or "never": "Always happy to pair".
+const MOODS: &[&str] = &[
+    "amazing",
+    "eager",
+    "easy",
+    "fun",
+    "funny",
+    "glad",
+    "grateful",
+    "great",
+    "happy",
+    "interesting",
+    "keen",
+    "nice",
+    "pleased",
+    "surprised",
+    "thankful",
+    "welcome",
+];
+
 /// Subjects after which "must", "always" or "never" describe.
 const DESCRIPTIVE: &[&str] = &["it", "that", "there", "this", "what", "which"];
 
@@ -415,8 +483,11 @@ const NO_IDIOMS: &[&str] = &[
 struct Clause<'a, 't> {
     t: &'a [Token<'t>],
     text: &'t str,
-    /// The first token after the fillers, once computed.
+    /// The first token after the fillers and a reporting frame, once
+    /// computed.
     h: usize,
+    /// A reporting frame opens the clause ("the user asked that …").
+    framed: bool,
     /// The instruction's verb, once computed.
     imp: core::cell::Cell<Option<Option<&'static str>>>,
     /// The trigger words present.
@@ -429,10 +500,11 @@ impl<'a, 't> Clause<'a, 't> {
             t,
             text,
             h: 0,
+            framed: false,
             imp: core::cell::Cell::new(None),
             present,
         };
-        c.h = c.compute_head();
+        (c.h, c.framed) = c.compute_head();
         c
     }
 }
@@ -523,55 +595,36 @@ impl<'t> Clause<'_, 't> {
         self.h
     }
 
-    fn compute_head(&self) -> usize {
+    fn compute_head(&self) -> (usize, bool) {
         let mut i = 0;
+        let mut framed = false;
         loop {
-            while i < self.len() && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
+            while i < self.len()
+                && (self.word(i).is_some_and(|w| in_table(FILLERS, w)) || self.enumerator(i))
+            {
                 i += 1;
             }
             // A reporting frame: "the user said (that|to) …", "they asked
-            // that …".
-            let mut k = i;
-            if self.is(k, "the") {
-                k += 1;
+            // us not to …", "we were told to …".
+            match frame_end(|k| self.word(i + k)) {
+                Some(k) if k > 0 => {
+                    i += k;
+                    framed = true;
+                }
+                _ => return (i, framed),
             }
-            if !self.any(
-                k,
-                &["user", "operator", "they", "he", "she", "team", "customer"],
-            ) {
-                return i;
-            }
-            k += 1;
-            if self.is(k, "also") {
-                k += 1;
-            }
-            if !self.any(
-                k,
-                &[
-                    "said",
-                    "says",
-                    "asked",
-                    "asks",
-                    "wants",
-                    "wanted",
-                    "insisted",
-                    "requested",
-                    "instructed",
-                    "specified",
-                    "stated",
-                ],
-            ) {
-                return i;
-            }
-            k += 1;
-            if self.any(k, &["that", "to"]) {
-                k += 1;
-            }
-            if k >= self.len() {
-                return i;
-            }
-            i = k;
         }
+    }
+
+    /// An enumerator opening an inline list item: "(1)", "2)", "b)".
+    fn enumerator(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let short = t.text.len() <= 2
+            && (t.entity == Some(EntityKind::Number)
+                || (t.text.len() == 1 && t.text.bytes().all(|b| b.is_ascii_lowercase())));
+        short && self.text.as_bytes().get(t.span.end) == Some(&b')')
     }
 
     /// The instruction's verb at `i`: a verb, not followed by a finite
@@ -810,7 +863,45 @@ impl<'t> Clause<'_, 't> {
         while self.any(k, &["really", "ever", "once", "actually", "even"]) {
             k += 1;
         }
-        self.word(k).is_some_and(is_past) && !self.any(k, &["left"])
+        self.word(k).is_some_and(is_participle) && !self.any(k, &["left"])
+    }
+
+    /// History or experience after `i` ("never had", "never seen"), not a
+    /// present passive that states a convention ("secrets are never
+    /// written to disk").
+    fn history_after(&self, i: usize) -> bool {
+        let passive = self.any(i.wrapping_sub(1), &["is", "are", "be", "get", "gets"])
+            && !self.any(i.wrapping_sub(2), DESCRIPTIVE);
+        self.past_after(i) && !passive
+    }
+
+    /// A descriptive subject before the modal at `i` ("it must be the
+    /// cache", "that must have failed"); but after "it" or "this" an
+    /// action or a passive states a rule ("it must sit behind the internal
+    /// load balancer", "this must be encrypted").
+    fn described(&self, i: usize) -> bool {
+        let before = i.wrapping_sub(1);
+        if !self.any(before, DESCRIPTIVE) {
+            return false;
+        }
+        if !self.any(before, &["it", "this"]) {
+            return true;
+        }
+        let mut k = i + 1;
+        while self.any(k, &["not", "never", "always", "only", "also"]) {
+            k += 1;
+        }
+        if self.is(k, "be") {
+            return !self.word(k + 1).is_some_and(is_participle);
+        }
+        let inference = self.any(
+            k,
+            &[
+                "belong", "cause", "come", "depend", "explain", "feel", "happen", "have", "know",
+                "look", "mean", "seem", "take",
+            ],
+        );
+        inference || !(self.verb_at(k).is_some() || self.loose_verb(k))
     }
 }
 
@@ -819,6 +910,12 @@ impl<'t> Clause<'_, 't> {
 impl Clause<'_, '_> {
     /// "never mind", "don't worry", "no problem", "not only".
     fn idiom(&self) -> bool {
+        let h = self.head();
+        // "Always happy to pair", "never a dull moment": a mood, not a rule.
+        if self.any(h, &["always", "never"]) && self.word(h + 1).is_some_and(|w| in_table(MOODS, w))
+        {
+            return true;
+        }
         (0..self.len()).any(|i| {
             self.seq(i, &["never", "mind"])
                 || self.seq(i, &["do", "not", "worry"])
@@ -828,6 +925,10 @@ impl Clause<'_, '_> {
                 || self.seq(i, &["not", "only"])
                 || self.seq(i, &["used", "to"])
                 || (self.is(i, "no") && self.clause_start(i + 1))
+                // A login banner: "Unauthorized access is prohibited",
+                // "authorized users only".
+                || (self.any(i, &["unauthorized", "unauthorised", "authorized", "authorised"])
+                    && self.any(i + 1, &["access", "use", "users", "personnel", "persons"]))
         })
     }
 
@@ -853,7 +954,10 @@ impl Clause<'_, '_> {
         } else {
             self.len().min(h + 4)
         };
-        for i in 0..reach {
+        // After a reporting frame ("we were told to …") only the rule is
+        // read.
+        let from = if self.framed { h } else { 0 };
+        for i in from..reach {
             if !self.any(i, &["i", "we"]) || (i > h + 3 && !self.clause_start(i)) {
                 continue;
             }
@@ -1250,6 +1354,7 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
     const GO: Bits = Bits::of(&["go"]);
     const SIGN: Bits = Bits::of(&["sign"]);
     const ACK: Bits = Bits::of(&["ack"]);
+    const READ_ONLY: Bits = Bits::of(&["read", "only"]);
     if t.entity.is_none()
         && let Some(k) = TRIGGER_TABLE.position(t.text)
     {
@@ -1269,6 +1374,8 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
         SIGN
     } else if t.text == "+1" {
         ACK
+    } else if t.text.eq_ignore_ascii_case("read-only") {
+        READ_ONLY
     } else {
         Bits::default()
     }
@@ -1690,6 +1797,26 @@ impl Clause<'_, '_> {
             if self.seq(i, &["freeze", "or", "not"]) {
                 return Some((RuleForm::CarveOut, "freeze or not"));
             }
+            // "Internal tooling is not covered by the freeze": a rule that
+            // does not reach it.
+            if self.is(i, "not")
+                && self.any(i + 1, &["covered", "affected", "bound", "governed"])
+                && self.is(i + 2, "by")
+                && (i + 3..(i + 7).min(self.len()))
+                    .any(|k| self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w)))
+            {
+                return Some((RuleForm::CarveOut, "not covered by"));
+            }
+            // "Tenant acme-gmbh is excluded (from the migration)".
+            if self.is(i, "excluded")
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["is", "are", "be", "stays", "stay", "remains", "remain"],
+                )
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "excluded"));
+            }
         }
         if self.any(h, &["exclude", "excluding"]) {
             return Some((RuleForm::CarveOut, "exclude"));
@@ -2092,6 +2219,40 @@ impl Clause<'_, '_> {
             if self.seq(i, &["feel", "free"]) {
                 return Some((RuleForm::CarveOut, "feel free"));
             }
+            let negated = (0..i).any(|k| self.negation(k));
+            if self.any(i, &["may", "can"]) && !self.is(i + 1, "not") && !negated {
+                // "Anything unused for 90 days can go", "branches older
+                // than a month may be deleted": leave to remove.
+                let go = self.is(i + 1, "go")
+                    && (i + 2 >= self.len()
+                        || self.clause_start(i + 2)
+                        || self.any(i + 2, &["away", "too", "now", "as", "once", "after"]));
+                let removed =
+                    self.is(i + 1, "be") && self.word(i + 2).is_some_and(|w| in_table(REMOVALS, w));
+                if go || removed {
+                    return Some((RuleForm::CarveOut, "can go"));
+                }
+            }
+            // "The ANALYTICS_DEV database is yours to play with", "staging
+            // is fair game", "you have permission to restart workers".
+            if self.is(i, "yours") && self.is(i + 1, "to") && !negated {
+                return Some((RuleForm::CarveOut, "yours to"));
+            }
+            if self.seq(i, &["fair", "game"]) && !negated {
+                return Some((RuleForm::CarveOut, "fair game"));
+            }
+            if self.is(i, "permission")
+                && self.is(i + 1, "to")
+                && self.any(
+                    i.wrapping_sub(1),
+                    &[
+                        "gave", "given", "has", "have", "granted", "got", "with", "full",
+                    ],
+                )
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "permission to"));
+            }
             if self.any(i, &["allowed", "permitted"])
                 && (self.any(i.wrapping_sub(1), &["is", "are", "be"])
                     || (self.is(i.wrapping_sub(1), "only")
@@ -2163,6 +2324,28 @@ impl Clause<'_, '_> {
             ) || (self.is(i, "for") && self.any(i + 1, &["approval", "review", "sign"]))
         });
         let h = self.head();
+        // "No sign-off needed for dev restarts", "restarts don't need
+        // approval": a gate lifted, which is leave.
+        for i in 0..n {
+            let end = if self.any(i, &["approval", "approvals", "review", "permission"])
+                || self.raw(i).eq_ignore_ascii_case("sign-off")
+                || self.raw(i) == "OK"
+            {
+                i + 1
+            } else if self.seq(i, &["sign", "off"]) {
+                i + 2
+            } else {
+                continue;
+            };
+            let needless = (i.saturating_sub(4)..i).any(|k| {
+                self.is(k, "not") && self.any(k + 1, &["need", "needs", "require", "requires"])
+            });
+            let none = self.is(i.wrapping_sub(1), "no")
+                && self.any(end, &["needed", "required", "necessary"]);
+            if needless || none {
+                return Some((RuleForm::CarveOut, "no approval needed"));
+            }
+        }
         for i in 0..n {
             if self.subordinate(i) && i != h {
                 continue;
@@ -2407,7 +2590,7 @@ impl Clause<'_, '_> {
                     }))
         });
         // "never deployed on Fridays" is history, not a window.
-        let negated = (0..n).any(|i| self.negation(i) && !self.past_after(i));
+        let negated = (0..n).any(|i| self.negation(i) && !self.history_after(i));
         let framed = negated
             || only_time
             || self.has("outside")
@@ -2542,8 +2725,23 @@ impl Clause<'_, '_> {
             if self.seq(i, &["out", "of", "scope"]) {
                 return (Some((RuleForm::Scope, "out of scope")), false);
             }
-            if self.seq(i, &["read", "only"])
-                && self.any(i.wrapping_sub(1), &["is", "are", "be", "stay", "stays"])
+            // "packages/legacy-* are read-only", "treat vendor/ as
+            // read-only", "billing: read-only".
+            let read_only = if self.seq(i, &["read", "only"]) {
+                Some(i + 2)
+            } else if self.is(i, "read-only") {
+                Some(i + 1)
+            } else {
+                None
+            };
+            if let Some(end) = read_only
+                && (self.any(
+                    i.wrapping_sub(1),
+                    &[
+                        "is", "are", "be", "stay", "stays", "remain", "remains", "as", "keep",
+                    ],
+                ) || (self.clause_start(i) && i > 0)
+                    || (i == h && end >= n))
             {
                 return (Some((RuleForm::Scope, "read-only")), false);
             }
@@ -2594,8 +2792,10 @@ impl Clause<'_, '_> {
         // Touching, negated: "don't touch X", "avoid touching X".
         if !method {
             for i in 0..n {
-                let negated =
-                    i > 0 && (self.negation(i - 1) || self.any(i - 1, &["avoid", "without"]));
+                let negated = i > 0
+                    && (self.negation(i - 1)
+                        || self.any(i - 1, &["avoid", "without"])
+                        || (self.is(i - 1, "to") && self.negation(i.wrapping_sub(2))));
                 if !negated {
                     continue;
                 }
@@ -2631,8 +2831,23 @@ impl Clause<'_, '_> {
                         && self.clause_start(i - 1)
                         && self.any(i - 1, &["so", "then", "just", "please"])))
         });
+        // "so skip it", "skip the payments tables": a thing named; not
+        // "skip medium and low".
         if let Some(i) = skip
-            && i + 1 < n
+            && (i + 1..(i + 4).min(n)).any(|k| {
+                self.entity(k).is_some_and(|e| !e.is_numeric())
+                    || self.slashed(k)
+                    || self.word(k).is_some_and(|w| {
+                        in_table(RESOURCES, w)
+                            || in_table(
+                                &[
+                                    "all", "any", "anything", "every", "it", "that", "the", "them",
+                                    "these", "this", "those",
+                                ],
+                                w,
+                            )
+                    })
+            })
         {
             return (Some((RuleForm::Scope, "skip")), false);
         }
@@ -2728,7 +2943,7 @@ impl Clause<'_, '_> {
                 let descriptive = self.any(i.wrapping_sub(1), DESCRIPTIVE)
                     || self.any(i.wrapping_sub(1), &["i", "we", "he", "she", "they"])
                         && self.past_after(i);
-                if !descriptive && !self.past_after(i) {
+                if !descriptive && !self.history_after(i) {
                     return Some((RuleForm::Prohibition, "never"));
                 }
             }
@@ -2748,9 +2963,12 @@ impl Clause<'_, '_> {
                         return Some((RuleForm::Prohibition, "do not"));
                     }
                 }
-                if self.any(prev, &["must", "shall", "should"])
-                    && !self.any(prev.wrapping_sub(1), DESCRIPTIVE)
-                {
+                let described = if self.is(prev, "should") {
+                    self.any(prev.wrapping_sub(1), DESCRIPTIVE)
+                } else {
+                    self.described(prev)
+                };
+                if self.any(prev, &["must", "shall", "should"]) && !described {
                     return Some((RuleForm::Prohibition, "must not"));
                 }
                 if self.is(prev, "may") {
@@ -2773,8 +2991,30 @@ impl Clause<'_, '_> {
                 if self.any(i + 1, &["yours", "ours"]) && self.is(i + 2, "to") {
                     return Some((RuleForm::Prohibition, "not yours to"));
                 }
-                if i == h && self.verb_at(i + 1).is_some() {
+                // "not bump the major", and after a reporting frame "(said)
+                // not to bump the major".
+                let verb = if self.is(i + 1, "to") { i + 2 } else { i + 1 };
+                if i == h && self.verb_at(verb).is_some() {
                     return Some((RuleForm::Prohibition, "not"));
+                }
+                // "The user does not want new dependencies", "I don't want
+                // any schema changes": a wish that forbids. The speaker's
+                // own "I don't want to wait" is not one.
+                if self.any(prev, &["do", "does", "did"]) && self.any(i + 1, &["want", "wants"]) {
+                    let who = prev.wrapping_sub(1);
+                    let reporter = self.word(who).is_some_and(|w| {
+                        in_table(
+                            &[
+                                "user", "operator", "customer", "client", "team", "they", "he",
+                                "she",
+                            ],
+                            w,
+                        )
+                    });
+                    let speaker = self.any(who, &["i", "we"]) && !self.is(i + 2, "to");
+                    if (reporter || speaker) && i + 2 < n {
+                        return Some((RuleForm::Prohibition, "does not want"));
+                    }
                 }
             }
             if self.any(
@@ -2837,7 +3077,7 @@ impl Clause<'_, '_> {
             let guess = self.is(i + 1, "have") && self.word(i + 2).is_some_and(is_past);
             if self.any(i, &["must", "shall"])
                 && !self.any(i + 1, &["not", "never"])
-                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
+                && !self.described(i)
                 && !guess
             {
                 return Some((RuleForm::Obligation, "must"));
@@ -3204,6 +3444,9 @@ mod tests {
     fn tables_are_sorted() {
         for table in [
             FILLERS,
+            MOODS,
+            REMOVALS,
+            RULE_NOUNS,
             DESCRIPTIVE,
             PLAN_VERBS,
             RESOURCES,

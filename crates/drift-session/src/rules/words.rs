@@ -504,6 +504,167 @@ pub(crate) fn is_past(w: &str) -> bool {
     l.len() > 4 && l.ends_with("ed") && NOT_PAST.binary_search(&l).is_err()
 }
 
+/// Who reports a rule in a summary or a recap ("the user asked that …",
+/// "the team insisted on …"). "I" and "we" report only to the agent ("I
+/// told you to …") or in the passive ("we were told to …").
+const REPORTERS: &[&str] = &[
+    "client",
+    "customer",
+    "he",
+    "lead",
+    "manager",
+    "operator",
+    "owner",
+    "requester",
+    "she",
+    "stakeholder",
+    "team",
+    "they",
+    "user",
+    "users",
+];
+
+/// Verbs that report a rule.
+const REPORTING: &[&str] = &[
+    "asked",
+    "asks",
+    "clarified",
+    "confirmed",
+    "demanded",
+    "directed",
+    "emphasised",
+    "emphasized",
+    "insisted",
+    "insists",
+    "instructed",
+    "mentioned",
+    "noted",
+    "reiterated",
+    "reminded",
+    "requested",
+    "said",
+    "says",
+    "specified",
+    "stated",
+    "stressed",
+    "told",
+    "wanted",
+    "wants",
+    "warned",
+];
+
+/// Adverbs and auxiliaries between a reporter and its verb ("the user
+/// explicitly said", "the user has asked").
+const REPORT_ADVERBS: &[&str] = &[
+    "again",
+    "also",
+    "clearly",
+    "earlier",
+    "explicitly",
+    "firmly",
+    "had",
+    "has",
+    "have",
+    "originally",
+    "repeatedly",
+    "specifically",
+    "strongly",
+];
+
+/// Verbs a passive report is made with ("we were told to …").
+const TOLD: &[&str] = &["asked", "instructed", "reminded", "told", "warned"];
+
+/// Whom a report addresses ("asked us not to …").
+const ADDRESSEES: &[&str] = &["me", "them", "us", "you"];
+
+/// Where a rule starts after a reporting frame that opens a clause: "The
+/// user explicitly said not to …" gives the index of "not", "User asked us
+/// to keep …" of "keep", "We were told that …" of the word after "that".
+/// `word(i)` is the clause's `i`-th word; `None` when no frame opens it or
+/// nothing follows the frame.
+pub(crate) fn frame_end<'a>(word: impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
+    let is = |i: usize, w: &str| word(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
+    let any = |i: usize, ws: &[&str]| word(i).is_some_and(|x| in_table(ws, x));
+    let mut i = 0;
+    if any(i, &["the", "a", "our", "my", "your"]) {
+        i += 1;
+    }
+    let speaker = any(i, &["i", "we"]);
+    if speaker && any(i + 1, &["was", "were"]) && any(i + 2, TOLD) {
+        i += 3;
+    } else if speaker && any(i + 1, &["have", "had"]) && is(i + 2, "been") && any(i + 3, TOLD) {
+        i += 4;
+    } else {
+        if !speaker && !any(i, REPORTERS) {
+            return None;
+        }
+        i += 1;
+        let mut k = 0;
+        while k < 3 && any(i, REPORT_ADVERBS) {
+            i += 1;
+            k += 1;
+        }
+        if !any(i, REPORTING) {
+            return None;
+        }
+        i += 1;
+        // "I told you to …", "we said that …": the speaker reports to the
+        // agent, not about their own doings.
+        if speaker && !any(i, &["you", "to", "that", "not"]) {
+            return None;
+        }
+        if any(i, ADDRESSEES) {
+            i += 1;
+        } else if is(i, "the") && any(i + 1, &["agent", "assistant"]) {
+            i += 2;
+        }
+    }
+    if any(i, &["that", "to"]) {
+        i += 1;
+    }
+    word(i).map(|_| i)
+}
+
+/// Irregular past participles that are not also past forms ("never seen
+/// Redis do that", "never heard of it"): after "never" they tell of
+/// experience, not a rule.
+const PARTICIPLES: &[&str] = &[
+    "beaten",
+    "broken",
+    "chosen",
+    "done",
+    "driven",
+    "eaten",
+    "fallen",
+    "flown",
+    "forgotten",
+    "given",
+    "gone",
+    "gotten",
+    "grown",
+    "heard",
+    "hidden",
+    "known",
+    "ridden",
+    "risen",
+    "seen",
+    "shown",
+    "spoken",
+    "stolen",
+    "taken",
+    "thought",
+    "thrown",
+    "tried",
+    "woken",
+    "worn",
+    "written",
+];
+
+/// Whether `w` is a past form or a past participle ("had", "seen").
+pub(crate) fn is_participle(w: &str) -> bool {
+    is_past(w) || in_table(PARTICIPLES, w)
+}
+
 /// Days, months and other words that name a time.
 const TIME_WORDS: &[&str] = &[
     "afternoon",
@@ -616,7 +777,19 @@ mod tests {
 
     #[test]
     fn tables_are_sorted() {
-        for table in [VERBS, PAST, NOT_PAST, TIME_WORDS, TIME_UNITS] {
+        for table in [
+            VERBS,
+            PAST,
+            NOT_PAST,
+            PARTICIPLES,
+            TIME_WORDS,
+            TIME_UNITS,
+            REPORTERS,
+            REPORTING,
+            REPORT_ADVERBS,
+            TOLD,
+            ADDRESSEES,
+        ] {
             assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
         }
     }
