@@ -81,6 +81,9 @@ struct Out {
 #[derive(Clone, Copy, Debug)]
 struct Table {
     permission: Option<usize>,
+    /// The permission column names who decides ("who may restart?",
+    /// "approver"): a name there is an approval.
+    approver: bool,
 }
 
 struct Finder<'t> {
@@ -186,8 +189,13 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
     let (w2, e2) = word_at(bytes, e1 + 1, end, &mut b2);
     let mut b3 = [0u8; 16];
     let (w3, _) = word_at(bytes, e2 + 1, end, &mut b3);
+    let digit = |k: usize| at(bytes, k).is_ascii_digit() || at(bytes, k) == b'$';
     match w1 {
         "never" | "always" | "don't" | "dont" | "it's" | "they're" | "that's" => true,
+        // "deploys only after 18:00, max 3 pods at once".
+        "max" | "maximum" => digit(e1 + 1) || (w2 == "of" && digit(e2 + 1)),
+        "at" if w2 == "most" => digit(e2 + 1),
+        "up" if w2 == "to" => digit(e2 + 1),
         "it" | "they" => matches!(w2, "is" | "are"),
         "do" => w2 == "not",
         "no" => {
@@ -204,10 +212,49 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
                 w3,
                 "should" | "must" | "need" | "may" | "can't" | "cannot" | "have" | "shouldn't"
             ),
-            _ => false,
+            // "…the offline eval first, and NDCG@10 must not drop": a new
+            // subject with a modal of its own.
+            _ => w1 == "and" && modal_ahead(bytes, e1 + 1, end),
         },
         _ => false,
     }
+}
+
+/// Modals that give a clause after ", and" a subject of its own.
+const MODALS: &[&str] = &[
+    "can't",
+    "cannot",
+    "must",
+    "mustn't",
+    "never",
+    "shall",
+    "should",
+    "shouldn't",
+    "won't",
+];
+
+/// Whether a modal comes within the next few words from `i`, before any
+/// punctuation: ", and NDCG@10 must not drop …".
+fn modal_ahead(bytes: &[u8], i: usize, end: usize) -> bool {
+    let mut k = i;
+    for n in 0..5 {
+        while k < end && at(bytes, k) == b' ' {
+            k += 1;
+        }
+        let start = k;
+        while k < end && !matches!(at(bytes, k), b' ' | b',' | b';' | b':' | b'.') {
+            k += 1;
+        }
+        let mut buf = [0u8; 16];
+        let (w, e) = word_at(bytes, start, k, &mut buf);
+        if n > 0 && e == k && super::words::in_table(MODALS, w) {
+            return true;
+        }
+        if matches!(at(bytes, k), b',' | b';' | b':' | b'.') || start == k {
+            return false;
+        }
+    }
+    false
 }
 
 /// What may follow " and " or " but " to start a new clause.
@@ -442,6 +489,73 @@ fn frame_len(s: &str) -> usize {
         .map_or(0, |(at, _)| *at)
 }
 
+/// Labels of a terse answer that report a state ("Breaking changes: no",
+/// "Tests: passing"), not what the agent may do.
+const TERSE_STATE: &[&str] = &[
+    "blocker",
+    "blockers",
+    "breaking",
+    "ci",
+    "deployed",
+    "done",
+    "errors",
+    "failed",
+    "failing",
+    "issues",
+    "merged",
+    "needed",
+    "open",
+    "passing",
+    "ready",
+    "regressions",
+    "required",
+    "status",
+    "tests",
+    "warnings",
+];
+
+/// A terse answer about an action: "force-push: no", "wildcard purges:
+/// never" (a prohibition), "the billing schema: read-only" (a scope). In a
+/// tool's output only a label that asks for leave counts ("downtime
+/// allowed: no"); the model's own text gives none.
+fn terse(s: &str, source: Source) -> Option<(RuleForm, &'static str)> {
+    let (label, answer) = s.split_once(": ")?;
+    let label = label
+        .trim()
+        .trim_matches(|c: char| matches!(c, '*' | '`' | '_'));
+    let answer = answer
+        .trim()
+        .trim_end_matches(['.', '!', '*', ')'])
+        .trim()
+        .to_ascii_lowercase();
+    let form = match answer.as_str() {
+        "no" | "never" | "not allowed" | "forbidden" | "not ok" | "no way" => {
+            (RuleForm::Prohibition, "no")
+        }
+        "read-only" | "off-limits" | "hands off" | "don't touch" | "do not touch" => {
+            (RuleForm::Scope, "read-only")
+        }
+        _ => return None,
+    };
+    let words = label.split_whitespace().count();
+    if words == 0 || words > 4 || !label.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let lower = label.to_ascii_lowercase();
+    let state = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| super::words::in_table(TERSE_STATE, w));
+    let leave = ["allowed", "permitted", "may", "can", "ok"]
+        .iter()
+        .any(|w| lower.split_whitespace().any(|x| x == *w));
+    let ok = match source {
+        Source::Assistant => false,
+        Source::ToolOutput => leave,
+        _ => true,
+    };
+    (ok && !state).then_some(form)
+}
+
 /// Double-quoted stretches of `span`: each inside, and with its marks.
 fn quotations(text: &str, span: Span, mut f: impl FnMut(Span, Span)) {
     let bytes = text.as_bytes();
@@ -589,6 +703,18 @@ impl<'t> Finder<'t> {
             let out = Out {
                 span,
                 form: RuleForm::Correction,
+                cue,
+                head: false,
+                only_scope: false,
+                piece: 0,
+            };
+            self.emit(&[out], quoted);
+            return;
+        }
+        if let Some((form, cue)) = terse(s, self.source) {
+            let out = Out {
+                span,
+                form,
                 cue,
                 head: false,
                 only_scope: false,
@@ -756,8 +882,23 @@ impl<'t> Finder<'t> {
                     || c.contains("allowed")
                     || c.contains("can ")
                     || c.contains("permitted")
+                    || c.contains("window")
+                    || c.contains("approver")
+                    || c.contains("sign-off")
             });
-            self.table = Some(Table { permission });
+            let approver = permission
+                .and_then(|k| cells.get(k))
+                .map(|c| c.of(text).to_ascii_lowercase())
+                .is_some_and(|c| {
+                    c.contains("who")
+                        || c.contains("approv")
+                        || c.contains("sign-off")
+                        || c.contains("by whom")
+                });
+            self.table = Some(Table {
+                permission,
+                approver,
+            });
             return;
         };
         if self.filter && table.permission.is_none() && !raw_may_hold_rule(s) {
@@ -779,13 +920,14 @@ impl<'t> Finder<'t> {
                 let answer = ["yes", "no", "read-only", "allowed", "denied", "never"]
                     .into_iter()
                     .find(|a| lower.starts_with(a));
+                let timed = lower.contains("hours")
+                    || super::words::has_clock(c)
+                    || c.split(|ch: char| !ch.is_ascii_alphabetic())
+                        .any(super::words::is_time_word);
                 if let Some(answer) = answer {
-                    let timed = lower.contains("only")
-                        || lower.contains("hours")
-                        || super::words::has_clock(c);
                     outs.push(Out {
                         span: cell,
-                        form: if timed {
+                        form: if timed || lower.contains("only") {
                             RuleForm::Window
                         } else {
                             RuleForm::Scope
@@ -795,7 +937,35 @@ impl<'t> Finder<'t> {
                         only_scope: false,
                         piece: k,
                     });
+                    continue;
                 }
+                // The answer is a time, a person or a condition rather
+                // than yes or no: "Sun 02:00–04:00 UTC", "@rkhan", "on-call
+                // lead", "staging only".
+                let blank = c
+                    .trim_matches(|ch: char| ch.is_whitespace() || ch.is_ascii_punctuation())
+                    .is_empty()
+                    || ["n/a", "none", "tbd", "\u{2014}", "\u{2013}"]
+                        .iter()
+                        .any(|b| lower == *b);
+                if blank {
+                    continue;
+                }
+                let (form, cue) = if timed {
+                    (RuleForm::Window, "when")
+                } else if table.approver || c.starts_with('@') {
+                    (RuleForm::Approval, "who")
+                } else {
+                    (RuleForm::Scope, "permission")
+                };
+                outs.push(Out {
+                    span: cell,
+                    form,
+                    cue,
+                    head: false,
+                    only_scope: false,
+                    piece: k,
+                });
                 continue;
             }
             if cell.len() <= MAX_SENTENCE {
@@ -826,7 +996,7 @@ impl<'t> Finder<'t> {
             merged.push(o);
         }
         if let Some(first) = merged.first_mut()
-            && joins(first.form)
+            && (joins(first.form) || Some(first.piece) == table.permission)
             && let Some(key) = cells.first()
             && key.end <= first.span.start
         {
@@ -1014,6 +1184,13 @@ mod tests {
         "You are not allowed to modify BGP sessions. Dropping tables is strictly forbidden.",
         "Get a thumbs-up from Oskar and the go-ahead from Mira; the freezer is full; frozen until Monday.",
     ];
+
+    #[test]
+    fn tables_are_sorted() {
+        for table in [TERSE_STATE, MODALS, EXCEPTION_LABELS] {
+            assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
+        }
+    }
 
     #[test]
     fn the_quick_filter_changes_nothing() {

@@ -291,6 +291,25 @@ const REMOVALS: &[&str] = &[
     "wiped",
 ];
 
+/// What changes are called: a convention about them is a rule ("schema
+/// changes go through Flyway").
+const CHANGE_NOUNS: &[&str] = &[
+    "changes",
+    "commits",
+    "deployments",
+    "deploys",
+    "edits",
+    "hotfixes",
+    "merges",
+    "migrations",
+    "patches",
+    "prs",
+    "releases",
+    "rollouts",
+    "updates",
+    "upgrades",
+];
+
 /// What a rule is called: "not covered by the freeze" exempts from one.
 const RULE_NOUNS: &[&str] = &[
     "ban",
@@ -1056,6 +1075,9 @@ const TRIGGERS: &[&str] = &[
     "banned",
     "before",
     "beforehand",
+    "begin",
+    "begins",
+    "behind",
     "below",
     "between",
     "beyond",
@@ -1098,9 +1120,11 @@ const TRIGGERS: &[&str] = &[
     "exception",
     "exceptions",
     "exclude",
+    "excluded",
     "excluding",
     "exempt",
     "exempted",
+    "fair",
     "favor",
     "favour",
     "fewer",
@@ -1199,8 +1223,10 @@ const TRIGGERS: &[&str] = &[
     "period",
     "permission",
     "permitted",
+    "pin",
     "prefer",
     "preferred",
+    "prefers",
     "prior",
     "prohibited",
     "prohibits",
@@ -1234,6 +1260,8 @@ const TRIGGERS: &[&str] = &[
     "smaller",
     "soon",
     "sorry",
+    "start",
+    "starts",
     "stay",
     "stays",
     "stick",
@@ -1243,6 +1271,7 @@ const TRIGGERS: &[&str] = &[
     "than",
     "then",
     "throttle",
+    "through",
     "thumbs",
     "time",
     "touch",
@@ -1254,6 +1283,9 @@ const TRIGGERS: &[&str] = &[
     "until",
     "untouched",
     "up",
+    "use",
+    "version",
+    "via",
     "wait",
     "want",
     "weekly",
@@ -1271,13 +1303,14 @@ const TRIGGERS: &[&str] = &[
     "writes",
     "writing",
     "yearly",
+    "yours",
 ];
 
 static TRIGGER_TABLE: Table = Table::new(TRIGGERS);
 
 /// A set of [`TRIGGERS`] words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Bits([u64; 4]);
+pub(crate) struct Bits([u64; 5]);
 
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -1298,7 +1331,7 @@ impl Bits {
     /// The set of `words`; every one must be a trigger (checked when the
     /// crate is compiled).
     const fn of(words: &[&str]) -> Bits {
-        let mut bits = [0u64; 4];
+        let mut bits = [0u64; 5];
         let mut w = 0;
         while w < words.len() {
             let mut k = 0;
@@ -1355,6 +1388,7 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
     const SIGN: Bits = Bits::of(&["sign"]);
     const ACK: Bits = Bits::of(&["ack"]);
     const READ_ONLY: Bits = Bits::of(&["read", "only"]);
+    const VERSION: Bits = Bits::of(&["version"]);
     if t.entity.is_none()
         && let Some(k) = TRIGGER_TABLE.position(t.text)
     {
@@ -1376,6 +1410,8 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
         ACK
     } else if t.text.eq_ignore_ascii_case("read-only") {
         READ_ONLY
+    } else if t.entity == Some(EntityKind::Version) {
+        VERSION
     } else {
         Bits::default()
     }
@@ -1407,6 +1443,7 @@ const CARVE_OUT: Bits = Bits::of(&[
     "can",
     "may",
     "instead",
+    "excluded",
 ]);
 const CONDITION: Bits = Bits::of(&[
     "if",
@@ -1434,7 +1471,7 @@ const LIMIT: Bits = Bits::of(&[
     "most", "than", "up", "maximum", "max", "minimum", "min", "or", "least", "below", "above",
     "under", "over", "exceed", "exceeds", "beyond", "within", "cap", "capped", "caps", "limit",
     "limited", "throttle", "budget", "time", "once", "same", "keep", "stay", "stays", "remain",
-    "remains", "only",
+    "remains", "only", "start", "starts", "begin", "begins",
 ]);
 const PERMISSION: Bits = Bits::of(&[
     "may",
@@ -1445,6 +1482,9 @@ const PERMISSION: Bits = Bits::of(&[
     "fine",
     "ok",
     "okay",
+    "yours",
+    "fair",
+    "permission",
 ]);
 const APPROVAL: Bits = Bits::of(&[
     "escalate",
@@ -1634,6 +1674,13 @@ const OBLIGATION: Bits = Bits::of(&[
     "prefer",
     "favor",
     "favour",
+    "behind",
+    "through",
+    "via",
+    "prefers",
+    "use",
+    "pin",
+    "version",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -1721,7 +1768,10 @@ impl Clause<'_, '_> {
             return Some((RuleForm::Binding, "I mean"));
         }
         for i in 0..self.len() {
-            if self.any(i, &["is", "are", "means", "refers"]) && self.quoted_term_before(i) {
+            if self.any(i, &["is", "are", "means", "refers"])
+                && self.quoted_term_before(i)
+                && self.named_after(i)
+            {
                 return Some((
                     RuleForm::Binding,
                     if self.is(i, "means") { "means" } else { "is" },
@@ -1765,7 +1815,36 @@ impl Clause<'_, '_> {
         let inner = &before[..before.len() - close.len_utf8()];
         let open = inner.rfind(['"', '\u{201C}', '\'', '\u{2018}']);
         let clause_start = self.t.first().map_or(0, |t| t.span.start);
-        open.is_some_and(|o| o + 1 >= clause_start && inner.len() - o < 60)
+        // A real phrase: `"the app"`, not `""`.
+        let phrase = |o: usize| {
+            inner
+                .get(o + 1..)
+                .is_some_and(|p| p.bytes().any(|b| b.is_ascii_alphabetic()))
+        };
+        open.is_some_and(|o| o + 1 >= clause_start && inner.len() - o < 60 && phrase(o))
+    }
+
+    /// A named thing after the copula at `i` (within a few words): an
+    /// identifier, ticket, path or version, a quoted phrase, or a proper
+    /// name ("\"The on-call\" means Hana").
+    fn named_after(&self, i: usize) -> bool {
+        (i + 1..(i + 8).min(self.len())).any(|k| {
+            let Some(t) = self.t.get(k) else {
+                return false;
+            };
+            let quoted = self
+                .text
+                .get(..t.span.start)
+                .is_some_and(|b| b.ends_with(['"', '\'', '\u{201C}', '\u{2018}']));
+            match t.entity {
+                Some(e) => e != EntityKind::Number,
+                None => {
+                    quoted
+                        || (t.text.chars().next().is_some_and(char::is_uppercase)
+                            && !self.clause_start(k))
+                }
+            }
+        })
     }
 
     /// "is the exception", "exempt", "exclude", "does not cover", "do not
@@ -2124,6 +2203,25 @@ impl Clause<'_, '_> {
                 && (i + 1..(i + 7).min(n)).any(|k| self.number(k) && self.raw(k).ends_with('%'))
             {
                 return Some((RuleForm::Limit, "only N%"));
+            }
+            // "Staged rollout starts at 1%", "the canary begins at 5% of
+            // traffic".
+            if self.any(i, &["starts", "start", "begins", "begin"])
+                && self.is(i + 1, "at")
+                && self.number(i + 2)
+                && self.raw(i + 2).ends_with('%')
+                && !history
+                && (0..n).any(|k| {
+                    self.any(
+                        k,
+                        &[
+                            "rollout", "rollouts", "canary", "canaries", "ramp", "exposure",
+                            "traffic", "release", "launch",
+                        ],
+                    )
+                })
+            {
+                return Some((RuleForm::Limit, "starts at"));
             }
             if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
                 return Some((RuleForm::Limit, "only the last"));
@@ -3143,6 +3241,26 @@ impl Clause<'_, '_> {
             if self.has("instead") || self.find_seq(0, &["rather", "than"]).is_some() || contrast {
                 return Some((RuleForm::Obligation, "instead"));
             }
+            // "Use chart version 4.2.1 for ingress-nginx", "pin terraform
+            // to 1.7.5", "use `uv` for installs": a version or a tool
+            // chosen, not a task.
+            if self.any(h, &["use", "pin"]) {
+                let version = (h + 1..n).any(|k| {
+                    self.entity(k) == Some(EntityKind::Version)
+                        || (self.is(k, "version")
+                            && (self.number(k + 1)
+                                || self.entity(k + 1) == Some(EntityKind::Version)))
+                });
+                let tool_for = (h + 1..(h + 4).min(n))
+                    .any(|k| self.entity(k).is_some_and(|e| !e.is_numeric()))
+                    && (h + 2..(h + 6).min(n)).any(|k| self.is(k, "for"));
+                if version || (self.is(h, "pin") && (h + 2..n).any(|k| self.number(k))) {
+                    return Some((RuleForm::Obligation, "use version"));
+                }
+                if tool_for && self.is(h, "use") {
+                    return Some((RuleForm::Obligation, "use … for"));
+                }
+            }
             if self.is(h, "keep") {
                 return Some((RuleForm::Obligation, "keep"));
             }
@@ -3194,6 +3312,41 @@ impl Clause<'_, '_> {
                 || self.find_seq(0, &["no", "matter", "what"]).is_some()
             {
                 return Some((RuleForm::Obligation, "no exceptions"));
+            }
+        }
+        // Conventions stated as facts: "Matchmaking changes ship behind
+        // the `mm_v3` flag", "all firewall changes go through the CAB",
+        // "the user prefers squash merges".
+        let history = (0..n).any(|k| self.any(k, &["was", "were", "had", "did"]));
+        if !history {
+            if let Some(b) = self.find(0, "behind")
+                && (b + 1..(b + 6).min(n))
+                    .any(|k| self.any(k, &["flag", "flags", "toggle", "toggles", "feature-flag"]))
+            {
+                return Some((RuleForm::Obligation, "behind a flag"));
+            }
+            let changes = (h..n).any(|k| {
+                self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w))
+                    && !self.any(
+                        k.wrapping_sub(1),
+                        &["the", "this", "that", "these", "those"],
+                    )
+            }) || self.any(h, &["all", "every", "each", "any", "new"]);
+            let through = (h + 1..n).any(|k| {
+                self.any(k, &["go", "goes", "get", "gets", "are", "is", "must"])
+                    && (k + 1..(k + 3).min(n)).any(|j| self.any(j, &["through", "via"]))
+            });
+            if changes && through {
+                return Some((RuleForm::Obligation, "goes through"));
+            }
+            if let Some(p) = self.find_any(1, &["prefers", "prefer"])
+                && (self.any(p - 1, &["i", "we"])
+                    || self.word(p - 1).is_some_and(|w| {
+                        in_table(&["user", "operator", "customer", "client", "team"], w)
+                    }))
+                && p + 1 < n
+            {
+                return Some((RuleForm::Obligation, "prefers"));
             }
         }
         // "Every Deployment needs resource requests."
@@ -3282,7 +3435,7 @@ pub(crate) fn read_clause_with(
     let p = if ctx.guards {
         c.present
     } else {
-        Bits([u64::MAX; 4])
+        Bits([u64::MAX; 5])
     };
     let quotes = c
         .raw_range(0, c.len())
@@ -3407,6 +3560,35 @@ pub(crate) fn diagnostic(s: &str) -> bool {
     if colon && named {
         return true;
     }
+    // "Exception: invoices from closed accounts must be kept": a policy's
+    // exception, not an exception's message, when a subject and a modal
+    // follow.
+    if colon && (word.eq_ignore_ascii_case("exception") || word.eq_ignore_ascii_case("exceptions"))
+    {
+        let rest = s.get(word.len() + 1..).unwrap_or("").trim_start();
+        let mut words = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty());
+        let first = words.next().unwrap_or("");
+        let opens_modal = in_table(
+            &[
+                "can", "cannot", "could", "expected", "failed", "invalid", "may", "must", "not",
+                "should", "unable",
+            ],
+            first,
+        );
+        let modal = words.take(12).any(|w| {
+            in_table(
+                &[
+                    "can", "may", "must", "never", "only", "shall", "should", "stay", "stays",
+                ],
+                w,
+            )
+        });
+        if modal && !opens_modal {
+            return false;
+        }
+    }
     colon
         && in_table(
             &[
@@ -3445,6 +3627,7 @@ mod tests {
         for table in [
             FILLERS,
             MOODS,
+            CHANGE_NOUNS,
             REMOVALS,
             RULE_NOUNS,
             DESCRIPTIVE,
