@@ -874,32 +874,38 @@ impl<'t> Finder<'t> {
         if separator {
             return;
         }
-        let Some(table) = self.table else {
-            let permission = cells.iter().position(|c| {
-                let c = c.of(text).to_ascii_lowercase();
-                c.ends_with('?')
-                    || c.contains("may ")
-                    || c.contains("allowed")
-                    || c.contains("can ")
-                    || c.contains("permitted")
-                    || c.contains("window")
-                    || c.contains("approver")
-                    || c.contains("sign-off")
-            });
-            let approver = permission
-                .and_then(|k| cells.get(k))
-                .map(|c| c.of(text).to_ascii_lowercase())
-                .is_some_and(|c| {
-                    c.contains("who")
-                        || c.contains("approv")
+        // A row right above a separator row is a header, also in the middle
+        // of a text whose earlier table ended without a blank line.
+        let header = self.table.is_none() || separator_follows(text, span.end);
+        let table = match self.table {
+            Some(table) if !header => table,
+            _ => {
+                let permission = cells.iter().position(|c| {
+                    let c = c.of(text).to_ascii_lowercase();
+                    c.ends_with('?')
+                        || c.contains("may ")
+                        || c.contains("allowed")
+                        || c.contains("can ")
+                        || c.contains("permitted")
+                        || c.contains("window")
+                        || c.contains("approver")
                         || c.contains("sign-off")
-                        || c.contains("by whom")
                 });
-            self.table = Some(Table {
-                permission,
-                approver,
-            });
-            return;
+                let approver = permission
+                    .and_then(|k| cells.get(k))
+                    .map(|c| c.of(text).to_ascii_lowercase())
+                    .is_some_and(|c| {
+                        c.contains("who")
+                            || c.contains("approv")
+                            || c.contains("sign-off")
+                            || c.contains("by whom")
+                    });
+                self.table = Some(Table {
+                    permission,
+                    approver,
+                });
+                return;
+            }
         };
         if self.filter && table.permission.is_none() && !raw_may_hold_rule(s) {
             return;
@@ -953,7 +959,12 @@ impl<'t> Finder<'t> {
                 }
                 let (form, cue) = if timed {
                     (RuleForm::Window, "when")
-                } else if table.approver || c.starts_with('@') {
+                } else if table.approver
+                    || c.contains('@')
+                    || ["sign-off", "approv", "ok from", "go-ahead"]
+                        .iter()
+                        .any(|w| lower.contains(w))
+                {
                     (RuleForm::Approval, "who")
                 } else {
                     (RuleForm::Scope, "permission")
@@ -1004,6 +1015,39 @@ impl<'t> Finder<'t> {
         }
         self.emit(&merged, quoted);
     }
+}
+
+/// Whether the line right after `at` (the end of a table row, in a file or
+/// in a JSON string) is a separator row (`|---|:--|`). Reads only that
+/// line's separator bytes, so each line is read once.
+fn separator_follows(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let mut i = at;
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\r')) {
+        i += 1;
+    }
+    match (b.get(i), b.get(i + 1)) {
+        (Some(b'\n'), _) => i += 1,
+        (Some(b'\\'), Some(b'n')) => i += 2,
+        _ => return false,
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'|') {
+        return false;
+    }
+    let mut dash = false;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'-' => dash = true,
+            b'|' | b':' | b' ' | b'\t' => {}
+            b'\r' | b'\n' | b'\\' | b'"' => break,
+            _ => return false,
+        }
+        i += 1;
+    }
+    dash
 }
 
 /// Labels before a colon that make the rule after them an exception.

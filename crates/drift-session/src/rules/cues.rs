@@ -599,6 +599,22 @@ impl<'t> Clause<'_, 't> {
         }
     }
 
+    /// A word inside backticks ("`helm diff`").
+    fn ticked(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let b = self.text.as_bytes();
+        let line_start = self
+            .text
+            .get(..t.span.start)
+            .and_then(|h| h.rfind('\n'))
+            .map_or(0, |n| n + 1);
+        let start = self.t.first().map_or(0, |f| f.span.start).max(line_start);
+        b.get(start..t.span.start)
+            .is_some_and(|h| h.iter().filter(|&&c| c == b'`').count() % 2 == 1)
+    }
+
     /// Part of a slashed name the scanner read as words ("apps/web").
     fn slashed(&self, i: usize) -> bool {
         let Some(t) = self.t.get(i) else {
@@ -770,14 +786,33 @@ impl<'t> Clause<'_, 't> {
                 &[
                     "must", "should", "shall", "always", "never", "required", "need", "needs",
                 ],
-            ) && !(self.any(i, &["need", "needs"])
-                && self.any(
-                    i.wrapping_sub(1),
-                    &["may", "might", "could", "would", "will"],
-                ))
+            ) && !(self.any(i, &["must", "shall", "should"]) && self.described(i))
+                && !(self.any(i, &["need", "needs"])
+                    && self.any(
+                        i.wrapping_sub(1),
+                        &["may", "might", "could", "would", "will"],
+                    ))
                 || (self.is(i, "not") && self.any(i.wrapping_sub(1), &["do", "does", "must"]))
                 || (self.is(i, "to") && self.any(i.wrapping_sub(1), &["has", "have"]))
+                || self.subjunctive(i)
         })
+    }
+
+    /// A bare "be" after its subject: the subjunctive of a request ("(the
+    /// user asked) that snapshots be taken before each reindex").
+    fn subjunctive(&self, i: usize) -> bool {
+        i > 0
+            && self.is(i, "be")
+            && self.word(i - 1).is_some()
+            && !self.any(
+                i - 1,
+                &[
+                    "to", "will", "would", "can", "could", "may", "might", "should", "must",
+                    "shall", "not", "let", "please", "always", "never", "also", "just", "ever",
+                    "or", "and", "it", "that", "this", "there",
+                ],
+            )
+            && self.word(i + 1).is_some_and(is_participle)
     }
 
     /// Whether the part `from..to` is an instruction: it starts with a verb
@@ -844,7 +879,12 @@ impl<'t> Clause<'_, 't> {
         if self.word(i).is_some_and(is_time_word) {
             return true;
         }
-        (self.any(i, &["business", "office", "working"]) && self.is(i + 1, "hours"))
+        (self.any(
+            i,
+            &[
+                "business", "office", "working", "trading", "market", "peak", "quiet", "support",
+            ],
+        ) && self.is(i + 1, "hours"))
             || (self.any(i, &["this", "next"])
                 && self.any(i + 1, &["week", "weekend", "month", "sprint", "quarter"]))
             || self.seq(i, &["end", "of", "day"])
@@ -933,6 +973,11 @@ impl Clause<'_, '_> {
         // "Always happy to pair", "never a dull moment": a mood, not a rule.
         if self.any(h, &["always", "never"]) && self.word(h + 1).is_some_and(|w| in_table(MOODS, w))
         {
+            return true;
+        }
+        // "Never seen Redis do that before", "never had a problem with
+        // it": experience, told without a subject.
+        if self.is(h, "never") && self.past_after(h) {
             return true;
         }
         (0..self.len()).any(|i| {
@@ -1124,6 +1169,8 @@ const TRIGGERS: &[&str] = &[
     "excluding",
     "exempt",
     "exempted",
+    "expect",
+    "expects",
     "fair",
     "favor",
     "favour",
@@ -1237,7 +1284,9 @@ const TRIGGERS: &[&str] = &[
     "refrain",
     "remain",
     "remains",
+    "require",
     "required",
+    "requires",
     "restricted",
     "review",
     "reviewed",
@@ -1681,6 +1730,10 @@ const OBLIGATION: Bits = Bits::of(&[
     "use",
     "pin",
     "version",
+    "require",
+    "requires",
+    "expect",
+    "expects",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -2317,7 +2370,18 @@ impl Clause<'_, '_> {
             if self.seq(i, &["feel", "free"]) {
                 return Some((RuleForm::CarveOut, "feel free"));
             }
-            let negated = (0..i).any(|k| self.negation(k));
+            // A negation of the main clause, not of a relative one
+            // ("anything that nobody queried … can go").
+            let negated = (0..i)
+                .take_while(|&k| {
+                    !self.any(
+                        k,
+                        &[
+                            "that", "which", "who", "whose", "if", "unless", "when", "where",
+                        ],
+                    )
+                })
+                .any(|k| self.negation(k));
             if self.any(i, &["may", "can"]) && !self.is(i + 1, "not") && !negated {
                 // "Anything unused for 90 days can go", "branches older
                 // than a month may be deleted": leave to remove.
@@ -2418,6 +2482,8 @@ impl Clause<'_, '_> {
                     "asking",
                     "acknowledge",
                     "loop",
+                    "want",
+                    "wants",
                 ],
             ) || (self.is(i, "for") && self.any(i + 1, &["approval", "review", "sign"]))
         });
@@ -2448,9 +2514,21 @@ impl Clause<'_, '_> {
             if self.subordinate(i) && i != h {
                 continue;
             }
+            // "wants every migration reviewed by Priya": a participle the
+            // wish takes, not a past.
+            let wished = (i.saturating_sub(5)..i).any(|k| {
+                self.any(
+                    k,
+                    &[
+                        "want", "wants", "wanted", "need", "needs", "require", "requires", "get",
+                        "gets",
+                    ],
+                )
+            });
             let past = self.any(i.wrapping_sub(1), &["was", "were", "has", "have", "had"])
                 || (self.any(i, &["approved", "reviewed", "signed", "acknowledged"])
-                    && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"]));
+                    && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"])
+                    && !wished);
             let cue = if self.any(i, &["approval", "approvals", "approve", "approved"]) {
                 Some("approval")
             } else if self.any(i, &["sign-off", "signoff"])
@@ -2803,6 +2881,13 @@ impl Clause<'_, '_> {
         let method =
             (0..n).any(|i| self.any(i, &["directly", "manually"]) || self.seq(i, &["by", "hand"]));
         for i in 0..n {
+            // "The audit indices stay untouched".
+            if self.any(i, &["stay", "stays", "remain", "remains", "be"])
+                && self.any(i + 1, &["untouched", "alone"])
+                && i > h
+            {
+                return (Some((RuleForm::Scope, "leave … alone")), false);
+            }
             if self.any(i, &["leave", "leaves", "left"]) {
                 let end = (i + 8).min(n);
                 if (i + 1..end).any(|k| self.any(k, &["alone", "untouched"])) {
@@ -2949,7 +3034,11 @@ impl Clause<'_, '_> {
         {
             return (Some((RuleForm::Scope, "skip")), false);
         }
-        if self.is(h, "not") && (self.any(h + 1, PLACES) || self.entity(h + 1).is_some()) {
+        let not_to_verb = self.is(h + 1, "to") && self.verb_at(h + 2).is_some();
+        if self.is(h, "not")
+            && !not_to_verb
+            && (self.any(h + 1, PLACES) || self.entity(h + 1).is_some())
+        {
             return (Some((RuleForm::Scope, "not in")), false);
         }
         (self.only(must_be), true)
@@ -3252,7 +3341,7 @@ impl Clause<'_, '_> {
                                 || self.entity(k + 1) == Some(EntityKind::Version)))
                 });
                 let tool_for = (h + 1..(h + 4).min(n))
-                    .any(|k| self.entity(k).is_some_and(|e| !e.is_numeric()))
+                    .any(|k| self.entity(k).is_some_and(|e| !e.is_numeric()) || self.ticked(k))
                     && (h + 2..(h + 6).min(n)).any(|k| self.is(k, "for"));
                 if version || (self.is(h, "pin") && (h + 2..n).any(|k| self.number(k))) {
                     return Some((RuleForm::Obligation, "use version"));
@@ -3320,6 +3409,7 @@ impl Clause<'_, '_> {
         let history = (0..n).any(|k| self.any(k, &["was", "were", "had", "did"]));
         if !history {
             if let Some(b) = self.find(0, "behind")
+                && !self.word(b.wrapping_sub(1)).is_some_and(is_past)
                 && (b + 1..(b + 6).min(n))
                     .any(|k| self.any(k, &["flag", "flags", "toggle", "toggles", "feature-flag"]))
             {
@@ -3338,6 +3428,34 @@ impl Clause<'_, '_> {
             });
             if changes && through {
                 return Some((RuleForm::Obligation, "goes through"));
+            }
+            // "The user requires every workflow to pin actions", "policy
+            // expects all buckets to be encrypted".
+            if let Some(r) = self.find_any(1, &["requires", "require", "expects", "expect"])
+                && self.word(r - 1).is_some_and(|w| {
+                    in_table(
+                        &[
+                            "client",
+                            "compliance",
+                            "customer",
+                            "he",
+                            "i",
+                            "legal",
+                            "operator",
+                            "policy",
+                            "security",
+                            "she",
+                            "team",
+                            "they",
+                            "user",
+                            "we",
+                        ],
+                        w,
+                    )
+                })
+                && (r + 2..(r + 7).min(n)).any(|k| self.is(k, "to"))
+            {
+                return Some((RuleForm::Obligation, "requires"));
             }
             if let Some(p) = self.find_any(1, &["prefers", "prefer"])
                 && (self.any(p - 1, &["i", "we"])
