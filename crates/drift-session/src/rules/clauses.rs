@@ -220,13 +220,18 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
     }
 }
 
-/// Modals that give a clause after ", and" a subject of its own.
+/// Modals and rule words that give a clause after ", and" a subject of its
+/// own ("…, and NDCG must not drop", "…, and tenant acme is excluded").
 const MODALS: &[&str] = &[
     "can't",
     "cannot",
+    "excluded",
+    "exempt",
+    "forbidden",
     "must",
     "mustn't",
     "never",
+    "prohibited",
     "shall",
     "should",
     "shouldn't",

@@ -310,24 +310,93 @@ const CHANGE_NOUNS: &[&str] = &[
     "upgrades",
 ];
 
-/// What a rule is called: "not covered by the freeze" exempts from one.
+/// Work that a convention routes somewhere ("escalations go to the Tier 2
+/// queue").
+const ROUTED: &[&str] = &[
+    "bugs",
+    "complaints",
+    "escalations",
+    "incidents",
+    "questions",
+    "refunds",
+    "tickets",
+];
+
+/// What the agent produces: in text that only instructs, how it is done
+/// is a rule even when said as a fact ("replies are written in the
+/// customer's language").
+const WORK_NOUNS: &[&str] = &[
+    "amounts",
+    "answers",
+    "branches",
+    "changelogs",
+    "comments",
+    "commits",
+    "dates",
+    "docs",
+    "emails",
+    "headings",
+    "messages",
+    "names",
+    "prices",
+    "prs",
+    "replies",
+    "responses",
+    "summaries",
+    "tags",
+    "tests",
+    "timestamps",
+    "titles",
+];
+
+/// Cues that read a rule out of a statement of fact ("escalations go to
+/// Tier 2", "old branches can go"): in the model's own text, outside a
+/// recap, such a statement is its own account, not a rule restated.
+const FACT_CUES: &[&str] = &[
+    "behind a flag",
+    "can go",
+    "convention",
+    "excluded",
+    "fair game",
+    "goes through",
+    "goes to",
+    "may skip",
+    "no approval needed",
+    "not by you",
+    "not covered by",
+    "prefers",
+    "requires",
+    "starts at",
+    "your scope",
+    "yours to",
+];
+
+/// What a rule or a sweeping task is called: "not covered by the freeze",
+/// "not covered by the cleanup" exempts from one.
 const RULE_NOUNS: &[&str] = &[
+    "audit",
     "ban",
     "cap",
+    "cleanup",
+    "deprecation",
     "embargo",
     "freeze",
     "limit",
     "limits",
     "lock",
     "lockdown",
+    "migration",
     "moratorium",
     "policy",
+    "purge",
     "quota",
     "requirement",
     "restriction",
     "restrictions",
+    "rollout",
     "rule",
     "rules",
+    "sweep",
 ];
 
 /// Moods after an opening "always" or "never": "Always happy to pair".
@@ -580,6 +649,10 @@ impl<'t> Clause<'_, 't> {
 
     fn has(&self, w: &str) -> bool {
         self.find(0, w).is_some()
+    }
+
+    fn any_of(&self, ws: &[&str]) -> bool {
+        self.find_any(0, ws).is_some()
     }
 
     /// A number: digits, a number word, "one".
@@ -1136,6 +1209,7 @@ const TRIGGERS: &[&str] = &[
     "capped",
     "caps",
     "case",
+    "cc",
     "change",
     "changing",
     "check",
@@ -1183,11 +1257,13 @@ const TRIGGERS: &[&str] = &[
     "forbid",
     "forbidden",
     "forbids",
+    "forwarded",
     "free",
     "freeze",
     "freezes",
     "frozen",
     "go",
+    "goes",
     "great",
     "greater",
     "green",
@@ -1251,6 +1327,7 @@ const TRIGGERS: &[&str] = &[
     "none",
     "not",
     "nothing",
+    "notify",
     "nowhere",
     "off",
     "ok",
@@ -1271,6 +1348,7 @@ const TRIGGERS: &[&str] = &[
     "permission",
     "permitted",
     "pin",
+    "ping",
     "prefer",
     "preferred",
     "prefers",
@@ -1293,11 +1371,13 @@ const TRIGGERS: &[&str] = &[
     "reviewer",
     "reviewers",
     "reviews",
+    "routed",
     "same",
     "scope",
     "scoped",
     "scratch",
     "second",
+    "sent",
     "shall",
     "shorter",
     "should",
@@ -1317,6 +1397,7 @@ const TRIGGERS: &[&str] = &[
     "stop",
     "sure",
     "suspended",
+    "tag",
     "than",
     "then",
     "throttle",
@@ -1572,6 +1653,10 @@ const APPROVAL: Bits = Bits::of(&[
     "ask",
     "check",
     "green",
+    "tag",
+    "ping",
+    "cc",
+    "notify",
 ]);
 const WINDOW: Bits = Bits::of(&[
     "hours",
@@ -1734,6 +1819,13 @@ const OBLIGATION: Bits = Bits::of(&[
     "requires",
     "expect",
     "expects",
+    "stick",
+    "stay",
+    "go",
+    "goes",
+    "routed",
+    "sent",
+    "forwarded",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -2370,6 +2462,15 @@ impl Clause<'_, '_> {
             if self.seq(i, &["feel", "free"]) {
                 return Some((RuleForm::CarveOut, "feel free"));
             }
+            // "You're free to restart the dev pools".
+            if self.is(i, "free")
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && (0..i).any(|k| self.any(k, &["you", "agents", "agent", "assistant"]))
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "free to"));
+            }
             // A negation of the main clause, not of a relative one
             // ("anything that nobody queried … can go").
             let negated = (0..i)
@@ -2394,6 +2495,13 @@ impl Clause<'_, '_> {
                 if go || removed {
                     return Some((RuleForm::CarveOut, "can go"));
                 }
+                // "Hotfixes may skip staging": leave to pass a rule by.
+                if self.any(i + 1, &["skip", "bypass", "override", "exceed", "ignore"])
+                    && (self.head()..i)
+                        .any(|k| self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w)))
+                {
+                    return Some((RuleForm::CarveOut, "may skip"));
+                }
             }
             // "The ANALYTICS_DEV database is yours to play with", "staging
             // is fair game", "you have permission to restart workers".
@@ -2417,8 +2525,10 @@ impl Clause<'_, '_> {
             }
             if self.any(i, &["allowed", "permitted"])
                 && (self.any(i.wrapping_sub(1), &["is", "are", "be"])
-                    || (self.is(i.wrapping_sub(1), "only")
-                        && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
+                    || (self.any(
+                        i.wrapping_sub(1),
+                        &["only", "always", "also", "still", "generally", "usually"],
+                    ) && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
                 && !self.is(i + 1, "not")
                 && !(0..i).any(|k| self.negation(k) || self.is(k, "would"))
             {
@@ -2529,7 +2639,10 @@ impl Clause<'_, '_> {
                 || (self.any(i, &["approved", "reviewed", "signed", "acknowledged"])
                     && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"])
                     && !wished);
-            let cue = if self.any(i, &["approval", "approvals", "approve", "approved"]) {
+            let cue = if self.any(
+                i,
+                &["approval", "approvals", "approve", "approved", "approves"],
+            ) {
                 Some("approval")
             } else if self.any(i, &["sign-off", "signoff"])
                 || (self.any(i, &["sign", "signed"]) && self.is(i + 1, "off"))
@@ -2588,6 +2701,13 @@ impl Clause<'_, '_> {
                 Some("a second human")
             } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
                 Some("loop in")
+            } else if i == h
+                && self.any(i, &["tag", "ping", "cc", "notify"])
+                && self.any(i + 1, &["me", "us"])
+                && self.any(i + 2, &["on", "about", "for", "in"])
+                && self.any(i + 3, &["anything", "any", "every", "all", "each"])
+            {
+                Some("loop in")
             } else if self.any(i, &["escalate", "defer", "hand"])
                 && (i + 1..(i + 4).min(n)).any(|k| {
                     self.is(k, "to")
@@ -2630,7 +2750,8 @@ impl Clause<'_, '_> {
             if past && !matches!(cue, "ask before" | "check with") {
                 continue;
             }
-            if frame || i == h || cue == "escalate to a human" {
+            let present = self.any(i, &["approves"]) && i > h;
+            if frame || i == h || present || cue == "escalate to a human" {
                 return Some((RuleForm::Approval, cue));
             }
         }
@@ -2922,6 +3043,7 @@ impl Clause<'_, '_> {
                     i.wrapping_sub(1),
                     &[
                         "is", "are", "be", "stay", "stays", "remain", "remains", "as", "keep",
+                        "have", "has", "with", "get",
                     ],
                 ) || (self.clause_start(i) && i > 0)
                     || (i == h && end >= n))
@@ -3033,6 +3155,20 @@ impl Clause<'_, '_> {
             })
         {
             return (Some((RuleForm::Scope, "skip")), false);
+        }
+        // "Account deletions are handled by the privacy team, not by you";
+        // "your scope is billing questions".
+        for i in 0..n {
+            if self.is(i, "not")
+                && (self.seq(i + 1, &["by", "you"])
+                    || (self.is(i + 1, "you") && i + 2 >= n)
+                    || self.seq(i + 1, &["by", "the", "agent"]))
+            {
+                return (Some((RuleForm::Scope, "not by you")), false);
+            }
+            if self.seq(i, &["your", "scope"]) && self.any(i + 2, &["is", "covers"]) {
+                return (Some((RuleForm::Scope, "your scope")), false);
+            }
         }
         let not_to_verb = self.is(h + 1, "to") && self.verb_at(h + 2).is_some();
         if self.is(h, "not")
@@ -3254,6 +3390,22 @@ impl Clause<'_, '_> {
         None
     }
 
+    /// A convention about the agent's work said as a fact: its subject is
+    /// work the agent produces, its verb a present passive ("replies are
+    /// written in …", "all prices are quoted including VAT").
+    fn convention(&self) -> bool {
+        let n = self.len();
+        let h = self.head();
+        let Some(v) = (h + 1..n.min(h + 6)).find(|&k| self.any(k, &["is", "are"])) else {
+            return false;
+        };
+        let subject = (h..v).any(|k| self.word(k).is_some_and(|w| in_table(WORK_NOUNS, w)));
+        let passive = self.word(v + 1).is_some_and(|w| {
+            is_participle(w) && !in_table(&["broken", "done", "failed", "finished", "merged"], w)
+        });
+        subject && passive && v + 2 < n
+    }
+
     /// "must", "always", "make sure", "have to", "X instead", "keep …",
     /// "every commit", "needs", "stays formal", "follows".
     fn obligation(&self, contrast: bool) -> Cue {
@@ -3333,8 +3485,10 @@ impl Clause<'_, '_> {
             // "Use chart version 4.2.1 for ingress-nginx", "pin terraform
             // to 1.7.5", "use `uv` for installs": a version or a tool
             // chosen, not a task.
-            if self.any(h, &["use", "pin"]) {
-                let version = (h + 1..n).any(|k| {
+            let stick = self.any(h, &["stick", "stay"]) && self.any(h + 1, &["to", "on", "with"]);
+            if self.any(h, &["use", "pin"]) || stick {
+                let reach = if stick { (h + 5).min(n) } else { n };
+                let version = (h + 1..reach).any(|k| {
                     self.entity(k) == Some(EntityKind::Version)
                         || (self.is(k, "version")
                             && (self.number(k + 1)
@@ -3343,7 +3497,12 @@ impl Clause<'_, '_> {
                 let tool_for = (h + 1..(h + 4).min(n))
                     .any(|k| self.entity(k).is_some_and(|e| !e.is_numeric()) || self.ticked(k))
                     && (h + 2..(h + 6).min(n)).any(|k| self.is(k, "for"));
-                if version || (self.is(h, "pin") && (h + 2..n).any(|k| self.number(k))) {
+                let number = if stick {
+                    self.number(h + 2)
+                } else {
+                    self.is(h, "pin") && (h + 2..n).any(|k| self.number(k))
+                };
+                if version || number {
                     return Some((RuleForm::Obligation, "use version"));
                 }
                 if tool_for && self.is(h, "use") {
@@ -3456,6 +3615,28 @@ impl Clause<'_, '_> {
                 && (r + 2..(r + 7).min(n)).any(|k| self.is(k, "to"))
             {
                 return Some((RuleForm::Obligation, "requires"));
+            }
+            // "Deploys to production require a green staging run".
+            if let Some(r) = self.find_any(h + 1, &["requires", "require"])
+                && r + 1 < n
+                && (self
+                    .word(h)
+                    .is_some_and(|w| w.len() > 4 && w.ends_with("ing"))
+                    || (h..r).any(|k| self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w))))
+            {
+                return Some((RuleForm::Obligation, "requires"));
+            }
+            // "Escalations go to the Tier 2 queue": work routed by rule.
+            let routed = (h..n).any(|k| self.word(k).is_some_and(|w| in_table(ROUTED, w)))
+                && !self.any_of(&["automatically", "automatic"])
+                && (h + 1..n).any(|k| {
+                    (self.any(k, &["go", "goes"]) && self.is(k + 1, "to"))
+                        || (self.any(k, &["routed", "sent", "forwarded"])
+                            && self.any(k.wrapping_sub(1), &["are", "is", "get", "gets", "be"])
+                            && self.is(k + 1, "to"))
+                });
+            if routed {
+                return Some((RuleForm::Obligation, "goes to"));
             }
             if let Some(p) = self.find_any(1, &["prefers", "prefer"])
                 && (self.any(p - 1, &["i", "we"])
@@ -3587,6 +3768,11 @@ pub(crate) fn read_clause_with(
         })
         .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")))
         .or_else(|| {
+            // "Replies are written in the customer's language." in a
+            // system prompt: how the agent's work is done, said as a fact.
+            if ctx.standing && c.convention() {
+                return Some((RuleForm::Obligation, "convention"));
+            }
             // "Respond in the customer's language." in a system prompt.
             let bare = ctx.standing && c.imperative().is_some() && !c.has("may");
             bare.then(|| {
@@ -3596,6 +3782,9 @@ pub(crate) fn read_clause_with(
                 )
             })
         });
+    // The model's own statements of fact are not rules it restates: only a
+    // cue that instructs counts there, unless it recaps the operator's.
+    let rule = rule.filter(|(_, cue)| !(ctx.assistant && !ctx.recap && in_table(FACT_CUES, cue)));
     r.rule = rule;
     r.only_scope = only_scope;
     if let Some((form, cue)) = rule {
@@ -3745,7 +3934,10 @@ mod tests {
         for table in [
             FILLERS,
             MOODS,
+            FACT_CUES,
             CHANGE_NOUNS,
+            ROUTED,
+            WORK_NOUNS,
             REMOVALS,
             RULE_NOUNS,
             DESCRIPTIVE,
