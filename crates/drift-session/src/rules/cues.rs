@@ -2699,14 +2699,14 @@ impl Clause<'_, '_> {
                 )
             {
                 Some("a second human")
-            } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
-                Some("loop in")
-            } else if i == h
-                && self.any(i, &["tag", "ping", "cc", "notify"])
-                && self.any(i + 1, &["me", "us"])
-                && self.any(i + 2, &["on", "about", "for", "in"])
-                && self.any(i + 3, &["anything", "any", "every", "all", "each"])
+            } else if (self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4))
+                || (i == h
+                    && self.any(i, &["tag", "ping", "cc", "notify"])
+                    && self.any(i + 1, &["me", "us"])
+                    && self.any(i + 2, &["on", "about", "for", "in"])
+                    && self.any(i + 3, &["anything", "any", "every", "all", "each"]))
             {
+                // "loop Dana in", "tag me on anything that changes IAM".
                 Some("loop in")
             } else if self.any(i, &["escalate", "defer", "hand"])
                 && (i + 1..(i + 4).min(n)).any(|k| {
