@@ -519,12 +519,21 @@ const TERSE_STATE: &[&str] = &[
     "warnings",
 ];
 
-/// A terse answer about an action: "force-push: no", "wildcard purges:
+/// Labels whose value is a bound ("Budget: $200", "Max replicas: 5").
+const LIMIT_LABELS: &[&str] = &[
+    "budget", "cap", "ceiling", "limit", "max", "maximum", "min", "minimum", "quota",
+];
+
+/// A terse answer about an action: "force-push: no", "wildcard purges —
 /// never" (a prohibition), "the billing schema: read-only" (a scope). In a
 /// tool's output only a label that asks for leave counts ("downtime
 /// allowed: no"); the model's own text gives none.
 fn terse(s: &str, source: Source) -> Option<(RuleForm, &'static str)> {
-    let (label, answer) = s.split_once(": ")?;
+    let (label, answer) = s
+        .split_once(": ")
+        .or_else(|| s.split_once(" \u{2014} "))
+        .or_else(|| s.split_once(" \u{2013} "))
+        .or_else(|| s.split_once(" - "))?;
     let label = label
         .trim()
         .trim_matches(|c: char| matches!(c, '*' | '`' | '_'));
@@ -533,6 +542,11 @@ fn terse(s: &str, source: Source) -> Option<(RuleForm, &'static str)> {
         .trim_end_matches(['.', '!', '*', ')'])
         .trim()
         .to_ascii_lowercase();
+    let words = label.split_whitespace().count();
+    if words == 0 || words > 4 || !label.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return None;
+    }
+    let lower = label.to_ascii_lowercase();
     let form = match answer.as_str() {
         "no" | "never" | "not allowed" | "forbidden" | "not ok" | "no way" => {
             (RuleForm::Prohibition, "no")
@@ -540,13 +554,33 @@ fn terse(s: &str, source: Source) -> Option<(RuleForm, &'static str)> {
         "read-only" | "off-limits" | "hands off" | "don't touch" | "do not touch" => {
             (RuleForm::Scope, "read-only")
         }
-        _ => return None,
+        // A bound or a window given as a value: "Budget: $200 a month",
+        // "Max replicas: 5", "Change window: Sat 22:00–02:00 UTC".
+        _ => {
+            let last = lower.rsplit(' ').next().unwrap_or("");
+            let short = answer.split_whitespace().count() <= 8;
+            let digit = answer.bytes().any(|b| b.is_ascii_digit());
+            let bound = super::words::in_table(LIMIT_LABELS, last)
+                || lower.starts_with("max ")
+                || lower.starts_with("maximum ");
+            let timed = super::words::has_clock(&answer)
+                || answer
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .any(super::words::is_time_word);
+            let configured = source == Source::ToolOutput && last != "budget";
+            if bound && digit && short && !configured && source != Source::Assistant {
+                return Some((RuleForm::Limit, "max"));
+            }
+            if (last == "window" || last == "hours")
+                && timed
+                && short
+                && source != Source::Assistant
+            {
+                return Some((RuleForm::Window, "window"));
+            }
+            return None;
+        }
     };
-    let words = label.split_whitespace().count();
-    if words == 0 || words > 4 || !label.bytes().any(|b| b.is_ascii_alphabetic()) {
-        return None;
-    }
-    let lower = label.to_ascii_lowercase();
     let state = lower
         .split(|c: char| !c.is_ascii_alphabetic())
         .any(|w| super::words::in_table(TERSE_STATE, w));
@@ -1236,7 +1270,7 @@ mod tests {
 
     #[test]
     fn tables_are_sorted() {
-        for table in [TERSE_STATE, MODALS, EXCEPTION_LABELS] {
+        for table in [TERSE_STATE, MODALS, EXCEPTION_LABELS, LIMIT_LABELS] {
             assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
         }
     }

@@ -1073,6 +1073,11 @@ impl Clause<'_, '_> {
     /// think …", "let me …".
     fn plan(&self, ctx: Ctx) -> bool {
         let h = self.head();
+        // What a reporting frame reports is the operator's, not the
+        // speaker's plan ("the operator said we can use up to 4 GPUs").
+        if self.framed {
+            return false;
+        }
         if self.seq(h, &["let", "me"]) {
             return true;
         }
@@ -1091,10 +1096,7 @@ impl Clause<'_, '_> {
         } else {
             self.len().min(h + 4)
         };
-        // After a reporting frame ("we were told to …") only the rule is
-        // read.
-        let from = if self.framed { h } else { 0 };
-        for i in from..reach {
+        for i in 0..reach {
             if !self.any(i, &["i", "we"]) || (i > h + 3 && !self.clause_start(i)) {
                 continue;
             }
@@ -1262,6 +1264,7 @@ const TRIGGERS: &[&str] = &[
     "freeze",
     "freezes",
     "frozen",
+    "gated",
     "go",
     "goes",
     "great",
@@ -1372,6 +1375,7 @@ const TRIGGERS: &[&str] = &[
     "reviewers",
     "reviews",
     "routed",
+    "safe",
     "same",
     "scope",
     "scoped",
@@ -1419,6 +1423,7 @@ const TRIGGERS: &[&str] = &[
     "wait",
     "want",
     "weekly",
+    "whatever",
     "when",
     "whenever",
     "while",
@@ -1574,6 +1579,7 @@ const CARVE_OUT: Bits = Bits::of(&[
     "may",
     "instead",
     "excluded",
+    "outside",
 ]);
 const CONDITION: Bits = Bits::of(&[
     "if",
@@ -1615,6 +1621,8 @@ const PERMISSION: Bits = Bits::of(&[
     "yours",
     "fair",
     "permission",
+    "safe",
+    "whatever",
 ]);
 const APPROVAL: Bits = Bits::of(&[
     "escalate",
@@ -1826,6 +1834,7 @@ const OBLIGATION: Bits = Bits::of(&[
     "routed",
     "sent",
     "forwarded",
+    "gated",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -2027,6 +2036,14 @@ impl Clause<'_, '_> {
                 && self.any(i + 1, &["covered", "affected", "bound", "governed"])
                 && self.is(i + 2, "by")
                 && (i + 3..(i + 7).min(self.len()))
+                    .any(|k| self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w)))
+            {
+                return Some((RuleForm::CarveOut, "not covered by"));
+            }
+            // "Internal tooling is outside the freeze".
+            if self.is(i, "outside")
+                && self.any(i.wrapping_sub(1), &["is", "are", "falls", "fall", "stays"])
+                && (i + 1..(i + 4).min(self.len()))
                     .any(|k| self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w)))
             {
                 return Some((RuleForm::CarveOut, "not covered by"));
@@ -2349,10 +2366,10 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Limit, "only N%"));
             }
-            // "Staged rollout starts at 1%", "the canary begins at 5% of
+            // "Staged rollout starts at 1%", "the canary begins with 5% of
             // traffic".
             if self.any(i, &["starts", "start", "begins", "begin"])
-                && self.is(i + 1, "at")
+                && self.any(i + 1, &["at", "with"])
                 && self.number(i + 2)
                 && self.raw(i + 2).ends_with('%')
                 && !history
@@ -2541,6 +2558,36 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::CarveOut, "fine to"));
             }
+            // "Anything in /tmp/scratch is safe to delete", "the dev pool
+            // is all yours", "do whatever you want in the sandbox".
+            let removal = self.word(i + 2).is_some_and(|w| {
+                in_table(
+                    &[
+                        "archive", "clean", "delete", "drop", "kill", "prune", "purge", "reboot",
+                        "recreate", "remove", "restart", "truncate", "wipe",
+                    ],
+                    w,
+                )
+            });
+            if self.is(i, "safe")
+                && self.is(i + 1, "to")
+                && removal
+                && self.any(i.wrapping_sub(1), &["is", "are"])
+                && !self.any(i.wrapping_sub(2), DESCRIPTIVE)
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "safe to"));
+            }
+            if self.seq(i, &["all", "yours"]) && !negated {
+                return Some((RuleForm::CarveOut, "yours to"));
+            }
+            if self.is(i, "whatever")
+                && self.is(i + 1, "you")
+                && self.any(i + 2, &["want", "like", "need"])
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "whatever you want"));
+            }
             if self.any(i, &["fine", "ok", "okay"])
                 && self.any(i.wrapping_sub(1), &["is", "are"])
                 && !self.any(i.wrapping_sub(2), DESCRIPTIVE)
@@ -2645,7 +2692,7 @@ impl Clause<'_, '_> {
             ) {
                 Some("approval")
             } else if self.any(i, &["sign-off", "signoff"])
-                || (self.any(i, &["sign", "signed"]) && self.is(i + 1, "off"))
+                || (self.any(i, &["sign", "signed", "signs"]) && self.is(i + 1, "off"))
             {
                 Some("sign-off")
             } else if self.any(
@@ -2750,7 +2797,7 @@ impl Clause<'_, '_> {
             if past && !matches!(cue, "ask before" | "check with") {
                 continue;
             }
-            let present = self.any(i, &["approves"]) && i > h;
+            let present = (self.is(i, "approves") || self.seq(i, &["signs", "off"])) && i > h;
             if frame || i == h || present || cue == "escalate to a human" {
                 return Some((RuleForm::Approval, cue));
             }
@@ -3567,8 +3614,13 @@ impl Clause<'_, '_> {
         // "the user prefers squash merges".
         let history = (0..n).any(|k| self.any(k, &["was", "were", "had", "did"]));
         if !history {
-            if let Some(b) = self.find(0, "behind")
-                && !self.word(b.wrapping_sub(1)).is_some_and(is_past)
+            // "… ship behind the `mm_v3` flag", "… are gated by a feature
+            // flag".
+            let gate = self
+                .find(0, "behind")
+                .filter(|&b| !self.word(b.wrapping_sub(1)).is_some_and(is_past))
+                .or_else(|| self.find(0, "gated").map(|g| g + 1));
+            if let Some(b) = gate
                 && (b + 1..(b + 6).min(n))
                     .any(|k| self.any(k, &["flag", "flags", "toggle", "toggles", "feature-flag"]))
             {
