@@ -365,6 +365,7 @@ const FACT_CUES: &[&str] = &[
     "not by you",
     "not covered by",
     "prefers",
+    "read-only",
     "requires",
     "starts at",
     "your scope",
@@ -2049,11 +2050,35 @@ impl Clause<'_, '_> {
                 return Some((RuleForm::CarveOut, "not covered by"));
             }
             // "Tenant acme-gmbh is excluded (from the migration)".
+            // A thing named ("tenant acme-gmbh", "Finance marts") or a rule
+            // or sweep it is kept out of ("… from this cleanup"), not a
+            // description ("tenants are excluded from billing when …").
+            let named = (0..i).any(|k| {
+                self.entity(k).is_some_and(|e| !e.is_numeric())
+                    || (k > 0
+                        && self
+                            .raw(k)
+                            .chars()
+                            .next()
+                            .is_some_and(char::is_uppercase))
+                    || self.entity(k).is_some()
+                    // "tenant acme", "project sandbox-7": a resource by name.
+                    || (self
+                        .word(k)
+                        .is_some_and(|w| in_table(RESOURCES, w) && !w.ends_with('s'))
+                        && self.word(k + 1).is_some()
+                        && k + 1 < i)
+            }) || (self.is(i + 1, "from")
+                && (i + 2..(i + 5).min(self.len())).any(|k| {
+                    self.any(k, &["this", "these"])
+                        || self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w))
+                }));
             if self.is(i, "excluded")
                 && self.any(
                     i.wrapping_sub(1),
                     &["is", "are", "be", "stays", "stay", "remains", "remain"],
                 )
+                && named
                 && !(0..i).any(|k| self.negation(k))
             {
                 return Some((RuleForm::CarveOut, "excluded"));
@@ -3086,6 +3111,7 @@ impl Clause<'_, '_> {
                 None
             };
             if let Some(end) = read_only
+                && !self.find_seq(0, &["by", "design"]).is_some()
                 && (self.any(
                     i.wrapping_sub(1),
                     &[
@@ -3148,7 +3174,8 @@ impl Clause<'_, '_> {
                     && (self.negation(i - 1)
                         || self.any(i - 1, &["avoid", "without"])
                         || (self.is(i - 1, "to") && self.negation(i.wrapping_sub(2))));
-                if !negated {
+                // "it never writes to the source database": a description.
+                if !negated || self.any(i.wrapping_sub(2), DESCRIPTIVE) {
                     continue;
                 }
                 if self.is(i + 1, "there") && self.verb_at(i).is_some() {
