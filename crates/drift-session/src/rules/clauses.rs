@@ -3,7 +3,9 @@
 //! A sentence is cut where one operative clause may end and another begin:
 //! at `;`, at a colon after a lead-in ("Constraints from the user: …"), at
 //! a dash between clauses, before ", never", ", don't", ", no …", ", and
-//! never" and their kin, before " and leave", " but keep" and the like, and
+//! never" and their kin, before ", max N" and ", and" with a subject and a
+//! modal of its own ("…, and NDCG@10 must not drop"), before " and leave",
+//! " but keep" and the like, and
 //! around a quotation or a parenthesis that is a rule of its own
 //! (`"Never close anything tagged legal-hold."`, "(max 250 kB gzipped)").
 //! Each clause is read on its own ([`super::cues`]); then the clauses are
@@ -21,10 +23,15 @@
 //!   pnpm, never npm or yarn").
 //!
 //! A sentence with a correction cue ("Correction:", "I meant", "scratch
-//! that") is one correction, whole. Tables are read cell by cell; a rule
-//! in a row starts at the row's first cell (what the row is about), and a
-//! column that asks whether the agent may act ("agent may change?") makes
-//! each answer a scope.
+//! that") is one correction, whole; a terse answer ("force-push: no",
+//! "billing: read-only") or a labelled bound or window ("Budget: $200",
+//! "Change window: Sat 22:00–02:00") is one rule, whole. "config-only" is
+//! one word, not "only". Tables are read cell by cell; a rule in a row
+//! starts at the row's first cell (what the row is about), a row above a
+//! separator row is a header, and a column that asks whether the agent may
+//! act ("agent may change?", "who may restart", "approver", "window") makes
+//! each answer a rule: yes or no a scope, a time a window, a person an
+//! approval.
 
 use alloc::vec::Vec;
 

@@ -9,33 +9,49 @@
 //! 1. a binding ("the ticket is X, not Y", "when I say X I mean Y") or an
 //!    approver named ("the approver is …");
 //! 2. a carve-out that says so ("is the exception", "exempt", "does not
-//!    cover");
+//!    cover", "is not covered by the freeze", "tenant X is excluded");
 //! 3. a condition ("if …, stop", "stop if", "until …", "as soon as");
 //! 4. a limit ("at most N", "no more than N", "up to N", "within N hours");
-//! 5. a permission ("you may", "you can", "is allowed");
+//! 5. a permission ("you may", "you can", "is allowed", and in other words:
+//!    "… can go", "may be deleted", "is yours to play with", "fair game",
+//!    "safe to delete", "you're free to", "hotfixes may skip staging");
 //! 6. an approval in the main clause ("needs sign-off from", "must be
-//!    reviewed by", "wait for my OK");
+//!    reviewed by", "wait for my OK", "the owner approves"), or a gate
+//!    lifted ("no approval needed", "doesn't need sign-off": a carve-out);
 //! 7. a time window or freeze ("between 14:00 and 16:00", "frozen until");
 //! 8. an ordering ("before you X", "X first", "only after", "wait for");
 //! 9. a scope ("only on X", "leave X alone", "do not touch X");
 //! 10. a prohibition ("never", "do not", "no X", "kill nothing");
-//! 11. an obligation ("must", "always", "make sure", "X only", "keep …").
+//! 11. an obligation ("must", "always", "make sure", "X only", "keep …"),
+//!     also a choice of version or tool ("use chart version 4.2.1 for …",
+//!     "pin X to 1.7.5") and a convention stated as a fact ("matchmaking
+//!     changes ship behind the `mm_v3` flag", "schema changes go through
+//!     Atlas", "escalations go to the Tier 2 queue", "deploys require a
+//!     green staging run", "the user prefers small PRs"; in text that only
+//!     instructs, "replies are written in the customer's language").
 //!
 //! Before any of that a clause is dropped when it is an idiom ("never
-//! mind", "don't worry"), a question (unless a polite request: "could you
-//! please avoid …?"), or the speaker's own plan or state ("I'll …", "we're
-//! at …", "I don't think …"). Each cue also checks that it instructs rather
-//! than describes: "never" before a past form ("we never had an outage")
-//! and a freeze that "was lifted" are history, "only 3 pods are running" is
-//! state.
+//! mind", "don't worry", "always happy to pair", a login banner's
+//! "unauthorized access is prohibited"), experience ("never seen Redis do
+//! that"), a question (unless a polite request: "could you please avoid
+//! …?"), or the speaker's own plan or state ("I'll …", "we're at …", "I
+//! don't think …"). A reporting frame opening the clause ("the user asked
+//! that …", "they told us not to …", "we were told to …") is taken off and
+//! what it reports is read as the rule. Each cue also checks that it
+//! instructs rather than describes: "never" before a past form ("we never
+//! had an outage") and a freeze that "was lifted" are history, "only 3 pods
+//! are running" is state, "it must be the cache" is an inference (but "it
+//! must sit behind the internal load balancer" a rule). In the model's own
+//! text, outside a recap, a rule read out of a statement of fact
+//! ([`FACT_CUES`]) is its own account, not a rule restated.
 
 use crate::entail::lexicon;
 use crate::entail::scan::{EntityKind, Token};
 
 use super::RuleForm;
 use super::words::{
-    Table, frame_end, has_clock, in_table, is_participle, is_past, is_time_unit, is_time_word,
-    verb_entry,
+    INSISTING, Table, frame_end, has_clock, in_table, is_participle, is_past, is_time_unit,
+    is_time_word, verb_entry,
 };
 
 /// What the clause is read within.
@@ -1225,6 +1241,7 @@ const TRIGGERS: &[&str] = &[
     "daily",
     "default",
     "defer",
+    "demanded",
     "disallowed",
     "discouraged",
     "during",
@@ -1233,6 +1250,8 @@ const TRIGGERS: &[&str] = &[
     "edit",
     "editing",
     "edits",
+    "emphasised",
+    "emphasized",
     "ensure",
     "escalate",
     "every",
@@ -1281,6 +1300,8 @@ const TRIGGERS: &[&str] = &[
     "hours",
     "if",
     "inside",
+    "insisted",
+    "insists",
     "instead",
     "keep",
     "keeps",
@@ -1364,6 +1385,7 @@ const TRIGGERS: &[&str] = &[
     "read",
     "refers",
     "refrain",
+    "reiterated",
     "remain",
     "remains",
     "require",
@@ -1400,6 +1422,7 @@ const TRIGGERS: &[&str] = &[
     "stays",
     "stick",
     "stop",
+    "stressed",
     "sure",
     "suspended",
     "tag",
@@ -3706,8 +3729,10 @@ impl Clause<'_, '_> {
                 return Some((RuleForm::Obligation, "requires"));
             }
             // "Escalations go to the Tier 2 queue": work routed by rule.
-            let routed = (h..n).any(|k| self.word(k).is_some_and(|w| in_table(ROUTED, w)))
-                && !self.any_of(&["automatically", "automatic"])
+            let routed = (h..n).any(|k| {
+                self.word(k).is_some_and(|w| in_table(ROUTED, w))
+                    || (k > h && self.is(k, "requests"))
+            }) && !self.any_of(&["automatically", "automatic"])
                 && (h + 1..n).any(|k| {
                     (self.any(k, &["go", "goes"]) && self.is(k + 1, "to"))
                         || (self.any(k, &["routed", "sent", "forwarded"])
@@ -3737,7 +3762,7 @@ impl Clause<'_, '_> {
         }
         // "Tone stays formal", "left running".
         for i in 0..n {
-            if self.any(i, &["stays", "remain", "remains"])
+            if self.any(i, &["stays", "stay", "remain", "remains"])
                 && i > h
                 && self.word(i + 1).is_some()
                 && !self.any(i + 1, &["at", "in", "within", "as", "the", "a"])
@@ -3847,10 +3872,22 @@ pub(crate) fn read_clause_with(
         })
         .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")))
         .or_else(|| {
+            // "The user insisted on small PRs": what an insisting frame
+            // reports is a rule whatever its words.
+            let insisted = c.framed
+                && (0..h).any(|k| c.word(k).is_some_and(|w| in_table(INSISTING, w)))
+                && h + 1 < c.len();
+            insisted.then_some((RuleForm::Obligation, "insisted"))
+        })
+        .or_else(|| {
             // "Replies are written in the customer's language." in a
             // system prompt: how the agent's work is done, said as a fact.
             if ctx.standing && c.convention() {
                 return Some((RuleForm::Obligation, "convention"));
+            }
+            // "Be concise." in a system prompt.
+            if ctx.standing && c.is(h, "be") && h + 1 < c.len() && c.word(h + 1).is_some() {
+                return Some((RuleForm::Obligation, "be"));
             }
             // "Respond in the customer's language." in a system prompt.
             let bare = ctx.standing && c.imperative().is_some() && !c.has("may");

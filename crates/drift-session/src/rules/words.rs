@@ -421,6 +421,7 @@ pub(crate) const VERBS: &[&str] = &[
     "treat",
     "trigger",
     "truncate",
+    "try",
     "turn",
     "uncordon",
     "undo",
@@ -611,6 +612,19 @@ const REPORT_ADVERBS: &[&str] = &[
     "strongly",
 ];
 
+/// Reporting verbs that make what they report a rule whatever its words
+/// ("the user insisted on small PRs", "they stressed keeping the API
+/// stable"), where "asked" may report a task.
+pub(crate) const INSISTING: &[&str] = &[
+    "demanded",
+    "emphasised",
+    "emphasized",
+    "insisted",
+    "insists",
+    "reiterated",
+    "stressed",
+];
+
 /// Verbs a passive report is made with ("we were told to …").
 const TOLD: &[&str] = &["asked", "instructed", "reminded", "told", "warned"];
 
@@ -647,7 +661,12 @@ pub(crate) fn frame_end<'a>(word: impl Fn(usize) -> Option<&'a str>) -> Option<u
         if !any(i, REPORTING) {
             return None;
         }
+        let on = any(i, &["insisted", "insists"]);
         i += 1;
+        // "the user insisted on squash merges".
+        if on && is(i, "on") {
+            i += 1;
+        }
         // "I told you to …", "we said that …": the speaker reports to the
         // agent, not about their own doings.
         if speaker && !any(i, &["you", "to", "that", "not"]) {
@@ -827,6 +846,7 @@ mod tests {
             REPORTERS,
             REPORTING,
             REPORT_ADVERBS,
+            INSISTING,
             TOLD,
             ADDRESSEES,
         ] {
