@@ -1126,6 +1126,13 @@ impl Clause<'_, '_> {
             {
                 return true;
             }
+            // "We're not allowed to touch X", "we have to run the smoke
+            // tests first", "we can only deploy to staging": the team's
+            // rule, which takes in the agent, not the speaker's plan (the
+            // model's own "I have to …" stays one).
+            if (!ctx.assistant || ctx.recap) && self.bound(i) {
+                return false;
+            }
             let raw = self.raw(i);
             let contracted = raw.len() > 1 && raw.contains(['\'', '\u{2019}']);
             if contracted {
@@ -1159,6 +1166,43 @@ impl Clause<'_, '_> {
             }
         }
         false
+    }
+
+    /// After "I" or "we" at `i`, a rule that binds the speaker's side:
+    /// "('re) (not) allowed to", "('re) supposed to", "have to", "can
+    /// only", "may only", "can't <act>".
+    fn bound(&self, i: usize) -> bool {
+        let mut k = i + 1;
+        if self.any(k, &["are", "am", "were"]) {
+            k += 1;
+        }
+        if self.is(k, "not") {
+            k += 1;
+        }
+        if self.any(
+            k,
+            &["allowed", "permitted", "supposed", "required", "expected"],
+        ) && self.is(k + 1, "to")
+        {
+            return true;
+        }
+        // "I have to leave early" is the speaker's own.
+        let team = self.is(i, "we");
+        if team && self.any(i + 1, &["have", "has"]) && self.is(i + 2, "to") {
+            return true;
+        }
+        if team
+            && self.any(i + 1, &["can", "may", "must"])
+            && self.is(i + 2, "only")
+            && self.verb_at(i + 3).is_some()
+        {
+            return true;
+        }
+        self.is(i, "we")
+            && self.is(i + 1, "can")
+            && self.is(i + 2, "not")
+            && self.verb_at(i + 3).is_some()
+            && !self.any(i + 3, &["get", "go", "make", "do", "find", "see", "tell"])
     }
 
     /// "Could you please …", "can you …", "would you …", "please …".
@@ -1266,6 +1310,7 @@ const TRIGGERS: &[&str] = &[
     "exempt",
     "exempted",
     "expect",
+    "expected",
     "expects",
     "fair",
     "favor",
@@ -1369,6 +1414,7 @@ const TRIGGERS: &[&str] = &[
     "page",
     "pause",
     "paused",
+    "per",
     "period",
     "permission",
     "permitted",
@@ -1423,6 +1469,7 @@ const TRIGGERS: &[&str] = &[
     "stick",
     "stop",
     "stressed",
+    "supposed",
     "sure",
     "suspended",
     "tag",
@@ -1631,7 +1678,7 @@ const LIMIT: Bits = Bits::of(&[
     "most", "than", "up", "maximum", "max", "minimum", "min", "or", "least", "below", "above",
     "under", "over", "exceed", "exceeds", "beyond", "within", "cap", "capped", "caps", "limit",
     "limited", "throttle", "budget", "time", "once", "same", "keep", "stay", "stays", "remain",
-    "remains", "only", "start", "starts", "begin", "begins",
+    "remains", "only", "start", "starts", "begin", "begins", "per",
 ]);
 const PERMISSION: Bits = Bits::of(&[
     "may",
@@ -1859,6 +1906,8 @@ const OBLIGATION: Bits = Bits::of(&[
     "sent",
     "forwarded",
     "gated",
+    "supposed",
+    "expected",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -2435,6 +2484,19 @@ impl Clause<'_, '_> {
             }
             if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
                 return Some((RuleForm::Limit, "only the last"));
+            }
+            // "One PR per service.", "2 deploys per day": a quota that
+            // opens the clause.
+            if i == self.head()
+                && self.number(i)
+                && !history
+                && (i + 2..(i + 5).min(n)).any(|k| self.is(k, "per") && k + 1 < n)
+                && !(i + 1..n).any(|k| {
+                    self.any(k, &["is", "are", "was", "were", "has", "have"])
+                        || self.word(k).is_some_and(is_past)
+                })
+            {
+                return Some((RuleForm::Limit, "N per"));
             }
             if self.is(i, "only")
                 && self.number(i + 1)
@@ -3399,13 +3461,16 @@ impl Clause<'_, '_> {
                         || self.any(
                             prev.wrapping_sub(1),
                             &["you", "agents", "agent", "assistant"],
-                        ))
+                        )
+                        || (self.is(prev.wrapping_sub(1), "we") && self.bound(prev - 1)))
                 {
                     return Some((RuleForm::Prohibition, "cannot"));
                 }
-                if self.any(prev, &["is", "are", "be"])
-                    && self.any(i + 1, &["allowed", "permitted"])
-                {
+                let are = self.any(prev, &["is", "are", "be", "am"])
+                    || self.raw(prev).to_ascii_lowercase().ends_with("'re")
+                    || self.raw(prev).ends_with("\u{2019}re")
+                    || self.raw(prev).to_ascii_lowercase().ends_with("'m");
+                if are && self.any(i + 1, &["allowed", "permitted", "supposed"]) {
                     return Some((RuleForm::Prohibition, "not allowed"));
                 }
                 if self.any(i + 1, &["yours", "ours"]) && self.is(i + 2, "to") {
@@ -3532,6 +3597,17 @@ impl Clause<'_, '_> {
             }
             if self.any(i, &["is", "are"]) && self.is(i + 1, "required") {
                 return Some((RuleForm::Obligation, "required"));
+            }
+            // "We're supposed to use pnpm", "you are expected to write
+            // tests": a person's duty (a job "expected to finish" is not).
+            if self.any(i, &["supposed", "expected"])
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && !self.is(i.wrapping_sub(1), "not")
+                && (i.saturating_sub(3)..i)
+                    .any(|k| self.any(k, &["we", "you", "i", "agents", "agent", "assistant"]))
+            {
+                return Some((RuleForm::Obligation, "supposed to"));
             }
             if self.seq(i, &["make", "sure"])
                 || (self.is(i, "ensure") && (i == h || self.is(i.wrapping_sub(1), "please")))

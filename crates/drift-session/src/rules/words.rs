@@ -567,6 +567,7 @@ const REPORTERS: &[&str] = &[
 
 /// Verbs that report a rule.
 const REPORTING: &[&str] = &[
+    "agreed",
     "asked",
     "asks",
     "clarified",
