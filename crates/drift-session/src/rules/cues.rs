@@ -1188,7 +1188,18 @@ impl Clause<'_, '_> {
         }
         // "I have to leave early" is the speaker's own.
         let team = self.is(i, "we");
-        if team && self.any(i + 1, &["have", "has"]) && self.is(i + 2, "to") {
+        // "We have to figure out why" is a task; "we have to run the smoke
+        // tests before every deploy" a rule with a cue of its own.
+        let cued = (i + 3..self.len()).any(|k| {
+            self.any(
+                k,
+                &[
+                    "before", "first", "always", "never", "every", "each", "only", "after",
+                    "until", "without", "approval", "review",
+                ],
+            )
+        });
+        if team && self.any(i + 1, &["have", "has"]) && self.is(i + 2, "to") && cued {
             return true;
         }
         if team
@@ -3603,6 +3614,7 @@ impl Clause<'_, '_> {
             if self.any(i, &["supposed", "expected"])
                 && self.is(i + 1, "to")
                 && self.verb_at(i + 2).is_some()
+                && !self.any(i + 2, &["get", "receive", "have", "hear", "see", "meet"])
                 && !self.is(i.wrapping_sub(1), "not")
                 && (i.saturating_sub(3)..i)
                     .any(|k| self.any(k, &["we", "you", "i", "agents", "agent", "assistant"]))

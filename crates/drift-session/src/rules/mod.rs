@@ -96,7 +96,7 @@
 //! the share of correct rules whose kind and form agree with the label.
 //! `tests/rules.rs` recomputes both tables and fails when either changes.
 //!
-//! `rules.txt`, the development set (111 documents, 716 labelled items). The
+//! `rules.txt`, the development set (113 documents, 734 labelled items). The
 //! cue lists and exceptions were written while looking at it, so this is an
 //! in-sample figure:
 //!
@@ -142,7 +142,7 @@
 //! set missed and found wrongly (below), not by its sentences: for each
 //! category we wrote new examples of our own, in other domains and
 //! wordings, into `rules.txt` as development documents (the `dev2-` ones,
-//! 27 documents) with counterexamples that must stay non-rules, and changed
+//! 29 documents) with counterexamples that must stay non-rules, and changed
 //! the finder until they were right. Only the held-out set's aggregate
 //! table was looked at while doing so. What changed, by category:
 //!
