@@ -3207,7 +3207,7 @@ impl Clause<'_, '_> {
                 None
             };
             if let Some(end) = read_only
-                && !self.find_seq(0, &["by", "design"]).is_some()
+                && self.find_seq(0, &["by", "design"]).is_none()
                 && (self.any(
                     i.wrapping_sub(1),
                     &[
