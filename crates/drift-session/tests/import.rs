@@ -235,11 +235,7 @@ fn responses_sample() {
     let (_, imported) = snapshot("responses.json");
     assert_eq!(
         kinds(&imported),
-        [(
-            "only-propose-changes-under",
-            Kind::StandingRule,
-            Role::System
-        )]
+        [("only-propose-changes-under", Kind::Scope, Role::System)]
     );
     assert!(imported.scenario.actions.is_empty());
 }

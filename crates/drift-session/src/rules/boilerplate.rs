@@ -255,6 +255,74 @@ const PHRASES: &[(Match, Effect)] = &[
     // condensed summary, known by its section keys.
     (Prefix("You are OpenHands agent"), Harness),
     (
+        Both(
+            "You are ",
+            "a helpful AI assistant that can interact with a computer",
+        ),
+        Harness,
+    ),
+    // The openings of its prompt's sections (old and new), which also come
+    // alone in an `<IMPORTANT>` block: the rest of the block is its own.
+    (
+        Prefix("If user provides a path, you should NOT assume"),
+        Harness,
+    ),
+    (
+        Prefix("When a user provides a file path, do NOT assume"),
+        Harness,
+    ),
+    (
+        Prefix("Your primary role is to assist users by executing commands"),
+        Harness,
+    ),
+    (
+        Prefix("Each action you take is somewhat expensive"),
+        Harness,
+    ),
+    (
+        Prefix("Write clean, efficient code with minimal comments"),
+        Harness,
+    ),
+    (
+        Prefix("If there are existing git user credentials already configured"),
+        Harness,
+    ),
+    (Prefix("Exercise caution with git operations"), Harness),
+    (
+        Both(
+            "Important",
+            "Do not push to the remote branch and/or start a pull request",
+        ),
+        Harness,
+    ),
+    (
+        Prefix("EXPLORATION: Thoroughly explore relevant files"),
+        Harness,
+    ),
+    (
+        Prefix("Only use GITHUB_TOKEN and other credentials"),
+        Harness,
+    ),
+    (
+        Prefix("When interacting with external services like GitHub"),
+        Harness,
+    ),
+    (Prefix("When user asks you to run an application"), Harness),
+    (
+        Prefix("If you've made repeated attempts to solve a problem"),
+        Harness,
+    ),
+    (
+        Prefix("When explaining changes or solutions to the user"),
+        Harness,
+    ),
+    (Prefix("When terminating processes"), Harness),
+    (
+        Prefix("The assistant MUST NOT include comments in the code unless"),
+        Harness,
+    ),
+    (Prefix("Use `.openhands/"), Harness),
+    (
         Prefix("You are maintaining a context-aware state summary"),
         Harness,
     ),
@@ -397,6 +465,7 @@ const HARNESS_TAGS: &[&str] = &[
     "bash-input",
     "bash-stderr",
     "bash-stdout",
+    "code_quality",
     "collaboration_mode",
     "command-contents",
     "command-message",
@@ -405,7 +474,10 @@ const HARNESS_TAGS: &[&str] = &[
     "current_datetime",
     "description",
     "environment_context",
+    "environment_setup",
     "event",
+    "external_services",
+    "file_system_guidelines",
     "first-retained-item",
     "ide_opened_file",
     "ide_selection",
@@ -421,8 +493,14 @@ const HARNESS_TAGS: &[&str] = &[
     "previous summary",
     "primary_objective",
     "prior-summary",
+    "problem_solving_workflow",
+    "process_management",
+    "pull_requests",
     "realtime_conversation",
+    "repository_info",
     "role",
+    "runtime_information",
+    "security_risk_assessment",
     "skills_instructions",
     "spawned_agent_context",
     "subagent_notification",
@@ -432,6 +510,7 @@ const HARNESS_TAGS: &[&str] = &[
     "usage",
     "user_action",
     "user_shell_command",
+    "version_control",
 ];
 
 /// Tags around the operator's own content.
@@ -444,6 +523,7 @@ const OPERATOR_TAGS: &[&str] = &[
     "persona",
     "plugin-context",
     "repo_context",
+    "repository_instructions",
     "skill",
     "untrusted_content",
     "user_instructions",

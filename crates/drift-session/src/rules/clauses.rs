@@ -3,7 +3,9 @@
 //! A sentence is cut where one operative clause may end and another begin:
 //! at `;`, at a colon after a lead-in ("Constraints from the user: …"), at
 //! a dash between clauses, before ", never", ", don't", ", no …", ", and
-//! never" and their kin, before " and leave", " but keep" and the like, and
+//! never" and their kin, before ", max N" and ", and" with a subject and a
+//! modal of its own ("…, and NDCG@10 must not drop"), before " and leave",
+//! " but keep" and the like, and
 //! around a quotation or a parenthesis that is a rule of its own
 //! (`"Never close anything tagged legal-hold."`, "(max 250 kB gzipped)").
 //! Each clause is read on its own ([`super::cues`]); then the clauses are
@@ -21,10 +23,15 @@
 //!   pnpm, never npm or yarn").
 //!
 //! A sentence with a correction cue ("Correction:", "I meant", "scratch
-//! that") is one correction, whole. Tables are read cell by cell; a rule
-//! in a row starts at the row's first cell (what the row is about), and a
-//! column that asks whether the agent may act ("agent may change?") makes
-//! each answer a scope.
+//! that") is one correction, whole; a terse answer ("force-push: no",
+//! "billing: read-only") or a labelled bound or window ("Budget: $200",
+//! "Change window: Sat 22:00–02:00") is one rule, whole. "config-only" is
+//! one word, not "only". Tables are read cell by cell; a rule in a row
+//! starts at the row's first cell (what the row is about), a row above a
+//! separator row is a header, and a column that asks whether the agent may
+//! act ("agent may change?", "who may restart", "approver", "window") makes
+//! each answer a rule: yes or no a scope, a time a window, a person an
+//! approval.
 
 use alloc::vec::Vec;
 
@@ -81,6 +88,9 @@ struct Out {
 #[derive(Clone, Copy, Debug)]
 struct Table {
     permission: Option<usize>,
+    /// The permission column names who decides ("who may restart?",
+    /// "approver"): a name there is an approval.
+    approver: bool,
 }
 
 struct Finder<'t> {
@@ -186,8 +196,13 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
     let (w2, e2) = word_at(bytes, e1 + 1, end, &mut b2);
     let mut b3 = [0u8; 16];
     let (w3, _) = word_at(bytes, e2 + 1, end, &mut b3);
+    let digit = |k: usize| at(bytes, k).is_ascii_digit() || at(bytes, k) == b'$';
     match w1 {
         "never" | "always" | "don't" | "dont" | "it's" | "they're" | "that's" => true,
+        // "deploys only after 18:00, max 3 pods at once".
+        "max" | "maximum" => digit(e1 + 1) || (w2 == "of" && digit(e2 + 1)),
+        "at" if w2 == "most" => digit(e2 + 1),
+        "up" if w2 == "to" => digit(e2 + 1),
         "it" | "they" => matches!(w2, "is" | "are"),
         "do" => w2 == "not",
         "no" => {
@@ -204,10 +219,54 @@ fn clause_after_comma(bytes: &[u8], i: usize, end: usize) -> bool {
                 w3,
                 "should" | "must" | "need" | "may" | "can't" | "cannot" | "have" | "shouldn't"
             ),
-            _ => false,
+            // "…the offline eval first, and NDCG@10 must not drop": a new
+            // subject with a modal of its own.
+            _ => w1 == "and" && modal_ahead(bytes, e1 + 1, end),
         },
         _ => false,
     }
+}
+
+/// Modals and rule words that give a clause after ", and" a subject of its
+/// own ("…, and NDCG must not drop", "…, and tenant acme is excluded").
+const MODALS: &[&str] = &[
+    "can't",
+    "cannot",
+    "excluded",
+    "exempt",
+    "forbidden",
+    "must",
+    "mustn't",
+    "never",
+    "prohibited",
+    "shall",
+    "should",
+    "shouldn't",
+    "won't",
+];
+
+/// Whether a modal comes within the next few words from `i`, before any
+/// punctuation: ", and NDCG@10 must not drop …".
+fn modal_ahead(bytes: &[u8], i: usize, end: usize) -> bool {
+    let mut k = i;
+    for n in 0..5 {
+        while k < end && at(bytes, k) == b' ' {
+            k += 1;
+        }
+        let start = k;
+        while k < end && !matches!(at(bytes, k), b' ' | b',' | b';' | b':' | b'.') {
+            k += 1;
+        }
+        let mut buf = [0u8; 16];
+        let (w, e) = word_at(bytes, start, k, &mut buf);
+        if n > 0 && e == k && super::words::in_table(MODALS, w) {
+            return true;
+        }
+        if matches!(at(bytes, k), b',' | b';' | b':' | b'.') || start == k {
+            return false;
+        }
+    }
+    false
 }
 
 /// What may follow " and " or " but " to start a new clause.
@@ -286,9 +345,9 @@ fn recaps(s: &str) -> bool {
     })
 }
 
-/// Whether `s` holds the word "only".
+/// Whether `s` holds the word "only" (not in a compound: "config-only").
 fn has_only(s: &str) -> bool {
-    s.split(|c: char| !c.is_ascii_alphabetic())
+    s.split(|c: char| !(c.is_ascii_alphabetic() || c == '-'))
         .any(|w| w.eq_ignore_ascii_case("only"))
 }
 
@@ -415,65 +474,132 @@ fn trim(text: &str, span: Span) -> Span {
     Span::new(span.start + lead, span.start + lead + t.len())
 }
 
-/// Who reports a rule in a summary.
-const REPORTERS: &[&str] = &["customer", "he", "operator", "she", "team", "they", "user"];
-
-/// Verbs that report a rule.
-const REPORTING: &[&str] = &[
-    "asked",
-    "asks",
-    "insisted",
-    "instructed",
-    "mentioned",
-    "noted",
-    "requested",
-    "said",
-    "says",
-    "specified",
-    "stated",
-    "wanted",
-    "wants",
-];
-
 /// The length of a reporting frame that opens `s` ("The user said ", "They
-/// asked that "), so that a restated rule is the rule itself.
+/// asked us not to " up to "not"), so that a restated rule is the rule
+/// itself ([`super::words::frame_end`]).
 fn frame_len(s: &str) -> usize {
-    let mut words = [(0usize, ""); 6];
+    let mut words = [(0usize, ""); 10];
     let mut n = 0;
     let mut at = 0;
-    for w in s.split_inclusive(' ').take(6) {
+    for w in s.split_inclusive(' ').take(10) {
         if let Some(slot) = words.get_mut(n) {
-            *slot = (at, w);
+            let t = w
+                .trim()
+                .trim_matches(|c: char| c.is_ascii_punctuation() && c != '\'');
+            let t = t
+                .strip_suffix("'s")
+                .or_else(|| t.strip_suffix("\u{2019}s"))
+                .unwrap_or(t);
+            *slot = (at, t);
             n += 1;
         }
         at += w.len();
     }
-    let word = |i: usize| words.get(i).filter(|_| i < n).map_or("", |(_, w)| w.trim());
-    let mut i = 0;
-    if word(i).eq_ignore_ascii_case("the") {
-        i += 1;
+    let word = |i: usize| words.get(i).filter(|_| i < n).map(|(_, w)| *w);
+    super::words::frame_end(word)
+        .and_then(|i| words.get(i))
+        .map_or(0, |(at, _)| *at)
+}
+
+/// Labels of a terse answer that report a state ("Breaking changes: no",
+/// "Tests: passing"), not what the agent may do.
+const TERSE_STATE: &[&str] = &[
+    "blocker",
+    "blockers",
+    "breaking",
+    "ci",
+    "deployed",
+    "done",
+    "errors",
+    "failed",
+    "failing",
+    "issues",
+    "merged",
+    "needed",
+    "open",
+    "passing",
+    "ready",
+    "regressions",
+    "required",
+    "status",
+    "tests",
+    "warnings",
+];
+
+/// Labels whose value is a bound ("Budget: $200", "Max replicas: 5").
+const LIMIT_LABELS: &[&str] = &[
+    "budget", "cap", "ceiling", "limit", "max", "maximum", "min", "minimum", "quota",
+];
+
+/// A terse answer about an action: "force-push: no", "wildcard purges —
+/// never" (a prohibition), "the billing schema: read-only" (a scope). In a
+/// tool's output only a label that asks for leave counts ("downtime
+/// allowed: no"); the model's own text gives none.
+fn terse(s: &str, source: Source) -> Option<(RuleForm, &'static str)> {
+    let (label, answer) = s
+        .split_once(": ")
+        .or_else(|| s.split_once(" \u{2014} "))
+        .or_else(|| s.split_once(" \u{2013} "))
+        .or_else(|| s.split_once(" - "))?;
+    let label = label
+        .trim()
+        .trim_matches(|c: char| matches!(c, '*' | '`' | '_'));
+    let answer = answer
+        .trim()
+        .trim_end_matches(['.', '!', '*', ')'])
+        .trim()
+        .to_ascii_lowercase();
+    let words = label.split_whitespace().count();
+    if words == 0 || words > 4 || !label.bytes().any(|b| b.is_ascii_alphabetic()) {
+        return None;
     }
-    if !super::words::in_table(REPORTERS, word(i)) {
-        return 0;
-    }
-    i += 1;
-    if word(i).eq_ignore_ascii_case("also") {
-        i += 1;
-    }
-    if !super::words::in_table(REPORTING, word(i).trim_end_matches(':')) {
-        return 0;
-    }
-    i += 1;
-    if ["that", "to"]
+    let lower = label.to_ascii_lowercase();
+    let form = match answer.as_str() {
+        "no" | "never" | "not allowed" | "forbidden" | "not ok" | "no way" => {
+            (RuleForm::Prohibition, "no")
+        }
+        "read-only" | "off-limits" | "hands off" | "don't touch" | "do not touch" => {
+            (RuleForm::Scope, "read-only")
+        }
+        // A bound or a window given as a value: "Budget: $200 a month",
+        // "Max replicas: 5", "Change window: Sat 22:00–02:00 UTC".
+        _ => {
+            let last = lower.rsplit(' ').next().unwrap_or("");
+            let short = answer.split_whitespace().count() <= 8;
+            let digit = answer.bytes().any(|b| b.is_ascii_digit());
+            let bound = super::words::in_table(LIMIT_LABELS, last)
+                || lower.starts_with("max ")
+                || lower.starts_with("maximum ");
+            let timed = super::words::has_clock(&answer)
+                || answer
+                    .split(|c: char| !c.is_ascii_alphabetic())
+                    .any(super::words::is_time_word);
+            let configured = source == Source::ToolOutput && last != "budget";
+            if bound && digit && short && !configured && source != Source::Assistant {
+                return Some((RuleForm::Limit, "max"));
+            }
+            if (last == "window" || last == "hours")
+                && timed
+                && short
+                && source != Source::Assistant
+            {
+                return Some((RuleForm::Window, "window"));
+            }
+            return None;
+        }
+    };
+    let state = lower
+        .split(|c: char| !c.is_ascii_alphabetic())
+        .any(|w| super::words::in_table(TERSE_STATE, w));
+    let leave = ["allowed", "permitted", "may", "can", "ok"]
         .iter()
-        .any(|w| word(i).eq_ignore_ascii_case(w))
-    {
-        i += 1;
-    }
-    if i >= n {
-        return 0;
-    }
-    words.get(i).map_or(0, |(at, _)| *at)
+        .any(|w| lower.split_whitespace().any(|x| x == *w));
+    let ok = match source {
+        Source::Assistant => false,
+        Source::ToolOutput => leave,
+        _ => true,
+    };
+    (ok && !state).then_some(form)
 }
 
 /// Double-quoted stretches of `span`: each inside, and with its marks.
@@ -520,8 +646,26 @@ impl<'t> Finder<'t> {
     fn tokenize(&mut self, span: Span) {
         self.tokens.clear();
         self.bits.clear();
+        let text = self.text;
         let (tokens, bits) = (&mut self.tokens, &mut self.bits);
-        for_each_token(self.text, span, |t| {
+        for_each_token(text, span, |t| {
+            // "config-only", "only-child": one word, whose "only" marks
+            // nothing off ("read-only" is read as such).
+            if let Some(last) = tokens.last_mut()
+                && last.entity.is_none()
+                && t.entity.is_none()
+                && t.span.start == last.span.end + 1
+                && text.as_bytes().get(last.span.end) == Some(&b'-')
+                && (t.text.eq_ignore_ascii_case("only") || last.text.eq_ignore_ascii_case("only"))
+                && let Some(word) = text.get(last.span.start..t.span.end)
+            {
+                last.text = word;
+                last.span.end = t.span.end;
+                if let Some(b) = bits.last_mut() {
+                    *b = token_triggers(last);
+                }
+                return;
+            }
             bits.push(token_triggers(&t));
             tokens.push(t);
         });
@@ -605,6 +749,18 @@ impl<'t> Finder<'t> {
             let out = Out {
                 span,
                 form: RuleForm::Correction,
+                cue,
+                head: false,
+                only_scope: false,
+                piece: 0,
+            };
+            self.emit(&[out], quoted);
+            return;
+        }
+        if let Some((form, cue)) = terse(s, self.source) {
+            let out = Out {
+                span,
+                form,
                 cue,
                 head: false,
                 only_scope: false,
@@ -764,17 +920,38 @@ impl<'t> Finder<'t> {
         if separator {
             return;
         }
-        let Some(table) = self.table else {
-            let permission = cells.iter().position(|c| {
-                let c = c.of(text).to_ascii_lowercase();
-                c.ends_with('?')
-                    || c.contains("may ")
-                    || c.contains("allowed")
-                    || c.contains("can ")
-                    || c.contains("permitted")
-            });
-            self.table = Some(Table { permission });
-            return;
+        // A row right above a separator row is a header, also in the middle
+        // of a text whose earlier table ended without a blank line.
+        let header = self.table.is_none() || separator_follows(text, span.end);
+        let table = match self.table {
+            Some(table) if !header => table,
+            _ => {
+                let permission = cells.iter().position(|c| {
+                    let c = c.of(text).to_ascii_lowercase();
+                    c.ends_with('?')
+                        || c.contains("may ")
+                        || c.contains("allowed")
+                        || c.contains("can ")
+                        || c.contains("permitted")
+                        || c.contains("window")
+                        || c.contains("approver")
+                        || c.contains("sign-off")
+                });
+                let approver = permission
+                    .and_then(|k| cells.get(k))
+                    .map(|c| c.of(text).to_ascii_lowercase())
+                    .is_some_and(|c| {
+                        c.contains("who")
+                            || c.contains("approv")
+                            || c.contains("sign-off")
+                            || c.contains("by whom")
+                    });
+                self.table = Some(Table {
+                    permission,
+                    approver,
+                });
+                return;
+            }
         };
         if self.filter && table.permission.is_none() && !raw_may_hold_rule(s) {
             return;
@@ -795,13 +972,14 @@ impl<'t> Finder<'t> {
                 let answer = ["yes", "no", "read-only", "allowed", "denied", "never"]
                     .into_iter()
                     .find(|a| lower.starts_with(a));
+                let timed = lower.contains("hours")
+                    || super::words::has_clock(c)
+                    || c.split(|ch: char| !ch.is_ascii_alphabetic())
+                        .any(super::words::is_time_word);
                 if let Some(answer) = answer {
-                    let timed = lower.contains("only")
-                        || lower.contains("hours")
-                        || super::words::has_clock(c);
                     outs.push(Out {
                         span: cell,
-                        form: if timed {
+                        form: if timed || lower.contains("only") {
                             RuleForm::Window
                         } else {
                             RuleForm::Scope
@@ -811,7 +989,40 @@ impl<'t> Finder<'t> {
                         only_scope: false,
                         piece: k,
                     });
+                    continue;
                 }
+                // The answer is a time, a person or a condition rather
+                // than yes or no: "Sun 02:00–04:00 UTC", "@rkhan", "on-call
+                // lead", "staging only".
+                let blank = c
+                    .trim_matches(|ch: char| ch.is_whitespace() || ch.is_ascii_punctuation())
+                    .is_empty()
+                    || ["n/a", "none", "tbd", "\u{2014}", "\u{2013}"]
+                        .iter()
+                        .any(|b| lower == *b);
+                if blank {
+                    continue;
+                }
+                let (form, cue) = if timed {
+                    (RuleForm::Window, "when")
+                } else if table.approver
+                    || c.contains('@')
+                    || ["sign-off", "approv", "ok from", "go-ahead"]
+                        .iter()
+                        .any(|w| lower.contains(w))
+                {
+                    (RuleForm::Approval, "who")
+                } else {
+                    (RuleForm::Scope, "permission")
+                };
+                outs.push(Out {
+                    span: cell,
+                    form,
+                    cue,
+                    head: false,
+                    only_scope: false,
+                    piece: k,
+                });
                 continue;
             }
             if cell.len() <= MAX_SENTENCE {
@@ -842,7 +1053,7 @@ impl<'t> Finder<'t> {
             merged.push(o);
         }
         if let Some(first) = merged.first_mut()
-            && joins(first.form)
+            && (joins(first.form) || Some(first.piece) == table.permission)
             && let Some(key) = cells.first()
             && key.end <= first.span.start
         {
@@ -850,6 +1061,39 @@ impl<'t> Finder<'t> {
         }
         self.emit(&merged, quoted);
     }
+}
+
+/// Whether the line right after `at` (the end of a table row, in a file or
+/// in a JSON string) is a separator row (`|---|:--|`). Reads only that
+/// line's separator bytes, so each line is read once.
+fn separator_follows(text: &str, at: usize) -> bool {
+    let b = text.as_bytes();
+    let mut i = at;
+    while matches!(b.get(i), Some(b' ' | b'\t' | b'\r')) {
+        i += 1;
+    }
+    match (b.get(i), b.get(i + 1)) {
+        (Some(b'\n'), _) => i += 1,
+        (Some(b'\\'), Some(b'n')) => i += 2,
+        _ => return false,
+    }
+    while matches!(b.get(i), Some(b' ' | b'\t')) {
+        i += 1;
+    }
+    if b.get(i) != Some(&b'|') {
+        return false;
+    }
+    let mut dash = false;
+    while let Some(&c) = b.get(i) {
+        match c {
+            b'-' => dash = true,
+            b'|' | b':' | b' ' | b'\t' => {}
+            b'\r' | b'\n' | b'\\' | b'"' => break,
+            _ => return false,
+        }
+        i += 1;
+    }
+    dash
 }
 
 /// Labels before a colon that make the rule after them an exception.
@@ -1030,6 +1274,13 @@ mod tests {
         "You are not allowed to modify BGP sessions. Dropping tables is strictly forbidden.",
         "Get a thumbs-up from Oskar and the go-ahead from Mira; the freezer is full; frozen until Monday.",
     ];
+
+    #[test]
+    fn tables_are_sorted() {
+        for table in [TERSE_STATE, MODALS, EXCEPTION_LABELS, LIMIT_LABELS] {
+            assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
+        }
+    }
 
     #[test]
     fn the_quick_filter_changes_nothing() {

@@ -9,31 +9,50 @@
 //! 1. a binding ("the ticket is X, not Y", "when I say X I mean Y") or an
 //!    approver named ("the approver is …");
 //! 2. a carve-out that says so ("is the exception", "exempt", "does not
-//!    cover");
+//!    cover", "is not covered by the freeze", "tenant X is excluded");
 //! 3. a condition ("if …, stop", "stop if", "until …", "as soon as");
 //! 4. a limit ("at most N", "no more than N", "up to N", "within N hours");
-//! 5. a permission ("you may", "you can", "is allowed");
+//! 5. a permission ("you may", "you can", "is allowed", and in other words:
+//!    "… can go", "may be deleted", "is yours to play with", "fair game",
+//!    "safe to delete", "you're free to", "hotfixes may skip staging");
 //! 6. an approval in the main clause ("needs sign-off from", "must be
-//!    reviewed by", "wait for my OK");
+//!    reviewed by", "wait for my OK", "the owner approves"), or a gate
+//!    lifted ("no approval needed", "doesn't need sign-off": a carve-out);
 //! 7. a time window or freeze ("between 14:00 and 16:00", "frozen until");
 //! 8. an ordering ("before you X", "X first", "only after", "wait for");
 //! 9. a scope ("only on X", "leave X alone", "do not touch X");
 //! 10. a prohibition ("never", "do not", "no X", "kill nothing");
-//! 11. an obligation ("must", "always", "make sure", "X only", "keep …").
+//! 11. an obligation ("must", "always", "make sure", "X only", "keep …"),
+//!     also a choice of version or tool ("use chart version 4.2.1 for …",
+//!     "pin X to 1.7.5") and a convention stated as a fact ("matchmaking
+//!     changes ship behind the `mm_v3` flag", "schema changes go through
+//!     Atlas", "escalations go to the Tier 2 queue", "deploys require a
+//!     green staging run", "the user prefers small PRs"; in text that only
+//!     instructs, "replies are written in the customer's language").
 //!
 //! Before any of that a clause is dropped when it is an idiom ("never
-//! mind", "don't worry"), a question (unless a polite request: "could you
-//! please avoid …?"), or the speaker's own plan or state ("I'll …", "we're
-//! at …", "I don't think …"). Each cue also checks that it instructs rather
-//! than describes: "never" before a past form ("we never had an outage")
-//! and a freeze that "was lifted" are history, "only 3 pods are running" is
-//! state.
+//! mind", "don't worry", "always happy to pair", a login banner's
+//! "unauthorized access is prohibited"), experience ("never seen Redis do
+//! that"), a question (unless a polite request: "could you please avoid
+//! …?"), or the speaker's own plan or state ("I'll …", "we're at …", "I
+//! don't think …"). A reporting frame opening the clause ("the user asked
+//! that …", "they told us not to …", "we were told to …") is taken off and
+//! what it reports is read as the rule. Each cue also checks that it
+//! instructs rather than describes: "never" before a past form ("we never
+//! had an outage") and a freeze that "was lifted" are history, "only 3 pods
+//! are running" is state, "it must be the cache" is an inference (but "it
+//! must sit behind the internal load balancer" a rule). In the model's own
+//! text, outside a recap, a rule read out of a statement of fact
+//! ([`FACT_CUES`]) is its own account, not a rule restated.
 
 use crate::entail::lexicon;
 use crate::entail::scan::{EntityKind, Token};
 
 use super::RuleForm;
-use super::words::{Table, has_clock, in_table, is_past, is_time_unit, is_time_word, verb_entry};
+use super::words::{
+    INSISTING, Table, frame_end, has_clock, in_table, is_participle, is_past, is_time_unit,
+    is_time_word, verb_entry,
+};
 
 /// What the clause is read within.
 #[derive(Clone, Copy, Debug, Default)]
@@ -263,6 +282,160 @@ const CLOSED: &[&str] = &[
     "your",
 ];
 
+/// Removals that "may be …" leaves to the agent ("old branches may be
+/// deleted").
+const REMOVALS: &[&str] = &[
+    "archived",
+    "cleaned",
+    "closed",
+    "decommissioned",
+    "deleted",
+    "discarded",
+    "dropped",
+    "killed",
+    "overwritten",
+    "pruned",
+    "purged",
+    "rebooted",
+    "recreated",
+    "removed",
+    "restarted",
+    "retired",
+    "reverted",
+    "skipped",
+    "truncated",
+    "wiped",
+];
+
+/// What changes are called: a convention about them is a rule ("schema
+/// changes go through Flyway").
+const CHANGE_NOUNS: &[&str] = &[
+    "changes",
+    "commits",
+    "deployments",
+    "deploys",
+    "edits",
+    "hotfixes",
+    "merges",
+    "migrations",
+    "patches",
+    "prs",
+    "releases",
+    "rollouts",
+    "updates",
+    "upgrades",
+];
+
+/// Work that a convention routes somewhere ("escalations go to the Tier 2
+/// queue").
+const ROUTED: &[&str] = &[
+    "bugs",
+    "complaints",
+    "escalations",
+    "incidents",
+    "questions",
+    "refunds",
+    "tickets",
+];
+
+/// What the agent produces: in text that only instructs, how it is done
+/// is a rule even when said as a fact ("replies are written in the
+/// customer's language").
+const WORK_NOUNS: &[&str] = &[
+    "amounts",
+    "answers",
+    "branches",
+    "changelogs",
+    "comments",
+    "commits",
+    "dates",
+    "docs",
+    "emails",
+    "headings",
+    "messages",
+    "names",
+    "prices",
+    "prs",
+    "replies",
+    "responses",
+    "summaries",
+    "tags",
+    "tests",
+    "timestamps",
+    "titles",
+];
+
+/// Cues that read a rule out of a statement of fact ("escalations go to
+/// Tier 2", "old branches can go"): in the model's own text, outside a
+/// recap, such a statement is its own account, not a rule restated.
+const FACT_CUES: &[&str] = &[
+    "behind a flag",
+    "can go",
+    "convention",
+    "excluded",
+    "fair game",
+    "goes through",
+    "goes to",
+    "may skip",
+    "no approval needed",
+    "not by you",
+    "not covered by",
+    "prefers",
+    "read-only",
+    "requires",
+    "starts at",
+    "your scope",
+    "yours to",
+];
+
+/// What a rule or a sweeping task is called: "not covered by the freeze",
+/// "not covered by the cleanup" exempts from one.
+const RULE_NOUNS: &[&str] = &[
+    "audit",
+    "ban",
+    "cap",
+    "cleanup",
+    "deprecation",
+    "embargo",
+    "freeze",
+    "limit",
+    "limits",
+    "lock",
+    "lockdown",
+    "migration",
+    "moratorium",
+    "policy",
+    "purge",
+    "quota",
+    "requirement",
+    "restriction",
+    "restrictions",
+    "rollout",
+    "rule",
+    "rules",
+    "sweep",
+];
+
+/// Moods after an opening "always" or "never": "Always happy to pair".
+const MOODS: &[&str] = &[
+    "amazing",
+    "eager",
+    "easy",
+    "fun",
+    "funny",
+    "glad",
+    "grateful",
+    "great",
+    "happy",
+    "interesting",
+    "keen",
+    "nice",
+    "pleased",
+    "surprised",
+    "thankful",
+    "welcome",
+];
+
 /// Subjects after which "must", "always" or "never" describe.
 const DESCRIPTIVE: &[&str] = &["it", "that", "there", "this", "what", "which"];
 
@@ -415,8 +588,11 @@ const NO_IDIOMS: &[&str] = &[
 struct Clause<'a, 't> {
     t: &'a [Token<'t>],
     text: &'t str,
-    /// The first token after the fillers, once computed.
+    /// The first token after the fillers and a reporting frame, once
+    /// computed.
     h: usize,
+    /// A reporting frame opens the clause ("the user asked that …").
+    framed: bool,
     /// The instruction's verb, once computed.
     imp: core::cell::Cell<Option<Option<&'static str>>>,
     /// The trigger words present.
@@ -429,10 +605,11 @@ impl<'a, 't> Clause<'a, 't> {
             t,
             text,
             h: 0,
+            framed: false,
             imp: core::cell::Cell::new(None),
             present,
         };
-        c.h = c.compute_head();
+        (c.h, c.framed) = c.compute_head();
         c
     }
 }
@@ -491,6 +668,10 @@ impl<'t> Clause<'_, 't> {
         self.find(0, w).is_some()
     }
 
+    fn any_of(&self, ws: &[&str]) -> bool {
+        self.find_any(0, ws).is_some()
+    }
+
     /// A number: digits, a number word, "one".
     fn number(&self, i: usize) -> bool {
         match self.t.get(i) {
@@ -508,6 +689,22 @@ impl<'t> Clause<'_, 't> {
         }
     }
 
+    /// A word inside backticks ("`helm diff`").
+    fn ticked(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let b = self.text.as_bytes();
+        let line_start = self
+            .text
+            .get(..t.span.start)
+            .and_then(|h| h.rfind('\n'))
+            .map_or(0, |n| n + 1);
+        let start = self.t.first().map_or(0, |f| f.span.start).max(line_start);
+        b.get(start..t.span.start)
+            .is_some_and(|h| h.iter().filter(|&&c| c == b'`').count() % 2 == 1)
+    }
+
     /// Part of a slashed name the scanner read as words ("apps/web").
     fn slashed(&self, i: usize) -> bool {
         let Some(t) = self.t.get(i) else {
@@ -523,55 +720,36 @@ impl<'t> Clause<'_, 't> {
         self.h
     }
 
-    fn compute_head(&self) -> usize {
+    fn compute_head(&self) -> (usize, bool) {
         let mut i = 0;
+        let mut framed = false;
         loop {
-            while i < self.len() && self.word(i).is_some_and(|w| in_table(FILLERS, w)) {
+            while i < self.len()
+                && (self.word(i).is_some_and(|w| in_table(FILLERS, w)) || self.enumerator(i))
+            {
                 i += 1;
             }
             // A reporting frame: "the user said (that|to) …", "they asked
-            // that …".
-            let mut k = i;
-            if self.is(k, "the") {
-                k += 1;
+            // us not to …", "we were told to …".
+            match frame_end(|k| self.word(i + k)) {
+                Some(k) if k > 0 => {
+                    i += k;
+                    framed = true;
+                }
+                _ => return (i, framed),
             }
-            if !self.any(
-                k,
-                &["user", "operator", "they", "he", "she", "team", "customer"],
-            ) {
-                return i;
-            }
-            k += 1;
-            if self.is(k, "also") {
-                k += 1;
-            }
-            if !self.any(
-                k,
-                &[
-                    "said",
-                    "says",
-                    "asked",
-                    "asks",
-                    "wants",
-                    "wanted",
-                    "insisted",
-                    "requested",
-                    "instructed",
-                    "specified",
-                    "stated",
-                ],
-            ) {
-                return i;
-            }
-            k += 1;
-            if self.any(k, &["that", "to"]) {
-                k += 1;
-            }
-            if k >= self.len() {
-                return i;
-            }
-            i = k;
         }
+    }
+
+    /// An enumerator opening an inline list item: "(1)", "2)", "b)".
+    fn enumerator(&self, i: usize) -> bool {
+        let Some(t) = self.t.get(i) else {
+            return false;
+        };
+        let short = t.text.len() <= 2
+            && (t.entity == Some(EntityKind::Number)
+                || (t.text.len() == 1 && t.text.bytes().all(|b| b.is_ascii_lowercase())));
+        short && self.text.as_bytes().get(t.span.end) == Some(&b')')
     }
 
     /// The instruction's verb at `i`: a verb, not followed by a finite
@@ -698,14 +876,33 @@ impl<'t> Clause<'_, 't> {
                 &[
                     "must", "should", "shall", "always", "never", "required", "need", "needs",
                 ],
-            ) && !(self.any(i, &["need", "needs"])
-                && self.any(
-                    i.wrapping_sub(1),
-                    &["may", "might", "could", "would", "will"],
-                ))
+            ) && !(self.any(i, &["must", "shall", "should"]) && self.described(i))
+                && !(self.any(i, &["need", "needs"])
+                    && self.any(
+                        i.wrapping_sub(1),
+                        &["may", "might", "could", "would", "will"],
+                    ))
                 || (self.is(i, "not") && self.any(i.wrapping_sub(1), &["do", "does", "must"]))
                 || (self.is(i, "to") && self.any(i.wrapping_sub(1), &["has", "have"]))
+                || self.subjunctive(i)
         })
+    }
+
+    /// A bare "be" after its subject: the subjunctive of a request ("(the
+    /// user asked) that snapshots be taken before each reindex").
+    fn subjunctive(&self, i: usize) -> bool {
+        i > 0
+            && self.is(i, "be")
+            && self.word(i - 1).is_some()
+            && !self.any(
+                i - 1,
+                &[
+                    "to", "will", "would", "can", "could", "may", "might", "should", "must",
+                    "shall", "not", "let", "please", "always", "never", "also", "just", "ever",
+                    "or", "and", "it", "that", "this", "there",
+                ],
+            )
+            && self.word(i + 1).is_some_and(is_participle)
     }
 
     /// Whether the part `from..to` is an instruction: it starts with a verb
@@ -772,7 +969,12 @@ impl<'t> Clause<'_, 't> {
         if self.word(i).is_some_and(is_time_word) {
             return true;
         }
-        (self.any(i, &["business", "office", "working"]) && self.is(i + 1, "hours"))
+        (self.any(
+            i,
+            &[
+                "business", "office", "working", "trading", "market", "peak", "quiet", "support",
+            ],
+        ) && self.is(i + 1, "hours"))
             || (self.any(i, &["this", "next"])
                 && self.any(i + 1, &["week", "weekend", "month", "sprint", "quarter"]))
             || self.seq(i, &["end", "of", "day"])
@@ -810,7 +1012,45 @@ impl<'t> Clause<'_, 't> {
         while self.any(k, &["really", "ever", "once", "actually", "even"]) {
             k += 1;
         }
-        self.word(k).is_some_and(is_past) && !self.any(k, &["left"])
+        self.word(k).is_some_and(is_participle) && !self.any(k, &["left"])
+    }
+
+    /// History or experience after `i` ("never had", "never seen"), not a
+    /// present passive that states a convention ("secrets are never
+    /// written to disk").
+    fn history_after(&self, i: usize) -> bool {
+        let passive = self.any(i.wrapping_sub(1), &["is", "are", "be", "get", "gets"])
+            && !self.any(i.wrapping_sub(2), DESCRIPTIVE);
+        self.past_after(i) && !passive
+    }
+
+    /// A descriptive subject before the modal at `i` ("it must be the
+    /// cache", "that must have failed"); but after "it" or "this" an
+    /// action or a passive states a rule ("it must sit behind the internal
+    /// load balancer", "this must be encrypted").
+    fn described(&self, i: usize) -> bool {
+        let before = i.wrapping_sub(1);
+        if !self.any(before, DESCRIPTIVE) {
+            return false;
+        }
+        if !self.any(before, &["it", "this"]) {
+            return true;
+        }
+        let mut k = i + 1;
+        while self.any(k, &["not", "never", "always", "only", "also"]) {
+            k += 1;
+        }
+        if self.is(k, "be") {
+            return !self.word(k + 1).is_some_and(is_participle);
+        }
+        let inference = self.any(
+            k,
+            &[
+                "belong", "cause", "come", "depend", "explain", "feel", "happen", "have", "know",
+                "look", "mean", "seem", "take",
+            ],
+        );
+        inference || !(self.verb_at(k).is_some() || self.loose_verb(k))
     }
 }
 
@@ -819,6 +1059,17 @@ impl<'t> Clause<'_, 't> {
 impl Clause<'_, '_> {
     /// "never mind", "don't worry", "no problem", "not only".
     fn idiom(&self) -> bool {
+        let h = self.head();
+        // "Always happy to pair", "never a dull moment": a mood, not a rule.
+        if self.any(h, &["always", "never"]) && self.word(h + 1).is_some_and(|w| in_table(MOODS, w))
+        {
+            return true;
+        }
+        // "Never seen Redis do that before", "never had a problem with
+        // it": experience, told without a subject.
+        if self.is(h, "never") && self.past_after(h) {
+            return true;
+        }
         (0..self.len()).any(|i| {
             self.seq(i, &["never", "mind"])
                 || self.seq(i, &["do", "not", "worry"])
@@ -828,6 +1079,10 @@ impl Clause<'_, '_> {
                 || self.seq(i, &["not", "only"])
                 || self.seq(i, &["used", "to"])
                 || (self.is(i, "no") && self.clause_start(i + 1))
+                // A login banner: "Unauthorized access is prohibited",
+                // "authorized users only".
+                || (self.any(i, &["unauthorized", "unauthorised", "authorized", "authorised"])
+                    && self.any(i + 1, &["access", "use", "users", "personnel", "persons"]))
         })
     }
 
@@ -835,6 +1090,11 @@ impl Clause<'_, '_> {
     /// think …", "let me …".
     fn plan(&self, ctx: Ctx) -> bool {
         let h = self.head();
+        // What a reporting frame reports is the operator's, not the
+        // speaker's plan ("the operator said we can use up to 4 GPUs").
+        if self.framed {
+            return false;
+        }
         if self.seq(h, &["let", "me"]) {
             return true;
         }
@@ -865,6 +1125,13 @@ impl Clause<'_, '_> {
                 && !self.is(i + 2, "not")
             {
                 return true;
+            }
+            // "We're not allowed to touch X", "we have to run the smoke
+            // tests first", "we can only deploy to staging": the team's
+            // rule, which takes in the agent, not the speaker's plan (the
+            // model's own "I have to …" stays one).
+            if (!ctx.assistant || ctx.recap) && self.bound(i) {
+                return false;
             }
             let raw = self.raw(i);
             let contracted = raw.len() > 1 && raw.contains(['\'', '\u{2019}']);
@@ -899,6 +1166,54 @@ impl Clause<'_, '_> {
             }
         }
         false
+    }
+
+    /// After "I" or "we" at `i`, a rule that binds the speaker's side:
+    /// "('re) (not) allowed to", "('re) supposed to", "have to", "can
+    /// only", "may only", "can't <act>".
+    fn bound(&self, i: usize) -> bool {
+        let mut k = i + 1;
+        if self.any(k, &["are", "am", "were"]) {
+            k += 1;
+        }
+        if self.is(k, "not") {
+            k += 1;
+        }
+        if self.any(
+            k,
+            &["allowed", "permitted", "supposed", "required", "expected"],
+        ) && self.is(k + 1, "to")
+        {
+            return true;
+        }
+        // "I have to leave early" is the speaker's own.
+        let team = self.is(i, "we");
+        // "We have to figure out why" is a task; "we have to run the smoke
+        // tests before every deploy" a rule with a cue of its own.
+        let cued = (i + 3..self.len()).any(|k| {
+            self.any(
+                k,
+                &[
+                    "before", "first", "always", "never", "every", "each", "only", "after",
+                    "until", "without", "approval", "review",
+                ],
+            )
+        });
+        if team && self.any(i + 1, &["have", "has"]) && self.is(i + 2, "to") && cued {
+            return true;
+        }
+        if team
+            && self.any(i + 1, &["can", "may", "must"])
+            && self.is(i + 2, "only")
+            && self.verb_at(i + 3).is_some()
+        {
+            return true;
+        }
+        self.is(i, "we")
+            && self.is(i + 1, "can")
+            && self.is(i + 2, "not")
+            && self.verb_at(i + 3).is_some()
+            && !self.any(i + 3, &["get", "go", "make", "do", "find", "see", "tell"])
     }
 
     /// "Could you please …", "can you …", "would you …", "please …".
@@ -952,6 +1267,9 @@ const TRIGGERS: &[&str] = &[
     "banned",
     "before",
     "beforehand",
+    "begin",
+    "begins",
+    "behind",
     "below",
     "between",
     "beyond",
@@ -965,6 +1283,7 @@ const TRIGGERS: &[&str] = &[
     "capped",
     "caps",
     "case",
+    "cc",
     "change",
     "changing",
     "check",
@@ -977,6 +1296,7 @@ const TRIGGERS: &[&str] = &[
     "daily",
     "default",
     "defer",
+    "demanded",
     "disallowed",
     "discouraged",
     "during",
@@ -985,6 +1305,8 @@ const TRIGGERS: &[&str] = &[
     "edit",
     "editing",
     "edits",
+    "emphasised",
+    "emphasized",
     "ensure",
     "escalate",
     "every",
@@ -994,9 +1316,14 @@ const TRIGGERS: &[&str] = &[
     "exception",
     "exceptions",
     "exclude",
+    "excluded",
     "excluding",
     "exempt",
     "exempted",
+    "expect",
+    "expected",
+    "expects",
+    "fair",
     "favor",
     "favour",
     "fewer",
@@ -1008,11 +1335,14 @@ const TRIGGERS: &[&str] = &[
     "forbid",
     "forbidden",
     "forbids",
+    "forwarded",
     "free",
     "freeze",
     "freezes",
     "frozen",
+    "gated",
     "go",
+    "goes",
     "great",
     "greater",
     "green",
@@ -1026,6 +1356,8 @@ const TRIGGERS: &[&str] = &[
     "hours",
     "if",
     "inside",
+    "insisted",
+    "insists",
     "instead",
     "keep",
     "keeps",
@@ -1076,6 +1408,7 @@ const TRIGGERS: &[&str] = &[
     "none",
     "not",
     "nothing",
+    "notify",
     "nowhere",
     "off",
     "ok",
@@ -1092,11 +1425,15 @@ const TRIGGERS: &[&str] = &[
     "page",
     "pause",
     "paused",
+    "per",
     "period",
     "permission",
     "permitted",
+    "pin",
+    "ping",
     "prefer",
     "preferred",
+    "prefers",
     "prior",
     "prohibited",
     "prohibits",
@@ -1105,20 +1442,26 @@ const TRIGGERS: &[&str] = &[
     "read",
     "refers",
     "refrain",
+    "reiterated",
     "remain",
     "remains",
+    "require",
     "required",
+    "requires",
     "restricted",
     "review",
     "reviewed",
     "reviewer",
     "reviewers",
     "reviews",
+    "routed",
+    "safe",
     "same",
     "scope",
     "scoped",
     "scratch",
     "second",
+    "sent",
     "shall",
     "shorter",
     "should",
@@ -1130,15 +1473,21 @@ const TRIGGERS: &[&str] = &[
     "smaller",
     "soon",
     "sorry",
+    "start",
+    "starts",
     "stay",
     "stays",
     "stick",
     "stop",
+    "stressed",
+    "supposed",
     "sure",
     "suspended",
+    "tag",
     "than",
     "then",
     "throttle",
+    "through",
     "thumbs",
     "time",
     "touch",
@@ -1150,9 +1499,13 @@ const TRIGGERS: &[&str] = &[
     "until",
     "untouched",
     "up",
+    "use",
+    "version",
+    "via",
     "wait",
     "want",
     "weekly",
+    "whatever",
     "when",
     "whenever",
     "while",
@@ -1167,13 +1520,14 @@ const TRIGGERS: &[&str] = &[
     "writes",
     "writing",
     "yearly",
+    "yours",
 ];
 
 static TRIGGER_TABLE: Table = Table::new(TRIGGERS);
 
 /// A set of [`TRIGGERS`] words.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Bits([u64; 4]);
+pub(crate) struct Bits([u64; 5]);
 
 const fn same(a: &str, b: &str) -> bool {
     let (a, b) = (a.as_bytes(), b.as_bytes());
@@ -1194,7 +1548,7 @@ impl Bits {
     /// The set of `words`; every one must be a trigger (checked when the
     /// crate is compiled).
     const fn of(words: &[&str]) -> Bits {
-        let mut bits = [0u64; 4];
+        let mut bits = [0u64; 5];
         let mut w = 0;
         while w < words.len() {
             let mut k = 0;
@@ -1250,6 +1604,8 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
     const GO: Bits = Bits::of(&["go"]);
     const SIGN: Bits = Bits::of(&["sign"]);
     const ACK: Bits = Bits::of(&["ack"]);
+    const READ_ONLY: Bits = Bits::of(&["read", "only"]);
+    const VERSION: Bits = Bits::of(&["version"]);
     if t.entity.is_none()
         && let Some(k) = TRIGGER_TABLE.position(t.text)
     {
@@ -1269,6 +1625,10 @@ pub(crate) fn token_triggers(t: &Token<'_>) -> Bits {
         SIGN
     } else if t.text == "+1" {
         ACK
+    } else if t.text.eq_ignore_ascii_case("read-only") {
+        READ_ONLY
+    } else if t.entity == Some(EntityKind::Version) {
+        VERSION
     } else {
         Bits::default()
     }
@@ -1300,6 +1660,8 @@ const CARVE_OUT: Bits = Bits::of(&[
     "can",
     "may",
     "instead",
+    "excluded",
+    "outside",
 ]);
 const CONDITION: Bits = Bits::of(&[
     "if",
@@ -1327,7 +1689,7 @@ const LIMIT: Bits = Bits::of(&[
     "most", "than", "up", "maximum", "max", "minimum", "min", "or", "least", "below", "above",
     "under", "over", "exceed", "exceeds", "beyond", "within", "cap", "capped", "caps", "limit",
     "limited", "throttle", "budget", "time", "once", "same", "keep", "stay", "stays", "remain",
-    "remains", "only",
+    "remains", "only", "start", "starts", "begin", "begins", "per",
 ]);
 const PERMISSION: Bits = Bits::of(&[
     "may",
@@ -1338,6 +1700,11 @@ const PERMISSION: Bits = Bits::of(&[
     "fine",
     "ok",
     "okay",
+    "yours",
+    "fair",
+    "permission",
+    "safe",
+    "whatever",
 ]);
 const APPROVAL: Bits = Bits::of(&[
     "escalate",
@@ -1376,6 +1743,10 @@ const APPROVAL: Bits = Bits::of(&[
     "ask",
     "check",
     "green",
+    "tag",
+    "ping",
+    "cc",
+    "notify",
 ]);
 const WINDOW: Bits = Bits::of(&[
     "hours",
@@ -1527,6 +1898,27 @@ const OBLIGATION: Bits = Bits::of(&[
     "prefer",
     "favor",
     "favour",
+    "behind",
+    "through",
+    "via",
+    "prefers",
+    "use",
+    "pin",
+    "version",
+    "require",
+    "requires",
+    "expect",
+    "expects",
+    "stick",
+    "stay",
+    "go",
+    "goes",
+    "routed",
+    "sent",
+    "forwarded",
+    "gated",
+    "supposed",
+    "expected",
 ]);
 const EXCEPT: Bits = Bits::of(&["except"]);
 
@@ -1614,7 +2006,10 @@ impl Clause<'_, '_> {
             return Some((RuleForm::Binding, "I mean"));
         }
         for i in 0..self.len() {
-            if self.any(i, &["is", "are", "means", "refers"]) && self.quoted_term_before(i) {
+            if self.any(i, &["is", "are", "means", "refers"])
+                && self.quoted_term_before(i)
+                && self.named_after(i)
+            {
                 return Some((
                     RuleForm::Binding,
                     if self.is(i, "means") { "means" } else { "is" },
@@ -1658,7 +2053,36 @@ impl Clause<'_, '_> {
         let inner = &before[..before.len() - close.len_utf8()];
         let open = inner.rfind(['"', '\u{201C}', '\'', '\u{2018}']);
         let clause_start = self.t.first().map_or(0, |t| t.span.start);
-        open.is_some_and(|o| o + 1 >= clause_start && inner.len() - o < 60)
+        // A real phrase: `"the app"`, not `""`.
+        let phrase = |o: usize| {
+            inner
+                .get(o + 1..)
+                .is_some_and(|p| p.bytes().any(|b| b.is_ascii_alphabetic()))
+        };
+        open.is_some_and(|o| o + 1 >= clause_start && inner.len() - o < 60 && phrase(o))
+    }
+
+    /// A named thing after the copula at `i` (within a few words): an
+    /// identifier, ticket, path or version, a quoted phrase, or a proper
+    /// name ("\"The on-call\" means Hana").
+    fn named_after(&self, i: usize) -> bool {
+        (i + 1..(i + 8).min(self.len())).any(|k| {
+            let Some(t) = self.t.get(k) else {
+                return false;
+            };
+            let quoted = self
+                .text
+                .get(..t.span.start)
+                .is_some_and(|b| b.ends_with(['"', '\'', '\u{201C}', '\u{2018}']));
+            match t.entity {
+                Some(e) => e != EntityKind::Number,
+                None => {
+                    quoted
+                        || (t.text.chars().next().is_some_and(char::is_uppercase)
+                            && !self.clause_start(k))
+                }
+            }
+        })
     }
 
     /// "is the exception", "exempt", "exclude", "does not cover", "do not
@@ -1689,6 +2113,58 @@ impl Clause<'_, '_> {
             }
             if self.seq(i, &["freeze", "or", "not"]) {
                 return Some((RuleForm::CarveOut, "freeze or not"));
+            }
+            // "Internal tooling is not covered by the freeze": a rule that
+            // does not reach it.
+            if self.is(i, "not")
+                && self.any(i + 1, &["covered", "affected", "bound", "governed"])
+                && self.is(i + 2, "by")
+                && (i + 3..(i + 7).min(self.len()))
+                    .any(|k| self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w)))
+            {
+                return Some((RuleForm::CarveOut, "not covered by"));
+            }
+            // "Internal tooling is outside the freeze".
+            if self.is(i, "outside")
+                && self.any(i.wrapping_sub(1), &["is", "are", "falls", "fall", "stays"])
+                && (i + 1..(i + 4).min(self.len()))
+                    .any(|k| self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w)))
+            {
+                return Some((RuleForm::CarveOut, "not covered by"));
+            }
+            // "Tenant acme-gmbh is excluded (from the migration)".
+            // A thing named ("tenant acme-gmbh", "Finance marts") or a rule
+            // or sweep it is kept out of ("… from this cleanup"), not a
+            // description ("tenants are excluded from billing when …").
+            let named = (0..i).any(|k| {
+                self.entity(k).is_some_and(|e| !e.is_numeric())
+                    || (k > 0
+                        && self
+                            .raw(k)
+                            .chars()
+                            .next()
+                            .is_some_and(char::is_uppercase))
+                    || self.entity(k).is_some()
+                    // "tenant acme", "project sandbox-7": a resource by name.
+                    || (self
+                        .word(k)
+                        .is_some_and(|w| in_table(RESOURCES, w) && !w.ends_with('s'))
+                        && self.word(k + 1).is_some()
+                        && k + 1 < i)
+            }) || (self.is(i + 1, "from")
+                && (i + 2..(i + 5).min(self.len())).any(|k| {
+                    self.any(k, &["this", "these"])
+                        || self.word(k).is_some_and(|w| in_table(RULE_NOUNS, w))
+                }));
+            if self.is(i, "excluded")
+                && self.any(
+                    i.wrapping_sub(1),
+                    &["is", "are", "be", "stays", "stay", "remains", "remain"],
+                )
+                && named
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "excluded"));
             }
         }
         if self.any(h, &["exclude", "excluding"]) {
@@ -1998,8 +2474,40 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Limit, "only N%"));
             }
+            // "Staged rollout starts at 1%", "the canary begins with 5% of
+            // traffic".
+            if self.any(i, &["starts", "start", "begins", "begin"])
+                && self.any(i + 1, &["at", "with"])
+                && self.number(i + 2)
+                && self.raw(i + 2).ends_with('%')
+                && !history
+                && (0..n).any(|k| {
+                    self.any(
+                        k,
+                        &[
+                            "rollout", "rollouts", "canary", "canaries", "ramp", "exposure",
+                            "traffic", "release", "launch",
+                        ],
+                    )
+                })
+            {
+                return Some((RuleForm::Limit, "starts at"));
+            }
             if self.is(i, "only") && self.find(i, "last").is_some_and(|k| self.number(k + 1)) {
                 return Some((RuleForm::Limit, "only the last"));
+            }
+            // "One PR per service.", "2 deploys per day": a quota that
+            // opens the clause.
+            if i == self.head()
+                && self.number(i)
+                && !history
+                && (i + 2..(i + 5).min(n)).any(|k| self.is(k, "per") && k + 1 < n)
+                && !(i + 1..n).any(|k| {
+                    self.any(k, &["is", "are", "was", "were", "has", "have"])
+                        || self.word(k).is_some_and(is_past)
+                })
+            {
+                return Some((RuleForm::Limit, "N per"));
             }
             if self.is(i, "only")
                 && self.number(i + 1)
@@ -2092,10 +2600,73 @@ impl Clause<'_, '_> {
             if self.seq(i, &["feel", "free"]) {
                 return Some((RuleForm::CarveOut, "feel free"));
             }
+            // "You're free to restart the dev pools".
+            if self.is(i, "free")
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && (0..i).any(|k| self.any(k, &["you", "agents", "agent", "assistant"]))
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "free to"));
+            }
+            // A negation of the main clause, not of a relative one
+            // ("anything that nobody queried … can go").
+            let negated = (0..i)
+                .take_while(|&k| {
+                    !self.any(
+                        k,
+                        &[
+                            "that", "which", "who", "whose", "if", "unless", "when", "where",
+                        ],
+                    )
+                })
+                .any(|k| self.negation(k));
+            if self.any(i, &["may", "can"]) && !self.is(i + 1, "not") && !negated {
+                // "Anything unused for 90 days can go", "branches older
+                // than a month may be deleted": leave to remove.
+                let go = self.is(i + 1, "go")
+                    && (i + 2 >= self.len()
+                        || self.clause_start(i + 2)
+                        || self.any(i + 2, &["away", "too", "now", "as", "once", "after"]));
+                let removed =
+                    self.is(i + 1, "be") && self.word(i + 2).is_some_and(|w| in_table(REMOVALS, w));
+                if go || removed {
+                    return Some((RuleForm::CarveOut, "can go"));
+                }
+                // "Hotfixes may skip staging": leave to pass a rule by.
+                if self.any(i + 1, &["skip", "bypass", "override", "exceed", "ignore"])
+                    && (self.head()..i)
+                        .any(|k| self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w)))
+                {
+                    return Some((RuleForm::CarveOut, "may skip"));
+                }
+            }
+            // "The ANALYTICS_DEV database is yours to play with", "staging
+            // is fair game", "you have permission to restart workers".
+            if self.is(i, "yours") && self.is(i + 1, "to") && !negated {
+                return Some((RuleForm::CarveOut, "yours to"));
+            }
+            if self.seq(i, &["fair", "game"]) && !negated {
+                return Some((RuleForm::CarveOut, "fair game"));
+            }
+            if self.is(i, "permission")
+                && self.is(i + 1, "to")
+                && self.any(
+                    i.wrapping_sub(1),
+                    &[
+                        "gave", "given", "has", "have", "granted", "got", "with", "full",
+                    ],
+                )
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "permission to"));
+            }
             if self.any(i, &["allowed", "permitted"])
                 && (self.any(i.wrapping_sub(1), &["is", "are", "be"])
-                    || (self.is(i.wrapping_sub(1), "only")
-                        && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
+                    || (self.any(
+                        i.wrapping_sub(1),
+                        &["only", "always", "also", "still", "generally", "usually"],
+                    ) && self.any(i.wrapping_sub(2), &["is", "are", "be"])))
                 && !self.is(i + 1, "not")
                 && !(0..i).any(|k| self.negation(k) || self.is(k, "would"))
             {
@@ -2107,6 +2678,36 @@ impl Clause<'_, '_> {
                 && !(0..i).any(|k| self.negation(k))
             {
                 return Some((RuleForm::CarveOut, "fine to"));
+            }
+            // "Anything in /tmp/scratch is safe to delete", "the dev pool
+            // is all yours", "do whatever you want in the sandbox".
+            let removal = self.word(i + 2).is_some_and(|w| {
+                in_table(
+                    &[
+                        "archive", "clean", "delete", "drop", "kill", "prune", "purge", "reboot",
+                        "recreate", "remove", "restart", "truncate", "wipe",
+                    ],
+                    w,
+                )
+            });
+            if self.is(i, "safe")
+                && self.is(i + 1, "to")
+                && removal
+                && self.any(i.wrapping_sub(1), &["is", "are"])
+                && !self.any(i.wrapping_sub(2), DESCRIPTIVE)
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "safe to"));
+            }
+            if self.seq(i, &["all", "yours"]) && !negated {
+                return Some((RuleForm::CarveOut, "yours to"));
+            }
+            if self.is(i, "whatever")
+                && self.is(i + 1, "you")
+                && self.any(i + 2, &["want", "like", "need"])
+                && !negated
+            {
+                return Some((RuleForm::CarveOut, "whatever you want"));
             }
             if self.any(i, &["fine", "ok", "okay"])
                 && self.any(i.wrapping_sub(1), &["is", "are"])
@@ -2159,21 +2760,60 @@ impl Clause<'_, '_> {
                     "asking",
                     "acknowledge",
                     "loop",
+                    "want",
+                    "wants",
                 ],
             ) || (self.is(i, "for") && self.any(i + 1, &["approval", "review", "sign"]))
         });
         let h = self.head();
+        // "No sign-off needed for dev restarts", "restarts don't need
+        // approval": a gate lifted, which is leave.
+        for i in 0..n {
+            let end = if self.any(i, &["approval", "approvals", "review", "permission"])
+                || self.raw(i).eq_ignore_ascii_case("sign-off")
+                || self.raw(i) == "OK"
+            {
+                i + 1
+            } else if self.seq(i, &["sign", "off"]) {
+                i + 2
+            } else {
+                continue;
+            };
+            let needless = (i.saturating_sub(4)..i).any(|k| {
+                self.is(k, "not") && self.any(k + 1, &["need", "needs", "require", "requires"])
+            });
+            let none = self.is(i.wrapping_sub(1), "no")
+                && self.any(end, &["needed", "required", "necessary"]);
+            if needless || none {
+                return Some((RuleForm::CarveOut, "no approval needed"));
+            }
+        }
         for i in 0..n {
             if self.subordinate(i) && i != h {
                 continue;
             }
+            // "wants every migration reviewed by Priya": a participle the
+            // wish takes, not a past.
+            let wished = (i.saturating_sub(5)..i).any(|k| {
+                self.any(
+                    k,
+                    &[
+                        "want", "wants", "wanted", "need", "needs", "require", "requires", "get",
+                        "gets",
+                    ],
+                )
+            });
             let past = self.any(i.wrapping_sub(1), &["was", "were", "has", "have", "had"])
                 || (self.any(i, &["approved", "reviewed", "signed", "acknowledged"])
-                    && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"]));
-            let cue = if self.any(i, &["approval", "approvals", "approve", "approved"]) {
+                    && !self.any(i.wrapping_sub(1), &["be", "been", "is", "are"])
+                    && !wished);
+            let cue = if self.any(
+                i,
+                &["approval", "approvals", "approve", "approved", "approves"],
+            ) {
                 Some("approval")
             } else if self.any(i, &["sign-off", "signoff"])
-                || (self.any(i, &["sign", "signed"]) && self.is(i + 1, "off"))
+                || (self.any(i, &["sign", "signed", "signs"]) && self.is(i + 1, "off"))
             {
                 Some("sign-off")
             } else if self.any(
@@ -2227,7 +2867,14 @@ impl Clause<'_, '_> {
                 )
             {
                 Some("a second human")
-            } else if self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4) {
+            } else if (self.is(i, "loop") && self.find(i + 1, "in").is_some_and(|k| k <= i + 4))
+                || (i == h
+                    && self.any(i, &["tag", "ping", "cc", "notify"])
+                    && self.any(i + 1, &["me", "us"])
+                    && self.any(i + 2, &["on", "about", "for", "in"])
+                    && self.any(i + 3, &["anything", "any", "every", "all", "each"]))
+            {
+                // "loop Dana in", "tag me on anything that changes IAM".
                 Some("loop in")
             } else if self.any(i, &["escalate", "defer", "hand"])
                 && (i + 1..(i + 4).min(n)).any(|k| {
@@ -2271,7 +2918,8 @@ impl Clause<'_, '_> {
             if past && !matches!(cue, "ask before" | "check with") {
                 continue;
             }
-            if frame || i == h || cue == "escalate to a human" {
+            let present = (self.is(i, "approves") || self.seq(i, &["signs", "off"])) && i > h;
+            if frame || i == h || present || cue == "escalate to a human" {
                 return Some((RuleForm::Approval, cue));
             }
         }
@@ -2407,7 +3055,7 @@ impl Clause<'_, '_> {
                     }))
         });
         // "never deployed on Fridays" is history, not a window.
-        let negated = (0..n).any(|i| self.negation(i) && !self.past_after(i));
+        let negated = (0..n).any(|i| self.negation(i) && !self.history_after(i));
         let framed = negated
             || only_time
             || self.has("outside")
@@ -2522,6 +3170,13 @@ impl Clause<'_, '_> {
         let method =
             (0..n).any(|i| self.any(i, &["directly", "manually"]) || self.seq(i, &["by", "hand"]));
         for i in 0..n {
+            // "The audit indices stay untouched".
+            if self.any(i, &["stay", "stays", "remain", "remains", "be"])
+                && self.any(i + 1, &["untouched", "alone"])
+                && i > h
+            {
+                return (Some((RuleForm::Scope, "leave … alone")), false);
+            }
             // "nightly-report was left alone": a report.
             let reported =
                 self.is(i, "left") && self.any(i.wrapping_sub(1), &["was", "were", "been", "got"]);
@@ -2545,8 +3200,25 @@ impl Clause<'_, '_> {
             if self.seq(i, &["out", "of", "scope"]) {
                 return (Some((RuleForm::Scope, "out of scope")), false);
             }
-            if self.seq(i, &["read", "only"])
-                && self.any(i.wrapping_sub(1), &["is", "are", "be", "stay", "stays"])
+            // "packages/legacy-* are read-only", "treat vendor/ as
+            // read-only", "billing: read-only".
+            let read_only = if self.seq(i, &["read", "only"]) {
+                Some(i + 2)
+            } else if self.is(i, "read-only") {
+                Some(i + 1)
+            } else {
+                None
+            };
+            if let Some(end) = read_only
+                && self.find_seq(0, &["by", "design"]).is_none()
+                && (self.any(
+                    i.wrapping_sub(1),
+                    &[
+                        "is", "are", "be", "stay", "stays", "remain", "remains", "as", "keep",
+                        "have", "has", "with", "get",
+                    ],
+                ) || (self.clause_start(i) && i > 0)
+                    || (i == h && end >= n))
             {
                 return (Some((RuleForm::Scope, "read-only")), false);
             }
@@ -2597,9 +3269,12 @@ impl Clause<'_, '_> {
         // Touching, negated: "don't touch X", "avoid touching X".
         if !method {
             for i in 0..n {
-                let negated =
-                    i > 0 && (self.negation(i - 1) || self.any(i - 1, &["avoid", "without"]));
-                if !negated {
+                let negated = i > 0
+                    && (self.negation(i - 1)
+                        || self.any(i - 1, &["avoid", "without"])
+                        || (self.is(i - 1, "to") && self.negation(i.wrapping_sub(2))));
+                // "it never writes to the source database": a description.
+                if !negated || self.any(i.wrapping_sub(2), DESCRIPTIVE) {
                     continue;
                 }
                 if self.is(i + 1, "there") && self.verb_at(i).is_some() {
@@ -2634,12 +3309,45 @@ impl Clause<'_, '_> {
                         && self.clause_start(i - 1)
                         && self.any(i - 1, &["so", "then", "just", "please"])))
         });
+        // "so skip it", "skip the payments tables": a thing named; not
+        // "skip medium and low".
         if let Some(i) = skip
-            && i + 1 < n
+            && (i + 1..(i + 4).min(n)).any(|k| {
+                self.entity(k).is_some_and(|e| !e.is_numeric())
+                    || self.slashed(k)
+                    || self.word(k).is_some_and(|w| {
+                        in_table(RESOURCES, w)
+                            || in_table(
+                                &[
+                                    "all", "any", "anything", "every", "it", "that", "the", "them",
+                                    "these", "this", "those",
+                                ],
+                                w,
+                            )
+                    })
+            })
         {
             return (Some((RuleForm::Scope, "skip")), false);
         }
-        if self.is(h, "not") && (self.any(h + 1, PLACES) || self.entity(h + 1).is_some()) {
+        // "Account deletions are handled by the privacy team, not by you";
+        // "your scope is billing questions".
+        for i in 0..n {
+            if self.is(i, "not")
+                && (self.seq(i + 1, &["by", "you"])
+                    || (self.is(i + 1, "you") && i + 2 >= n)
+                    || self.seq(i + 1, &["by", "the", "agent"]))
+            {
+                return (Some((RuleForm::Scope, "not by you")), false);
+            }
+            if self.seq(i, &["your", "scope"]) && self.any(i + 2, &["is", "covers"]) {
+                return (Some((RuleForm::Scope, "your scope")), false);
+            }
+        }
+        let not_to_verb = self.is(h + 1, "to") && self.verb_at(h + 2).is_some();
+        if self.is(h, "not")
+            && !not_to_verb
+            && (self.any(h + 1, PLACES) || self.entity(h + 1).is_some())
+        {
             return (Some((RuleForm::Scope, "not in")), false);
         }
         (self.only(must_be), true)
@@ -2731,7 +3439,7 @@ impl Clause<'_, '_> {
                 let descriptive = self.any(i.wrapping_sub(1), DESCRIPTIVE)
                     || self.any(i.wrapping_sub(1), &["i", "we", "he", "she", "they"])
                         && self.past_after(i);
-                if !descriptive && !self.past_after(i) {
+                if !descriptive && !self.history_after(i) {
                     return Some((RuleForm::Prohibition, "never"));
                 }
             }
@@ -2751,9 +3459,12 @@ impl Clause<'_, '_> {
                         return Some((RuleForm::Prohibition, "do not"));
                     }
                 }
-                if self.any(prev, &["must", "shall", "should"])
-                    && !self.any(prev.wrapping_sub(1), DESCRIPTIVE)
-                {
+                let described = if self.is(prev, "should") {
+                    self.any(prev.wrapping_sub(1), DESCRIPTIVE)
+                } else {
+                    self.described(prev)
+                };
+                if self.any(prev, &["must", "shall", "should"]) && !described {
                     return Some((RuleForm::Prohibition, "must not"));
                 }
                 if self.is(prev, "may") {
@@ -2764,20 +3475,45 @@ impl Clause<'_, '_> {
                         || self.any(
                             prev.wrapping_sub(1),
                             &["you", "agents", "agent", "assistant"],
-                        ))
+                        )
+                        || (self.is(prev.wrapping_sub(1), "we") && self.bound(prev - 1)))
                 {
                     return Some((RuleForm::Prohibition, "cannot"));
                 }
-                if self.any(prev, &["is", "are", "be"])
-                    && self.any(i + 1, &["allowed", "permitted"])
-                {
+                let are = self.any(prev, &["is", "are", "be", "am"])
+                    || self.raw(prev).to_ascii_lowercase().ends_with("'re")
+                    || self.raw(prev).ends_with("\u{2019}re")
+                    || self.raw(prev).to_ascii_lowercase().ends_with("'m");
+                if are && self.any(i + 1, &["allowed", "permitted", "supposed"]) {
                     return Some((RuleForm::Prohibition, "not allowed"));
                 }
                 if self.any(i + 1, &["yours", "ours"]) && self.is(i + 2, "to") {
                     return Some((RuleForm::Prohibition, "not yours to"));
                 }
-                if i == h && self.verb_at(i + 1).is_some() {
+                // "not bump the major", and after a reporting frame "(said)
+                // not to bump the major".
+                let verb = if self.is(i + 1, "to") { i + 2 } else { i + 1 };
+                if i == h && self.verb_at(verb).is_some() {
                     return Some((RuleForm::Prohibition, "not"));
+                }
+                // "The user does not want new dependencies", "I don't want
+                // any schema changes": a wish that forbids. The speaker's
+                // own "I don't want to wait" is not one.
+                if self.any(prev, &["do", "does", "did"]) && self.any(i + 1, &["want", "wants"]) {
+                    let who = prev.wrapping_sub(1);
+                    let reporter = self.word(who).is_some_and(|w| {
+                        in_table(
+                            &[
+                                "user", "operator", "customer", "client", "team", "they", "he",
+                                "she",
+                            ],
+                            w,
+                        )
+                    });
+                    let speaker = self.any(who, &["i", "we"]) && !self.is(i + 2, "to");
+                    if (reporter || speaker) && i + 2 < n {
+                        return Some((RuleForm::Prohibition, "does not want"));
+                    }
                 }
             }
             if self.any(
@@ -2832,6 +3568,22 @@ impl Clause<'_, '_> {
         None
     }
 
+    /// A convention about the agent's work said as a fact: its subject is
+    /// work the agent produces, its verb a present passive ("replies are
+    /// written in …", "all prices are quoted including VAT").
+    fn convention(&self) -> bool {
+        let n = self.len();
+        let h = self.head();
+        let Some(v) = (h + 1..n.min(h + 6)).find(|&k| self.any(k, &["is", "are"])) else {
+            return false;
+        };
+        let subject = (h..v).any(|k| self.word(k).is_some_and(|w| in_table(WORK_NOUNS, w)));
+        let passive = self.word(v + 1).is_some_and(|w| {
+            is_participle(w) && !in_table(&["broken", "done", "failed", "finished", "merged"], w)
+        });
+        subject && passive && v + 2 < n
+    }
+
     /// "must", "always", "make sure", "have to", "X instead", "keep …",
     /// "every commit", "needs", "stays formal", "follows".
     fn obligation(&self, contrast: bool) -> Cue {
@@ -2842,7 +3594,7 @@ impl Clause<'_, '_> {
             let guess = self.is(i + 1, "have") && self.word(i + 2).is_some_and(is_past);
             if self.any(i, &["must", "shall"])
                 && !self.any(i + 1, &["not", "never"])
-                && !self.any(i.wrapping_sub(1), DESCRIPTIVE)
+                && !self.described(i)
                 && !guess
             {
                 return Some((RuleForm::Obligation, "must"));
@@ -2861,6 +3613,18 @@ impl Clause<'_, '_> {
             }
             if self.any(i, &["is", "are"]) && self.is(i + 1, "required") {
                 return Some((RuleForm::Obligation, "required"));
+            }
+            // "We're supposed to use pnpm", "you are expected to write
+            // tests": a person's duty (a job "expected to finish" is not).
+            if self.any(i, &["supposed", "expected"])
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && !self.any(i + 2, &["get", "receive", "have", "hear", "see", "meet"])
+                && !self.is(i.wrapping_sub(1), "not")
+                && (i.saturating_sub(3)..i)
+                    .any(|k| self.any(k, &["we", "you", "i", "agents", "agent", "assistant"]))
+            {
+                return Some((RuleForm::Obligation, "supposed to"));
             }
             if self.seq(i, &["make", "sure"])
                 || (self.is(i, "ensure") && (i == h || self.is(i.wrapping_sub(1), "please")))
@@ -2907,6 +3671,33 @@ impl Clause<'_, '_> {
         if imperative.is_some() {
             if self.has("instead") || self.find_seq(0, &["rather", "than"]).is_some() || contrast {
                 return Some((RuleForm::Obligation, "instead"));
+            }
+            // "Use chart version 4.2.1 for ingress-nginx", "pin terraform
+            // to 1.7.5", "use `uv` for installs": a version or a tool
+            // chosen, not a task.
+            let stick = self.any(h, &["stick", "stay"]) && self.any(h + 1, &["to", "on", "with"]);
+            if self.any(h, &["use", "pin"]) || stick {
+                let reach = if stick { (h + 5).min(n) } else { n };
+                let version = (h + 1..reach).any(|k| {
+                    self.entity(k) == Some(EntityKind::Version)
+                        || (self.is(k, "version")
+                            && (self.number(k + 1)
+                                || self.entity(k + 1) == Some(EntityKind::Version)))
+                });
+                let tool_for = (h + 1..(h + 4).min(n))
+                    .any(|k| self.entity(k).is_some_and(|e| !e.is_numeric()) || self.ticked(k))
+                    && (h + 2..(h + 6).min(n)).any(|k| self.is(k, "for"));
+                let number = if stick {
+                    self.number(h + 2)
+                } else {
+                    self.is(h, "pin") && (h + 2..n).any(|k| self.number(k))
+                };
+                if version || number {
+                    return Some((RuleForm::Obligation, "use version"));
+                }
+                if tool_for && self.is(h, "use") {
+                    return Some((RuleForm::Obligation, "use … for"));
+                }
             }
             if self.is(h, "keep") {
                 return Some((RuleForm::Obligation, "keep"));
@@ -2961,6 +3752,99 @@ impl Clause<'_, '_> {
                 return Some((RuleForm::Obligation, "no exceptions"));
             }
         }
+        // Conventions stated as facts: "Matchmaking changes ship behind
+        // the `mm_v3` flag", "all firewall changes go through the CAB",
+        // "the user prefers squash merges".
+        let history = (0..n).any(|k| self.any(k, &["was", "were", "had", "did"]));
+        if !history {
+            // "… ship behind the `mm_v3` flag", "… are gated by a feature
+            // flag".
+            let gate = self
+                .find(0, "behind")
+                .filter(|&b| !self.word(b.wrapping_sub(1)).is_some_and(is_past))
+                .or_else(|| self.find(0, "gated").map(|g| g + 1));
+            if let Some(b) = gate
+                && (b + 1..(b + 6).min(n))
+                    .any(|k| self.any(k, &["flag", "flags", "toggle", "toggles", "feature-flag"]))
+            {
+                return Some((RuleForm::Obligation, "behind a flag"));
+            }
+            let changes = (h..n).any(|k| {
+                self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w))
+                    && !self.any(
+                        k.wrapping_sub(1),
+                        &["the", "this", "that", "these", "those"],
+                    )
+            }) || self.any(h, &["all", "every", "each", "any", "new"]);
+            let through = (h + 1..n).any(|k| {
+                self.any(k, &["go", "goes", "get", "gets", "are", "is", "must"])
+                    && (k + 1..(k + 3).min(n)).any(|j| self.any(j, &["through", "via"]))
+            });
+            if changes && through {
+                return Some((RuleForm::Obligation, "goes through"));
+            }
+            // "The user requires every workflow to pin actions", "policy
+            // expects all buckets to be encrypted".
+            if let Some(r) = self.find_any(1, &["requires", "require", "expects", "expect"])
+                && self.word(r - 1).is_some_and(|w| {
+                    in_table(
+                        &[
+                            "client",
+                            "compliance",
+                            "customer",
+                            "he",
+                            "i",
+                            "legal",
+                            "operator",
+                            "policy",
+                            "security",
+                            "she",
+                            "team",
+                            "they",
+                            "user",
+                            "we",
+                        ],
+                        w,
+                    )
+                })
+                && (r + 2..(r + 7).min(n)).any(|k| self.is(k, "to"))
+            {
+                return Some((RuleForm::Obligation, "requires"));
+            }
+            // "Deploys to production require a green staging run".
+            if let Some(r) = self.find_any(h + 1, &["requires", "require"])
+                && r + 1 < n
+                && (self
+                    .word(h)
+                    .is_some_and(|w| w.len() > 4 && w.ends_with("ing"))
+                    || (h..r).any(|k| self.word(k).is_some_and(|w| in_table(CHANGE_NOUNS, w))))
+            {
+                return Some((RuleForm::Obligation, "requires"));
+            }
+            // "Escalations go to the Tier 2 queue": work routed by rule.
+            let routed = (h..n).any(|k| {
+                self.word(k).is_some_and(|w| in_table(ROUTED, w))
+                    || (k > h && self.is(k, "requests"))
+            }) && !self.any_of(&["automatically", "automatic"])
+                && (h + 1..n).any(|k| {
+                    (self.any(k, &["go", "goes"]) && self.is(k + 1, "to"))
+                        || (self.any(k, &["routed", "sent", "forwarded"])
+                            && self.any(k.wrapping_sub(1), &["are", "is", "get", "gets", "be"])
+                            && self.is(k + 1, "to"))
+                });
+            if routed {
+                return Some((RuleForm::Obligation, "goes to"));
+            }
+            if let Some(p) = self.find_any(1, &["prefers", "prefer"])
+                && (self.any(p - 1, &["i", "we"])
+                    || self.word(p - 1).is_some_and(|w| {
+                        in_table(&["user", "operator", "customer", "client", "team"], w)
+                    }))
+                && p + 1 < n
+            {
+                return Some((RuleForm::Obligation, "prefers"));
+            }
+        }
         // "Every Deployment needs resource requests."
         if self.any(h, &["every", "each", "all", "any"])
             && self
@@ -2971,7 +3855,7 @@ impl Clause<'_, '_> {
         }
         // "Tone stays formal", "left running".
         for i in 0..n {
-            if self.any(i, &["stays", "remain", "remains"])
+            if self.any(i, &["stays", "stay", "remain", "remains"])
                 && i > h
                 && self.word(i + 1).is_some()
                 && !self.any(i + 1, &["at", "in", "within", "as", "the", "a"])
@@ -3047,7 +3931,7 @@ pub(crate) fn read_clause_with(
     let p = if ctx.guards {
         c.present
     } else {
-        Bits([u64::MAX; 4])
+        Bits([u64::MAX; 5])
     };
     let quotes = c
         .raw_range(0, c.len())
@@ -3081,6 +3965,23 @@ pub(crate) fn read_clause_with(
         })
         .or_else(|| (p.meets(EXCEPT) && c.has("except")).then_some((RuleForm::CarveOut, "except")))
         .or_else(|| {
+            // "The user insisted on small PRs": what an insisting frame
+            // reports is a rule whatever its words.
+            let insisted = c.framed
+                && (0..h).any(|k| c.word(k).is_some_and(|w| in_table(INSISTING, w)))
+                && h + 1 < c.len();
+            insisted.then_some((RuleForm::Obligation, "insisted"))
+        })
+        .or_else(|| {
+            // "Replies are written in the customer's language." in a
+            // system prompt: how the agent's work is done, said as a fact.
+            if ctx.standing && c.convention() {
+                return Some((RuleForm::Obligation, "convention"));
+            }
+            // "Be concise." in a system prompt.
+            if ctx.standing && c.is(h, "be") && h + 1 < c.len() && c.word(h + 1).is_some() {
+                return Some((RuleForm::Obligation, "be"));
+            }
             // "Respond in the customer's language." in a system prompt.
             let bare = ctx.standing && c.imperative().is_some() && !c.has("may");
             bare.then(|| {
@@ -3090,6 +3991,9 @@ pub(crate) fn read_clause_with(
                 )
             })
         });
+    // The model's own statements of fact are not rules it restates: only a
+    // cue that instructs counts there, unless it recaps the operator's.
+    let rule = rule.filter(|(_, cue)| !(ctx.assistant && !ctx.recap && in_table(FACT_CUES, cue)));
     r.rule = rule;
     r.only_scope = only_scope;
     if let Some((form, cue)) = rule {
@@ -3172,6 +4076,35 @@ pub(crate) fn diagnostic(s: &str) -> bool {
     if colon && named {
         return true;
     }
+    // "Exception: invoices from closed accounts must be kept": a policy's
+    // exception, not an exception's message, when a subject and a modal
+    // follow.
+    if colon && (word.eq_ignore_ascii_case("exception") || word.eq_ignore_ascii_case("exceptions"))
+    {
+        let rest = s.get(word.len() + 1..).unwrap_or("").trim_start();
+        let mut words = rest
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '\''))
+            .filter(|w| !w.is_empty());
+        let first = words.next().unwrap_or("");
+        let opens_modal = in_table(
+            &[
+                "can", "cannot", "could", "expected", "failed", "invalid", "may", "must", "not",
+                "should", "unable",
+            ],
+            first,
+        );
+        let modal = words.take(12).any(|w| {
+            in_table(
+                &[
+                    "can", "may", "must", "never", "only", "shall", "should", "stay", "stays",
+                ],
+                w,
+            )
+        });
+        if modal && !opens_modal {
+            return false;
+        }
+    }
     colon
         && in_table(
             &[
@@ -3209,6 +4142,13 @@ mod tests {
     fn tables_are_sorted() {
         for table in [
             FILLERS,
+            MOODS,
+            FACT_CUES,
+            CHANGE_NOUNS,
+            ROUTED,
+            WORK_NOUNS,
+            REMOVALS,
+            RULE_NOUNS,
             DESCRIPTIVE,
             PLAN_VERBS,
             RESOURCES,

@@ -226,6 +226,20 @@ fn starts_with_timestamp(b: &[u8]) -> bool {
         && b.get(13) == Some(&b':')
 }
 
+/// A commit hash and its subject, as `git log --oneline` prints them
+/// (`a1b2c3d Gate search behind the flag`): the subject is a commit's, not
+/// a rule.
+fn starts_with_commit(b: &[u8]) -> bool {
+    let n = b
+        .iter()
+        .take(41)
+        .take_while(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(c))
+        .count();
+    (7..=40).contains(&n)
+        && b.get(n) == Some(&b' ')
+        && b.get(..n).is_some_and(|h| h.iter().any(u8::is_ascii_digit))
+}
+
 /// A markup tag at `i` (`<name …>`, `</name>`, `<name/>`): whether it
 /// closes, the span of its inside, and where it ends.
 pub(crate) fn tag_at(bytes: &[u8], i: usize, end: usize) -> Option<(bool, Span, usize)> {
@@ -355,7 +369,7 @@ fn content(
         emit(f, i, end, LineKind::Code, prefixed);
         return;
     }
-    if starts_with_timestamp(rest) {
+    if starts_with_timestamp(rest) || starts_with_commit(rest) {
         emit(f, i, end, LineKind::Log, prefixed);
         return;
     }
@@ -439,7 +453,7 @@ mod tests {
     #[test]
     fn prefixes_markers_and_tags_come_off() {
         use LineKind::*;
-        let text = "     7→- Never edit rows directly.\n12\tAt most one stack per PR.\ndocs/a.md:4:Backups MUST be encrypted.\n<system-reminder>\nAs you answer:\n</system-reminder>\n<cwd>/srv</cwd>\n| a | b |\n## Hard rules\n$ cat AGENTS.md\n2026-05-02T10:14:03Z Run make test\n```\nnever = 1;\n```\n    indented code";
+        let text = "     7→- Never edit rows directly.\n12\tAt most one stack per PR.\ndocs/a.md:4:Backups MUST be encrypted.\n<system-reminder>\nAs you answer:\n</system-reminder>\n<cwd>/srv</cwd>\n| a | b |\n## Hard rules\n$ cat AGENTS.md\n2026-05-02T10:14:03Z Run make test\na1b2c3d Never retry on 4xx\n```\nnever = 1;\n```\n    indented code";
         assert_eq!(
             lines(text),
             [
@@ -456,6 +470,7 @@ mod tests {
                 (Heading, "Hard rules"),
                 (Command, "$ cat AGENTS.md"),
                 (Log, "2026-05-02T10:14:03Z Run make test"),
+                (Log, "a1b2c3d Never retry on 4xx"),
                 (Code, "```"),
                 (Code, "never = 1;"),
                 (Code, "```"),

@@ -137,17 +137,22 @@ pub(crate) const VERBS: &[&str] = &[
     "acknowledge",
     "activate",
     "add",
+    "address",
     "adjust",
     "alert",
     "analyze",
     "annotate",
     "announce",
     "anonymize",
+    "answer",
+    "apologise",
+    "apologize",
     "apply",
     "approve",
     "archive",
     "ask",
     "assign",
+    "assume",
     "attach",
     "audit",
     "avoid",
@@ -165,15 +170,18 @@ pub(crate) const VERBS: &[&str] = &[
     "change",
     "check",
     "cherry-pick",
+    "cite",
     "clean",
     "clear",
     "close",
+    "collect",
     "comment",
     "commit",
     "compact",
     "compress",
     "configure",
     "confirm",
+    "consult",
     "contact",
     "convert",
     "copy",
@@ -191,8 +199,10 @@ pub(crate) const VERBS: &[&str] = &[
     "dequeue",
     "destroy",
     "detach",
+    "direct",
     "disable",
     "discard",
+    "disclose",
     "document",
     "downgrade",
     "download",
@@ -209,6 +219,7 @@ pub(crate) const VERBS: &[&str] = &[
     "evict",
     "exclude",
     "execute",
+    "explain",
     "export",
     "expose",
     "extend",
@@ -227,20 +238,25 @@ pub(crate) const VERBS: &[&str] = &[
     "force",
     "fork",
     "format",
+    "forward",
     "freeze",
     "generate",
     "get",
     "give",
     "go",
     "grant",
+    "greet",
     "grep",
     "halt",
     "hand",
+    "handle",
     "hash",
+    "hide",
     "hold",
     "ignore",
     "import",
     "include",
+    "indent",
     "inform",
     "install",
     "invalidate",
@@ -252,6 +268,7 @@ pub(crate) const VERBS: &[&str] = &[
     "launch",
     "leave",
     "limit",
+    "link",
     "lint",
     "load",
     "lock",
@@ -261,6 +278,7 @@ pub(crate) const VERBS: &[&str] = &[
     "make",
     "mark",
     "mask",
+    "mention",
     "merge",
     "message",
     "migrate",
@@ -271,6 +289,7 @@ pub(crate) const VERBS: &[&str] = &[
     "mute",
     "notify",
     "offboard",
+    "offer",
     "onboard",
     "open",
     "optimize",
@@ -284,10 +303,15 @@ pub(crate) const VERBS: &[&str] = &[
     "plan",
     "post",
     "prefer",
+    "prefix",
     "prepare",
     "preserve",
     "print",
+    "prioritise",
+    "prioritize",
+    "promise",
     "promote",
+    "propose",
     "provision",
     "prune",
     "publish",
@@ -297,6 +321,7 @@ pub(crate) const VERBS: &[&str] = &[
     "put",
     "query",
     "queue",
+    "quote",
     "raise",
     "read",
     "reassign",
@@ -304,11 +329,14 @@ pub(crate) const VERBS: &[&str] = &[
     "rebase",
     "reboot",
     "rebuild",
+    "recommend",
     "record",
     "recreate",
     "redact",
     "redeploy",
+    "redirect",
     "reduce",
+    "refer",
     "refresh",
     "refund",
     "reindex",
@@ -316,10 +344,12 @@ pub(crate) const VERBS: &[&str] = &[
     "relabel",
     "release",
     "reload",
+    "remind",
     "remove",
     "rename",
     "renew",
     "repair",
+    "rephrase",
     "replace",
     "replicate",
     "reply",
@@ -337,6 +367,7 @@ pub(crate) const VERBS: &[&str] = &[
     "retry",
     "return",
     "reuse",
+    "reveal",
     "revert",
     "review",
     "revoke",
@@ -353,10 +384,12 @@ pub(crate) const VERBS: &[&str] = &[
     "set",
     "share",
     "ship",
+    "show",
     "shut",
     "sign",
     "skip",
     "snapshot",
+    "spell",
     "split",
     "squash",
     "start",
@@ -366,6 +399,9 @@ pub(crate) const VERBS: &[&str] = &[
     "stop",
     "store",
     "submit",
+    "suggest",
+    "summarise",
+    "summarize",
     "suspend",
     "switch",
     "sync",
@@ -376,12 +412,16 @@ pub(crate) const VERBS: &[&str] = &[
     "terminate",
     "test",
     "text",
+    "thank",
     "throttle",
     "touch",
     "track",
     "transfer",
+    "translate",
+    "treat",
     "trigger",
     "truncate",
+    "try",
     "turn",
     "uncordon",
     "undo",
@@ -400,6 +440,7 @@ pub(crate) const VERBS: &[&str] = &[
     "wait",
     "wipe",
     "work",
+    "wrap",
     "write",
 ];
 
@@ -502,6 +543,186 @@ pub(crate) fn is_past(w: &str) -> bool {
         return true;
     }
     l.len() > 4 && l.ends_with("ed") && NOT_PAST.binary_search(&l).is_err()
+}
+
+/// Who reports a rule in a summary or a recap ("the user asked that …",
+/// "the team insisted on …"). "I" and "we" report only to the agent ("I
+/// told you to …") or in the passive ("we were told to …").
+const REPORTERS: &[&str] = &[
+    "client",
+    "customer",
+    "he",
+    "lead",
+    "manager",
+    "operator",
+    "owner",
+    "requester",
+    "she",
+    "stakeholder",
+    "team",
+    "they",
+    "user",
+    "users",
+];
+
+/// Verbs that report a rule.
+const REPORTING: &[&str] = &[
+    "agreed",
+    "asked",
+    "asks",
+    "clarified",
+    "confirmed",
+    "demanded",
+    "directed",
+    "emphasised",
+    "emphasized",
+    "insisted",
+    "insists",
+    "instructed",
+    "mentioned",
+    "noted",
+    "reiterated",
+    "reminded",
+    "requested",
+    "said",
+    "says",
+    "specified",
+    "stated",
+    "stressed",
+    "told",
+    "wanted",
+    "wants",
+    "warned",
+];
+
+/// Adverbs and auxiliaries between a reporter and its verb ("the user
+/// explicitly said", "the user has asked").
+const REPORT_ADVERBS: &[&str] = &[
+    "again",
+    "also",
+    "clearly",
+    "earlier",
+    "explicitly",
+    "firmly",
+    "had",
+    "has",
+    "have",
+    "originally",
+    "repeatedly",
+    "specifically",
+    "strongly",
+];
+
+/// Reporting verbs that make what they report a rule whatever its words
+/// ("the user insisted on small PRs", "they stressed keeping the API
+/// stable"), where "asked" may report a task.
+pub(crate) const INSISTING: &[&str] = &[
+    "demanded",
+    "emphasised",
+    "emphasized",
+    "insisted",
+    "insists",
+    "reiterated",
+    "stressed",
+];
+
+/// Verbs a passive report is made with ("we were told to …").
+const TOLD: &[&str] = &["asked", "instructed", "reminded", "told", "warned"];
+
+/// Whom a report addresses ("asked us not to …").
+const ADDRESSEES: &[&str] = &["me", "them", "us", "you"];
+
+/// Where a rule starts after a reporting frame that opens a clause: "The
+/// user explicitly said not to …" gives the index of "not", "User asked us
+/// to keep …" of "keep", "We were told that …" of the word after "that".
+/// `word(i)` is the clause's `i`-th word; `None` when no frame opens it or
+/// nothing follows the frame.
+pub(crate) fn frame_end<'a>(word: impl Fn(usize) -> Option<&'a str>) -> Option<usize> {
+    let is = |i: usize, w: &str| word(i).is_some_and(|x| x.eq_ignore_ascii_case(w));
+    let any = |i: usize, ws: &[&str]| word(i).is_some_and(|x| in_table(ws, x));
+    let mut i = 0;
+    if any(i, &["the", "a", "our", "my", "your"]) {
+        i += 1;
+    }
+    let speaker = any(i, &["i", "we"]);
+    if speaker && any(i + 1, &["was", "were"]) && any(i + 2, TOLD) {
+        i += 3;
+    } else if speaker && any(i + 1, &["have", "had"]) && is(i + 2, "been") && any(i + 3, TOLD) {
+        i += 4;
+    } else {
+        if !speaker && !any(i, REPORTERS) {
+            return None;
+        }
+        i += 1;
+        let mut k = 0;
+        while k < 3 && any(i, REPORT_ADVERBS) {
+            i += 1;
+            k += 1;
+        }
+        if !any(i, REPORTING) {
+            return None;
+        }
+        let on = any(i, &["insisted", "insists"]);
+        i += 1;
+        // "the user insisted on squash merges".
+        if on && is(i, "on") {
+            i += 1;
+        }
+        // "I told you to …", "we said that …": the speaker reports to the
+        // agent, not about their own doings.
+        if speaker && !any(i, &["you", "to", "that", "not"]) {
+            return None;
+        }
+        if any(i, ADDRESSEES) {
+            i += 1;
+        } else if is(i, "the") && any(i + 1, &["agent", "assistant"]) {
+            i += 2;
+        }
+    }
+    if any(i, &["that", "to"]) {
+        i += 1;
+    }
+    word(i).map(|_| i)
+}
+
+/// Irregular past participles that are not also past forms ("never seen
+/// Redis do that", "never heard of it"): after "never" they tell of
+/// experience, not a rule.
+const PARTICIPLES: &[&str] = &[
+    "beaten",
+    "broken",
+    "chosen",
+    "done",
+    "driven",
+    "eaten",
+    "fallen",
+    "flown",
+    "forgotten",
+    "given",
+    "gone",
+    "gotten",
+    "grown",
+    "heard",
+    "hidden",
+    "known",
+    "ridden",
+    "risen",
+    "seen",
+    "shown",
+    "spoken",
+    "stolen",
+    "taken",
+    "thought",
+    "thrown",
+    "tried",
+    "woken",
+    "worn",
+    "written",
+];
+
+/// Whether `w` is a past form or a past participle ("had", "seen").
+pub(crate) fn is_participle(w: &str) -> bool {
+    is_past(w) || in_table(PARTICIPLES, w)
 }
 
 /// Days, months and other words that name a time.
@@ -616,7 +837,20 @@ mod tests {
 
     #[test]
     fn tables_are_sorted() {
-        for table in [VERBS, PAST, NOT_PAST, TIME_WORDS, TIME_UNITS] {
+        for table in [
+            VERBS,
+            PAST,
+            NOT_PAST,
+            PARTICIPLES,
+            TIME_WORDS,
+            TIME_UNITS,
+            REPORTERS,
+            REPORTING,
+            REPORT_ADVERBS,
+            INSISTING,
+            TOLD,
+            ADDRESSEES,
+        ] {
             assert!(table.windows(2).all(|w| w[0] < w[1]), "{:?}", table.first());
         }
     }
