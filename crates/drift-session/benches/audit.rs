@@ -7,17 +7,24 @@
 //! - `read_and_audit`: both, as `drift audit` does.
 //! - `audit_plain_text`: the same content as one plain-text message.
 //!
-//! `cargo bench -p drift-core --bench audit`; BENCHMARKS.md has the numbers.
+//! And a 10 MB Claude Code session with five compactions (the hook
+//! benchmark's generator, `support::claude_session`):
+//!
+//! - `session_10mb/audit_session`: every compaction audited, as `drift
+//!   audit` does on a log.
+//! - `session_10mb/read_and_audit_session`: the log read, then audited.
+//!
+//! `cargo bench -p drift-session --bench audit`; BENCHMARKS.md has the numbers.
 
 use std::fmt::Write as _;
 use std::hint::black_box;
 
 mod support;
-use support::{Rng, json_string};
+use support::{Rng, claude_session, json_string};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_session::read_transcript;
-use drift_session::{audit, audit_text};
+use drift_session::{audit, audit_session, audit_text};
 
 const SERVICES: &[&str] = &[
     "payments-api",
@@ -213,6 +220,36 @@ fn benches(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(plain.len() as u64));
     group.bench_function("audit_plain_text", |b| {
         b.iter(|| audit_text(black_box(&plain), black_box(SUMMARY)).counts)
+    });
+    group.finish();
+
+    let bytes = 10_000_000;
+    let marks: Vec<usize> = [15, 35, 55, 75, 95].iter().map(|p| bytes * p / 100).collect();
+    let log = claude_session(bytes, &marks);
+    let transcript = read_transcript(&log).expect("the generated session reads");
+    let report = audit_session(&transcript);
+    eprintln!(
+        "session: {} bytes, {} messages, {} compactions; rules judged per compaction: {:?}",
+        log.len(),
+        transcript.messages.len(),
+        report.compactions.len(),
+        report
+            .compactions
+            .iter()
+            .map(|c| c.rules.len())
+            .collect::<Vec<_>>()
+    );
+    let mut group = c.benchmark_group("session_10mb");
+    group.throughput(Throughput::Bytes(log.len() as u64));
+    group.sample_size(10);
+    group.bench_function("audit_session", |b| {
+        b.iter(|| audit_session(black_box(&transcript)).compactions.len())
+    });
+    group.bench_function("read_and_audit_session", |b| {
+        b.iter(|| {
+            let t = read_transcript(black_box(&log)).expect("reads");
+            audit_session(&t).compactions.len()
+        })
     });
     group.finish();
 }

@@ -382,3 +382,40 @@ fn precision_and_recall_match_the_documented_tables() {
     assert_documented("pairs.txt", &tuned.0, &tuned.1);
     assert_documented("held_out.txt", &held_out.0, &held_out.1);
 }
+
+/// The development set alone, with its misses: what to look at while
+/// changing the audit, without measuring the held-out set
+/// (`cargo test -p drift-session --test labelled -- --ignored development --nocapture`).
+#[test]
+#[ignore = "prints the development table; run by hand"]
+fn development_table_and_misses() {
+    let tuned = pairs(TUNED);
+    let _ = measure(&tuned);
+    // With LABELLED_ONLY=<id prefix>, every rule the audit found in those
+    // pairs, with its fate and evidence.
+    let Ok(only) = std::env::var("LABELLED_ONLY") else {
+        return;
+    };
+    for p in tuned.iter().filter(|p| p.id.starts_with(only.as_str())) {
+        let a = audit_text(&p.before, &p.after);
+        println!("=== {}", p.id);
+        for r in &a.rules {
+            let evidence = r.evidence.map_or("", |e| e.span.of(&p.after));
+            let weakening = r.evidence.and_then(|e| e.weakening);
+            println!(
+                "  {:<12} {:<11} {:?}\n      {}\n      -> {}",
+                r.fate.id(),
+                r.form.id(),
+                weakening,
+                r.text.trim(),
+                evidence.trim()
+            );
+        }
+        for i in &a.invented {
+            println!("  invented: {}", i.text.trim());
+        }
+        for c in &a.changed_ids {
+            println!("  {:?}: {} / {}", c.change, c.after_text, c.before_text);
+        }
+    }
+}

@@ -139,7 +139,8 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
-use crate::entail::support::{Bag, Support, SupportBuilder, name_key};
+use crate::entail::lexicon;
+use crate::entail::support::{Bag, PrefixSupport, Support, SupportBuilder, name_key, stem_key};
 use crate::entail::{
     Prohibition, ReasoningKind, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
     rejection_mark, rule_cue,
@@ -458,10 +459,16 @@ pub(crate) fn audit_upto(
     include: &dyn Fn(&Message) -> bool,
     after: &str,
 ) -> Audit {
+    audit_reading(&Reading::read(before, upto, include), upto, after)
+}
+
+/// Audits `after` against the first `upto` messages of what `reading` read.
+pub(crate) fn audit_reading(reading: &Reading<'_>, upto: usize, after: &str) -> Audit {
+    let transcript = reading.transcript;
     let summary = Summary::read(after);
-    let read = Before::read(before, upto, include);
+    let read = reading.before(upto);
     let mut counts = AuditCounts {
-        before_messages: upto.min(before.messages.len()),
+        before_messages: read.upto,
         before_bytes: read.bytes,
         after_bytes: after.len(),
         constraints: read.rules.len(),
@@ -483,13 +490,13 @@ pub(crate) fn audit_upto(
     let vanished_reasoning: Vec<VanishedReasoning> = read
         .reasons
         .iter()
-        .filter(|r| !r.kept(&summary))
-        .map(|r| VanishedReasoning {
+        .filter(|(r, _)| !r.kept(&summary))
+        .map(|(r, occurrences)| VanishedReasoning {
             kind: r.kind,
             before: r.place,
             text: r.text.clone(),
             role: r.role,
-            occurrences: r.occurrences,
+            occurrences: *occurrences,
         })
         .collect();
     counts.reasoning_kept = counts.reasoning - vanished_reasoning.len();
@@ -497,12 +504,17 @@ pub(crate) fn audit_upto(
     let (unsupported, mut changed_ids, details) = details(&summary, &read, after);
     counts.details = details;
     counts.details_supported = details - unsupported.len();
-    changed_ids.extend(merges(&summary, &read, before));
-    changed_ids.extend(bindings::rebound(before, upto, after, &changed_ids));
+    changed_ids.extend(merges(&summary, &read, transcript));
+    changed_ids.extend(bindings::rebound(
+        &reading.descriptions,
+        upto,
+        after,
+        &changed_ids,
+    ));
     changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
 
     Audit {
-        before_format: before.format,
+        before_format: transcript.format,
         counts,
         rules,
         dropped_constraints,
@@ -727,7 +739,8 @@ struct Reason {
     place: Place,
     text: String,
     role: MessageRole,
-    occurrences: usize,
+    /// The message of each statement.
+    said: Vec<usize>,
     terms: Terms,
 }
 
@@ -755,18 +768,54 @@ struct IdMentions {
 /// How many sentences to remember per id.
 const ID_SENTENCES: usize = 4;
 
-/// BEFORE, read once.
-struct Before {
-    support: Support,
-    rules: Vec<Rule>,
+/// BEFORE read once, for every audit of a prefix of it (one per
+/// compaction of a session): each message tokenised once, its words and
+/// entities hashed for support, ids, reasons and what each id is described
+/// as, and the rule finder run over it.
+pub(crate) struct Reading<'t> {
+    transcript: &'t Transcript,
+    /// Every key of support, with the first message that has it.
+    support: PrefixSupport,
     /// The words of each message anyone but the model wrote (the operator,
-    /// the system, files and tools): where a rule AFTER states could come
-    /// from.
-    sources: Vec<Support>,
+    /// the system, files and tools), by message: where a rule AFTER states
+    /// could come from.
+    sources: Vec<(usize, Support)>,
     reasons: Vec<Reason>,
     /// By the key of the id's lowercase form (no string per mention).
     ids: BTreeMap<u64, IdMentions>,
+    descriptions: bindings::Descriptions,
+    book: RuleBook,
+    /// Each rule place in context ([`places_in_context`]).
+    context: BTreeMap<(usize, usize), Span>,
+}
+
+/// BEFORE up to one compaction: a view of a [`Reading`].
+struct Before<'r> {
+    support: &'r PrefixSupport,
+    rules: Vec<Rule>,
+    sources: &'r [(usize, Support)],
+    /// The reasons stated before it, with how many times.
+    reasons: Vec<(&'r Reason, usize)>,
+    ids: &'r BTreeMap<u64, IdMentions>,
+    upto: usize,
     bytes: usize,
+}
+
+impl Before<'_> {
+    /// The ids first mentioned before it.
+    fn ids(&self) -> impl Iterator<Item = &IdMentions> {
+        self.ids.values().filter(|m| m.first.message < self.upto)
+    }
+
+    /// The id with this key, if it was mentioned before it.
+    fn id(&self, key: u64) -> Option<&IdMentions> {
+        self.ids.get(&key).filter(|m| m.first.message < self.upto)
+    }
+
+    /// The sentences of an id's first few mentions before it.
+    fn id_sentences<'m>(&self, m: &'m IdMentions) -> impl Iterator<Item = &'m Place> + use<'m, '_> {
+        m.sentences.iter().filter(|p| p.message < self.upto)
+    }
 }
 
 /// Whose sentences can state a rule: everyone's but the model's own (its
@@ -806,6 +855,10 @@ pub(crate) struct MessageSentence<'t> {
     /// Prose that can state a rule or a reason: message text, not code,
     /// not longer than [`MAX_SENTENCE_BYTES`].
     pub(crate) prose: bool,
+    /// In code (fenced or indented).
+    pub(crate) code: bool,
+    /// The whole text of its field (what its spans are relative to).
+    pub(crate) field_text: &'t str,
 }
 
 /// Calls `visit` on every sentence of the fields `read` selects, in
@@ -846,89 +899,167 @@ pub(crate) fn each_sentence<'t>(
                     text: sentence.span.of(text),
                     tokens: scan::tokens(text, sentence.span),
                     prose,
+                    code: sentence.code,
+                    field_text: text,
                 });
             }
         }
     }
 }
 
-impl Before {
-    fn read(before: &Transcript, upto: usize, include: &dyn Fn(&Message) -> bool) -> Before {
+impl<'t> Reading<'t> {
+    /// Reads the first `upto` messages of `transcript` that `include`
+    /// keeps, in one pass.
+    pub(crate) fn read(
+        transcript: &'t Transcript,
+        upto: usize,
+        include: &dyn Fn(&Message) -> bool,
+    ) -> Reading<'t> {
         let mut support = SupportBuilder::default();
+        // Where each message's keys begin.
+        let mut marks: Vec<(usize, usize)> = Vec::new();
         let mut reasons: Vec<Reason> = Vec::new();
         let mut reason_index: BTreeMap<(ReasoningKind, String), usize> = BTreeMap::new();
         let mut ids: BTreeMap<u64, IdMentions> = BTreeMap::new();
-        let mut sources: Vec<Support> = before
-            .messages
-            .iter()
-            .take(upto)
-            .filter(|m| include(m) && reads_rules(m.role, m.provenance))
-            .map(|m| {
-                let tokens: Vec<Token<'_>> = scan::sentences(&m.text)
-                    .into_iter()
-                    .flat_map(|s| scan::tokens(&m.text, s.span))
-                    .collect();
-                Bag::of_tokens(&tokens).support
-            })
-            .collect();
-        sources.retain(|s| !s.is_empty());
-        let bytes = before
-            .messages
-            .iter()
-            .take(upto)
-            .map(|m| m.text.len() + m.tool_arguments.as_ref().map_or(0, String::len))
-            .sum();
+        let mut descriptions = bindings::Descriptions::default();
+        let mut sources: Vec<(usize, Support)> = Vec::new();
+        let mut source: Option<(usize, SupportBuilder)> = None;
+        let mut stems: Vec<Option<u64>> = Vec::new();
         each_sentence(
-            before,
+            transcript,
             upto,
             |m, _| include(m),
             false,
             |sentence| {
                 let place = sentence.place;
                 let tokens = &sentence.tokens;
+                if marks.last().is_none_or(|&(_, m)| m != place.message) {
+                    marks.push((support.len(), place.message));
+                    if let Some((m, bag)) = source.take() {
+                        sources.push((m, bag.finish()));
+                    }
+                    source = transcript
+                        .messages
+                        .get(place.message)
+                        .filter(|m| reads_rules(m.role, m.provenance))
+                        .map(|_| (place.message, SupportBuilder::default()));
+                }
+                let text = place.field == MessageField::Text;
+                // Its words go to the message's bag (a rule AFTER states
+                // could come from it) and, when it names an id, to what
+                // describes that id.
+                let mut bag = source.as_mut().filter(|_| text).map(|(_, b)| b);
+                let describes = text && !sentence.code && tokens.iter().any(bindings::is_id);
+                stems.clear();
                 for t in tokens {
                     support.add_token(t);
                     note_id(&mut ids, t, place.message, place.field, place);
+                    let describing = describes && bindings::describing(t);
+                    let stem = (t.entity.is_none() && (bag.is_some() || describing))
+                        .then(|| lexicon::stem(t.text));
+                    if let Some(bag) = bag.as_mut() {
+                        bag.add_token(t);
+                        if let Some(s) = &stem {
+                            bag.add_stem(s);
+                        }
+                    }
+                    stems.push(stem.filter(|_| describing).map(|s| stem_key(&s)));
                 }
-                if !sentence.prose {
+                if describes {
+                    descriptions.read_sentence(
+                        sentence.field_text,
+                        tokens,
+                        &stems,
+                        place.message,
+                        |span| Place {
+                            message: place.message,
+                            field: MessageField::Text,
+                            span,
+                        },
+                    );
+                }
+                if !sentence.prose || !reads_reasons(sentence.role) {
                     return;
                 }
-                if reads_reasons(sentence.role) {
-                    for r in reasoning(tokens) {
-                        let key = (r.kind, normal(sentence.text));
-                        if let Some(&i) = reason_index.get(&key) {
-                            if let Some(x) = reasons.get_mut(i) {
-                                x.occurrences += 1;
-                            }
-                            continue;
+                for r in reasoning(tokens) {
+                    let key = (r.kind, normal(sentence.text));
+                    if let Some(&i) = reason_index.get(&key) {
+                        if let Some(x) = reasons.get_mut(i) {
+                            x.said.push(place.message);
                         }
-                        let mut terms = r.terms(tokens);
-                        if terms.stems.len() + terms.entities.len() < 2
-                            && r.kind == ReasoningKind::Rationale
-                        {
-                            // "… because of that": the whole sentence is the reason.
-                            terms = Terms::of(tokens, 0, tokens.len());
-                        }
-                        reason_index.insert(key, reasons.len());
-                        reasons.push(Reason {
-                            kind: r.kind,
-                            place,
-                            text: sentence.text.to_string(),
-                            role: sentence.role,
-                            occurrences: 1,
-                            terms,
-                        });
+                        continue;
                     }
+                    let mut terms = r.terms(tokens);
+                    if terms.stems.len() + terms.entities.len() < 2
+                        && r.kind == ReasoningKind::Rationale
+                    {
+                        // "… because of that": the whole sentence is the reason.
+                        terms = Terms::of(tokens, 0, tokens.len());
+                    }
+                    reason_index.insert(key, reasons.len());
+                    reasons.push(Reason {
+                        kind: r.kind,
+                        place,
+                        text: sentence.text.to_string(),
+                        role: sentence.role,
+                        said: alloc::vec![place.message],
+                        terms,
+                    });
                 }
             },
         );
-        let rules = rules_of(before, upto, include);
-        Before {
-            support: support.finish(),
-            rules,
+        if let Some((m, bag)) = source.take() {
+            sources.push((m, bag.finish()));
+        }
+        sources.retain(|(_, s)| !s.is_empty());
+        descriptions.finish();
+        let mut book = RuleBook::new();
+        for (i, m) in transcript.messages.iter().enumerate().take(upto) {
+            if include(m)
+                && let Some(source) = m.rule_source()
+            {
+                book.add(i, &m.text, source);
+            }
+        }
+        let context = places_in_context(transcript, book.rules());
+        Reading {
+            transcript,
+            support: support.finish_by_message(&marks),
             sources,
             reasons,
             ids,
+            descriptions,
+            book,
+            context,
+        }
+    }
+
+    /// The first `upto` messages, as one audit reads them.
+    fn before(&self, upto: usize) -> Before<'_> {
+        let upto = upto.min(self.transcript.messages.len());
+        let bytes = self
+            .transcript
+            .messages
+            .iter()
+            .take(upto)
+            .map(|m| m.text.len() + m.tool_arguments.as_ref().map_or(0, String::len))
+            .sum();
+        let sources = self
+            .sources
+            .get(..self.sources.partition_point(|(m, _)| *m < upto))
+            .unwrap_or(&[]);
+        Before {
+            support: &self.support,
+            rules: self.rules(upto),
+            sources,
+            reasons: self
+                .reasons
+                .iter()
+                .filter(|r| r.place.message < upto)
+                .map(|r| (r, r.said.iter().filter(|m| **m < upto).count()))
+                .collect(),
+            ids: &self.ids,
+            upto,
             bytes,
         }
     }
@@ -1031,23 +1162,19 @@ pub(crate) fn places_in_context(
 /// they were first stated. A rule only the model ever states is its own
 /// plan, not a rule; one only an earlier compaction summary restates is a
 /// rule (the summary is all that carries it now).
-fn rules_of(before: &Transcript, upto: usize, include: &dyn Fn(&Message) -> bool) -> Vec<Rule> {
-    let mut book = RuleBook::new();
-    for (i, m) in before.messages.iter().enumerate().take(upto) {
-        if include(m)
-            && let Some(source) = m.rule_source()
-        {
-            book.add(i, &m.text, source);
-        }
-    }
+impl Reading<'_> {
+    fn rules(&self, upto: usize) -> Vec<Rule> {
+    let before = self.transcript;
     let stated_by = |p: &RulePlace| {
-        !p.quoted
-            || before
-                .messages
-                .get(p.message)
-                .is_some_and(|m| m.rule_source() == Some(Source::Summary))
+        p.message < upto
+            && (!p.quoted
+                || before
+                    .messages
+                    .get(p.message)
+                    .is_some_and(|m| m.rule_source() == Some(Source::Summary)))
     };
-    let context = places_in_context(before, book.rules());
+    let context = &self.context;
+    let book = &self.book;
     let mut rules: Vec<Rule> = book
         .rules()
         .iter()
@@ -1097,6 +1224,7 @@ fn rules_of(before: &Transcript, upto: usize, include: &dyn Fn(&Message) -> bool
         .collect();
     rules.sort_by_key(|r| (r.place.message, r.place.span.start));
     rules
+    }
 }
 
 fn note_id(
@@ -1184,7 +1312,7 @@ const HARNESS_OPENINGS: &[&str] = &[
 /// Rules AFTER states that BEFORE never gave: sentences that read as a rule,
 /// or say what the operator asked, whose terms no rule or statement of the
 /// operator's in BEFORE has half of.
-fn invented(summary: &Summary<'_>, before: &Before, after: &str) -> Vec<InventedRule> {
+fn invented(summary: &Summary<'_>, before: &Before<'_>, after: &str) -> Vec<InventedRule> {
     let mut out = Vec::new();
     for s in &summary.sentences {
         let text = s.span.of(after);
@@ -1228,7 +1356,7 @@ fn invented(summary: &Summary<'_>, before: &Before, after: &str) -> Vec<Invented
 
 /// Whether one source has half of `terms`, or two together three quarters
 /// (entities weigh double): a rule AFTER states that has a source before.
-fn sourced(terms: &Terms, sources: &[Support]) -> bool {
+fn sourced(terms: &Terms, sources: &[(usize, Support)]) -> bool {
     // Each source's hits as a mask over the first 64 terms.
     let weights: Vec<f64> = terms
         .stems
@@ -1251,7 +1379,7 @@ fn sourced(terms: &Terms, sources: &[Support]) -> bool {
     };
     let mut masks: Vec<u64> = sources
         .iter()
-        .map(|bag| {
+        .map(|(_, bag)| {
             let mut mask = 0u64;
             for (i, s) in terms.stems.iter().enumerate().take(64) {
                 if bag.has_stem(s) {
@@ -1284,7 +1412,7 @@ fn sourced(terms: &Terms, sources: &[Support]) -> bool {
 /// (b) and the changed ids of (c); also the number of distinct details.
 fn details(
     summary: &Summary<'_>,
-    before: &Before,
+    before: &Before<'_>,
     after: &str,
 ) -> (Vec<Unsupported>, Vec<ChangedId>, usize) {
     let mut seen: BTreeMap<(EntityKind, String), Option<usize>> = BTreeMap::new();
@@ -1308,7 +1436,7 @@ fn details(
                 }
                 continue;
             }
-            if before.support.supports(kind, t.text) {
+            if before.support.supports(kind, t.text, before.upto) {
                 seen.insert(key, None);
                 continue;
             }
@@ -1316,8 +1444,7 @@ fn details(
             let resembles = matches!(kind, EntityKind::Identifier | EntityKind::Ticket)
                 .then(|| {
                     before
-                        .ids
-                        .values()
+                        .ids()
                         .filter(|m| lookalike(&canonical, &m.canonical))
                         .min_by_key(|m| m.first)
                 })
@@ -1348,7 +1475,7 @@ fn details(
 }
 
 /// The merged ids of (c).
-fn merges(summary: &Summary<'_>, before: &Before, transcript: &Transcript) -> Vec<ChangedId> {
+fn merges(summary: &Summary<'_>, before: &Before<'_>, transcript: &Transcript) -> Vec<ChangedId> {
     // Ids AFTER mentions, with the sentences that mention them.
     let mut mentioned: BTreeMap<String, Vec<(usize, Span)>> = BTreeMap::new();
     for (i, s) in summary.sentences.iter().enumerate() {
@@ -1372,17 +1499,17 @@ fn merges(summary: &Summary<'_>, before: &Before, transcript: &Transcript) -> Ve
     };
     let mut out = Vec::new();
     for (kept, after_mentions) in &mentioned {
-        let Some(kept_before) = before.ids.get(&name_key(kept)) else {
+        let Some(kept_before) = before.id(name_key(kept)) else {
             continue;
         };
         // What BEFORE says about the kept id itself.
-        let own: Vec<Terms> = kept_before.sentences.iter().map(sentence_terms).collect();
-        for gone_before in before.ids.values() {
+        let own: Vec<Terms> = before.id_sentences(kept_before).map(sentence_terms).collect();
+        for gone_before in before.ids() {
             let gone = &gone_before.canonical;
             if mentioned.contains_key(gone) || !lookalike(kept, gone) {
                 continue;
             }
-            for place in &gone_before.sentences {
+            for place in before.id_sentences(gone_before) {
                 let mut terms = sentence_terms(place);
                 terms
                     .stems

@@ -35,7 +35,9 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::{ChangedId, Evidence, Fate, InventedRule, RuleFate, Unsupported, audit_upto};
+use super::{
+    ChangedId, Evidence, Fate, InventedRule, Reading, RuleFate, Unsupported, audit_reading,
+};
 use crate::entail::scan::Span;
 use crate::transcript::{
     Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptFormat,
@@ -267,8 +269,11 @@ pub fn audit_session(transcript: &Transcript) -> SessionAudit {
     let mut compactions: Vec<CompactionAudit> = Vec::new();
     // Rules lost at a compaction, by text, with the message they were lost at.
     let mut lost: Vec<(String, usize)> = Vec::new();
+    // What came before every compaction, read once.
+    let upto = transcript.compactions.iter().map(|c| c.at).max().unwrap_or(0);
+    let reading = Reading::read(transcript, upto, &main_context);
     for c in &transcript.compactions {
-        let audit = compaction(transcript, c, &lost);
+        let audit = compaction(&reading, c, &lost);
         for r in &audit.rules {
             if r.rule.fate.is_loss() && r.rule.fate != Fate::Weakened {
                 lost.push((r.rule.text.clone(), c.at));
@@ -289,19 +294,23 @@ pub fn audit_session(transcript: &Transcript) -> SessionAudit {
 /// it is still missing, so it counts as dropped here. One pass over the log,
 /// however many compactions it records. `None` when the log records none.
 pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudit> {
-    transcript
-        .compactions
-        .last()
-        .map(|c| compaction(transcript, c, &[]))
+    let c = transcript.compactions.last()?;
+    let reading = Reading::read(transcript, c.at, &main_context);
+    Some(compaction(&reading, c, &[]))
 }
 
-fn compaction(t: &Transcript, c: &Compaction, lost: &[(String, usize)]) -> CompactionAudit {
+/// The subagents' messages were never in the main context.
+fn main_context(m: &Message) -> bool {
+    m.agent.is_none()
+}
+
+fn compaction(reading: &Reading<'_>, c: &Compaction, lost: &[(String, usize)]) -> CompactionAudit {
+    let t = reading.transcript;
     let summary_text = c
         .summary
         .and_then(|s| t.messages.get(s))
         .map_or(String::new(), |m| without_harness_text(&m.text));
-    // The subagents' messages were never in the main context.
-    let audit = audit_upto(t, c.at, &|m: &Message| m.agent.is_none(), &summary_text);
+    let audit = audit_reading(reading, c.at, &summary_text);
     // What the harness keeps verbatim: recorded, or rebuilt for Codex.
     let kept_texts: Vec<&str> = c.kept.iter().map(|m| m.text.as_str()).collect();
     let rebuilt = if t.format == TranscriptFormat::CodexSession && c.kept.is_empty() && !c.encrypted

@@ -53,6 +53,11 @@ impl SupportBuilder {
         }
     }
 
+    /// How many keys it holds so far (with repeats).
+    pub(crate) fn len(&self) -> usize {
+        self.keys.len()
+    }
+
     /// Adds one token.
     pub(crate) fn add_token(&mut self, t: &Token<'_>) {
         match t.entity {
@@ -124,6 +129,30 @@ impl SupportBuilder {
         self.keys.dedup();
         Support { keys: self.keys }
     }
+
+    /// Sorts the keys for every prefix of a sequence of messages: `marks`
+    /// holds, in order, how many keys had been added when each message
+    /// began, and that message's index.
+    pub(crate) fn finish_by_message(self, marks: &[(usize, usize)]) -> PrefixSupport {
+        let mut keys: Vec<(u64, usize)> = Vec::with_capacity(self.keys.len());
+        let mut next = marks.iter().peekable();
+        let mut message = 0;
+        for (i, k) in self.keys.into_iter().enumerate() {
+            while let Some(&&(from, m)) = next.peek() {
+                if from > i {
+                    break;
+                }
+                message = m;
+                next.next();
+            }
+            keys.push((k, message));
+        }
+        // Sorted by key, then message: the first of each key is where it
+        // was first said.
+        keys.sort_unstable();
+        keys.dedup_by_key(|(k, _)| *k);
+        PrefixSupport { keys }
+    }
 }
 
 /// Runs of ASCII digits, without leading zeros ("db-prod-01" gives "1").
@@ -140,6 +169,33 @@ fn digit_runs(text: &str) -> impl Iterator<Item = &str> {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Support {
     keys: Vec<u64>,
+}
+
+/// What every prefix of a sequence of messages can vouch for: each key
+/// with the first message that has it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PrefixSupport {
+    keys: Vec<(u64, usize)>,
+}
+
+impl PrefixSupport {
+    fn has(&self, k: u64, messages: usize) -> bool {
+        let i = self.keys.partition_point(|(key, _)| *key < k);
+        self.keys
+            .get(i)
+            .is_some_and(|(key, m)| *key == k && *m < messages)
+    }
+
+    /// Whether the messages before `messages` mention the entity (see
+    /// [`Support::supports`]).
+    pub(crate) fn supports(&self, kind: EntityKind, text: &str, messages: usize) -> bool {
+        let canonical = scan::canonical(kind, text);
+        if kind.is_numeric() {
+            self.has(key(VALUE, &canonical), messages)
+        } else {
+            self.has(key(NAME, &canonical), messages)
+        }
+    }
 }
 
 impl Support {
