@@ -224,7 +224,10 @@ fn benches(c: &mut Criterion) {
     group.finish();
 
     let bytes = 10_000_000;
-    let marks: Vec<usize> = [15, 35, 55, 75, 95].iter().map(|p| bytes * p / 100).collect();
+    let marks: Vec<usize> = [15, 35, 55, 75, 95]
+        .iter()
+        .map(|p| bytes * p / 100)
+        .collect();
     let log = claude_session(bytes, &marks);
     let transcript = read_transcript(&log).expect("the generated session reads");
     let report = audit_session(&transcript);

@@ -231,8 +231,7 @@ pub(crate) fn rebound(
             let (Some((_, xp, xb)), Some((_, yp, yb))) = (b.get(x), b.get(y)) else {
                 continue;
             };
-            let (Some((xt, xa_place, xa)), Some((yt, ya_place, ya))) = (a.get(x), a.get(y))
-            else {
+            let (Some((xt, xa_place, xa)), Some((yt, ya_place, ya))) = (a.get(x), a.get(y)) else {
                 continue;
             };
             let own = (shared(xa, xb), shared(ya, yb));

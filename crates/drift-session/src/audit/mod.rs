@@ -138,8 +138,8 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
 use crate::entail::lexicon;
+use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
 use crate::entail::support::{Bag, PrefixSupport, Support, SupportBuilder, name_key, stem_key};
 use crate::entail::{
     Prohibition, ReasoningKind, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
@@ -1164,66 +1164,66 @@ pub(crate) fn places_in_context(
 /// rule (the summary is all that carries it now).
 impl Reading<'_> {
     fn rules(&self, upto: usize) -> Vec<Rule> {
-    let before = self.transcript;
-    let stated_by = |p: &RulePlace| {
-        p.message < upto
-            && (!p.quoted
-                || before
-                    .messages
-                    .get(p.message)
-                    .is_some_and(|m| m.rule_source() == Some(Source::Summary)))
-    };
-    let context = &self.context;
-    let book = &self.book;
-    let mut rules: Vec<Rule> = book
-        .rules()
-        .iter()
-        .filter_map(|r| {
-            let place = |p: RulePlace| Place {
-                message: p.message,
-                field: MessageField::Text,
-                span: context
-                    .get(&(p.message, p.span.start))
+        let before = self.transcript;
+        let stated_by = |p: &RulePlace| {
+            p.message < upto
+                && (!p.quoted
+                    || before
+                        .messages
+                        .get(p.message)
+                        .is_some_and(|m| m.rule_source() == Some(Source::Summary)))
+        };
+        let context = &self.context;
+        let book = &self.book;
+        let mut rules: Vec<Rule> = book
+            .rules()
+            .iter()
+            .filter_map(|r| {
+                let place = |p: RulePlace| Place {
+                    message: p.message,
+                    field: MessageField::Text,
+                    span: context
+                        .get(&(p.message, p.span.start))
+                        .copied()
+                        .unwrap_or(p.span),
+                };
+                let clause = *r.places.iter().find(|p| stated_by(p))?;
+                let first = place(clause);
+                let last = place(*r.places.iter().rev().find(|p| stated_by(p))?);
+                let m = before.messages.get(first.message)?;
+                // What the rule says is its clause's words; its lead-in adds
+                // the things it is about ("libfoo" to "do not bump"), and what
+                // breaks it is read over both.
+                let tokens = scan::tokens(&m.text, first.span);
+                let about: Vec<Token<'_>> = tokens
+                    .iter()
+                    .filter(|t| t.span.start >= clause.span.start || t.entity.is_some())
+                    .filter(|t| {
+                        r.kind != Kind::Correction
+                            || !CORRECTION_MARKERS
+                                .iter()
+                                .any(|w| t.text.eq_ignore_ascii_case(w))
+                    })
                     .copied()
-                    .unwrap_or(p.span),
-            };
-            let clause = *r.places.iter().find(|p| stated_by(p))?;
-            let first = place(clause);
-            let last = place(*r.places.iter().rev().find(|p| stated_by(p))?);
-            let m = before.messages.get(first.message)?;
-            // What the rule says is its clause's words; its lead-in adds
-            // the things it is about ("libfoo" to "do not bump"), and what
-            // breaks it is read over both.
-            let tokens = scan::tokens(&m.text, first.span);
-            let about: Vec<Token<'_>> = tokens
-                .iter()
-                .filter(|t| t.span.start >= clause.span.start || t.entity.is_some())
-                .filter(|t| {
-                    r.kind != Kind::Correction
-                        || !CORRECTION_MARKERS
-                            .iter()
-                            .any(|w| t.text.eq_ignore_ascii_case(w))
+                    .collect();
+                Some(Rule {
+                    place: first,
+                    last,
+                    text: first.span.of(&m.text).to_string(),
+                    role: m.role,
+                    provenance: m.provenance,
+                    form: r.form,
+                    cue: r.cue,
+                    kind: r.kind,
+                    occurrences: r.places.iter().filter(|p| stated_by(p)).count(),
+                    terms: Terms::of(&about, 0, about.len()),
+                    prohibitions: prohibitions(&tokens),
+                    shape: Shape::of(&about),
                 })
-                .copied()
-                .collect();
-            Some(Rule {
-                place: first,
-                last,
-                text: first.span.of(&m.text).to_string(),
-                role: m.role,
-                provenance: m.provenance,
-                form: r.form,
-                cue: r.cue,
-                kind: r.kind,
-                occurrences: r.places.iter().filter(|p| stated_by(p)).count(),
-                terms: Terms::of(&about, 0, about.len()),
-                prohibitions: prohibitions(&tokens),
-                shape: Shape::of(&about),
             })
-        })
-        .collect();
-    rules.sort_by_key(|r| (r.place.message, r.place.span.start));
-    rules
+            .collect();
+        rules.sort_by_key(|r| (r.place.message, r.place.span.start));
+        rules
     }
 }
 
@@ -1503,7 +1503,10 @@ fn merges(summary: &Summary<'_>, before: &Before<'_>, transcript: &Transcript) -
             continue;
         };
         // What BEFORE says about the kept id itself.
-        let own: Vec<Terms> = before.id_sentences(kept_before).map(sentence_terms).collect();
+        let own: Vec<Terms> = before
+            .id_sentences(kept_before)
+            .map(sentence_terms)
+            .collect();
         for gone_before in before.ids() {
             let gone = &gone_before.canonical;
             if mentioned.contains_key(gone) || !lookalike(kept, gone) {

@@ -270,7 +270,12 @@ pub fn audit_session(transcript: &Transcript) -> SessionAudit {
     // Rules lost at a compaction, by text, with the message they were lost at.
     let mut lost: Vec<(String, usize)> = Vec::new();
     // What came before every compaction, read once.
-    let upto = transcript.compactions.iter().map(|c| c.at).max().unwrap_or(0);
+    let upto = transcript
+        .compactions
+        .iter()
+        .map(|c| c.at)
+        .max()
+        .unwrap_or(0);
     let reading = Reading::read(transcript, upto, &main_context);
     for c in &transcript.compactions {
         let audit = compaction(&reading, c, &lost);
