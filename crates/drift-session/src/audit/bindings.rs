@@ -180,6 +180,9 @@ impl Described {
     }
 }
 
+/// An id in AFTER: its text, where it stands, and the words that describe it.
+type InAfter<'a> = (&'a str, Place, Vec<u64>);
+
 /// How many words two sorted lists share.
 fn shared(a: &[u64], b: &[u64]) -> usize {
     let (mut i, mut j, mut n) = (0, 0, 0);
@@ -209,7 +212,7 @@ pub(crate) fn rebound(
     let mut after_ids = Descriptions::default();
     after_ids.read(after);
     after_ids.finish();
-    let a: BTreeMap<u64, (&str, Place, Vec<u64>)> = after_ids
+    let a: BTreeMap<u64, InAfter<'_>> = after_ids
         .ids
         .keys()
         .filter_map(|k| Some((*k, after_ids.get(*k, 1)?)))
@@ -257,7 +260,7 @@ pub(crate) fn rebound(
     // Merges: an id BEFORE describes that AFTER drops. An id can merge
     // only into one whose AFTER words carry half of its own, so one with
     // fewer than that among all such words is passed over at once.
-    let kept: Vec<(&u64, &(&str, Place, Vec<u64>))> = a
+    let kept: Vec<(&u64, &InAfter<'_>)> = a
         .iter()
         .filter(|(k, _)| b.contains_key(*k) && !known.contains(*k))
         .collect();

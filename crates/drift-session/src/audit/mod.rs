@@ -1344,7 +1344,7 @@ fn invented(summary: &Summary<'_>, before: &Before<'_>, after: &str) -> Vec<Inve
         if terms.is_empty() {
             continue;
         }
-        if !sourced(&terms, &before.sources) {
+        if !sourced(&terms, before.sources) {
             out.push(InventedRule {
                 after: s.span,
                 text: text.to_string(),
