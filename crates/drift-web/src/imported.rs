@@ -227,7 +227,8 @@ mod tests {
         let g = Guesses::of(&i);
         assert_eq!(g.facts.len(), i.scenario.facts.len());
         assert!(
-            g.facts[0].starts_with("user · record 1 · said 2 times; kind from “"),
+            g.facts[0]
+                .starts_with("user · record 1 · said 2 times; approval from “without an approver”"),
             "{}",
             g.facts[0]
         );

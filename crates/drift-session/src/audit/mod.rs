@@ -1223,8 +1223,60 @@ impl Reading<'_> {
             })
             .collect();
         rules.sort_by_key(|r| (r.place.message, r.place.span.start));
+        withdraw(before, &mut rules);
         rules
     }
+}
+
+/// Takes out each carve-out its speaker withdrew: "the old table can go,
+/// just drop it", then "my mistake, don't drop anything". A later rule of
+/// the same role whose prohibition forbids what the carve-out allows
+/// leaves nothing of it in force.
+fn withdraw(before: &Transcript, rules: &mut Vec<Rule>) {
+    let withdrawn: Vec<bool> = rules
+        .iter()
+        .map(|c| {
+            if c.kind != Kind::CarveOut {
+                return false;
+            }
+            let Some(m) = before.messages.get(c.place.message) else {
+                return false;
+            };
+            let allowed: Vec<String> = words(&c.text).map(lexicon::stem).collect();
+            rules.iter().any(|p| {
+                p.place.message > c.place.message
+                    && p.role == c.role
+                    && forbidden(&p.text).any(|verb| allowed.contains(&verb))
+            })
+        })
+        .collect();
+    let mut k = withdrawn.iter();
+    rules.retain(|_| !k.next().copied().unwrap_or(false));
+}
+
+/// The words of `text`, apostrophes kept ("don't").
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
+        .filter(|w| !w.is_empty())
+}
+
+/// The stems of the verbs `text` forbids: the word after "don't", "do
+/// not", "never" ("don't drop anything": "drop").
+fn forbidden(text: &str) -> impl Iterator<Item = String> + '_ {
+    let w: Vec<&str> = words(text).collect();
+    (0..w.len()).filter_map(move |i| {
+        let negation = w.get(i).is_some_and(|x| {
+            ["don't", "don\u{2019}t", "dont", "never", "not"]
+                .iter()
+                .any(|n| x.eq_ignore_ascii_case(n))
+        });
+        let next = w.get(i + 1)?;
+        (negation
+            && !["to", "be", "a", "the", "only"]
+                .iter()
+                .any(|n| next.eq_ignore_ascii_case(n)))
+        .then(|| lexicon::stem(next))
+    })
 }
 
 fn note_id(
