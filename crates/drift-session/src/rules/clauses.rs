@@ -1106,21 +1106,49 @@ const EXCEPTION_LABELS: &[&str] = &["except", "exception", "exceptions", "exempt
 /// freeze in effect"), `None` for any other opening ("Note:", "Summary:").
 fn label(text: &str, piece: &Piece) -> Option<bool> {
     let words = piece.span.of(text).trim().trim_end_matches(':');
-    if words.is_empty() || words.split_whitespace().count() > 3 {
-        return None;
-    }
     let reading = &piece.reading;
     if reading.rule.is_some() || reading.imperative.is_some() || reading.head || reading.plan {
         return None;
     }
-    if EXCEPTION_LABELS.contains(&words.to_ascii_lowercase().as_str()) {
+    if exception_label(words) {
         return Some(true);
+    }
+    if words.is_empty() || words.split_whitespace().count() > 3 {
+        return None;
     }
     let resource = words
         .trim_matches('`')
         .bytes()
         .any(|b| b.is_ascii_digit() || matches!(b, b'-' | b'_' | b'/' | b'.'));
     resource.then_some(false)
+}
+
+/// "Except", "Exception", and a named one: "One exception to the
+/// freeze", "The only exemption from this".
+fn exception_label(words: &str) -> bool {
+    let mut w = words.split_whitespace().map(str::to_ascii_lowercase);
+    let mut first = w.next();
+    if first
+        .as_deref()
+        .is_some_and(|f| matches!(f, "one" | "an" | "the" | "only" | "another" | "a"))
+    {
+        first = w.next();
+        if first.as_deref() == Some("only") {
+            first = w.next();
+        }
+    }
+    let Some(label) = first else {
+        return false;
+    };
+    if !EXCEPTION_LABELS.contains(&label.as_str()) {
+        return false;
+    }
+    let rest: alloc::vec::Vec<alloc::string::String> = w.collect();
+    rest.is_empty()
+        || (rest.len() <= 4
+            && rest
+                .first()
+                .is_some_and(|p| matches!(p.as_str(), "to" | "for" | "from" | "of")))
 }
 
 /// Puts a sentence's clauses back together and keeps the rules.
@@ -1202,6 +1230,24 @@ fn merge(text: &str, pieces: &[Piece], outs: &mut Vec<Out>) {
                 });
             }
             None => {
+                // "One exception to the freeze: hotfix PR #4471 can still
+                // ship": whatever follows an exception's label is one.
+                if k == 1
+                    && p.joint == Joint::Colon
+                    && !p.reading.plan
+                    && prev.is_some_and(|q| label(text, q) == Some(true))
+                    && let Some(q) = prev
+                {
+                    outs.push(Out {
+                        span: Span::new(q.span.start, p.span.end),
+                        form: RuleForm::CarveOut,
+                        cue: "except",
+                        head: false,
+                        only_scope: false,
+                        piece: k,
+                    });
+                    continue;
+                }
                 let Some(verb) = p.reading.imperative else {
                     continue;
                 };

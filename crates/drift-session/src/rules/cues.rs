@@ -646,6 +646,16 @@ impl<'t> Clause<'_, 't> {
         self.t.get(i).is_some_and(|t| t.clause_start)
     }
 
+    /// A past "was" or "were" within the few words from `from`, before
+    /// the clause ends: "No other nodes were touched" reports what
+    /// happened ("no pods were to be evicted" still rules).
+    fn reported_after(&self, from: usize) -> bool {
+        (from..(from + 4).min(self.len()))
+            .take_while(|&k| k == from || !self.clause_start(k))
+            .find(|&k| self.any(k, &["was", "were"]))
+            .is_some_and(|k| !self.is(k + 1, "to"))
+    }
+
     /// Words `ws` at `i`, `i + 1`, ….
     fn seq(&self, i: usize, ws: &[&str]) -> bool {
         ws.iter().enumerate().all(|(k, w)| self.is(i + k, w))
@@ -2739,6 +2749,19 @@ impl Clause<'_, '_> {
     /// "wait for my OK", "ask X before", "loop X in".
     fn approval(&self) -> Cue {
         let n = self.len();
+        // "You have my approval to restart billing-node-4 once …": an
+        // approval given is a permission.
+        for i in 2..n {
+            if self.any(i, &["approval", "blessing", "go-ahead"])
+                && self.is(i + 1, "to")
+                && self.verb_at(i + 2).is_some()
+                && self.any(i - 1, &["my", "our"])
+                && self.any(i - 2, &["have", "has", "got", "given", "granted", "with"])
+                && !(0..i).any(|k| self.negation(k))
+            {
+                return Some((RuleForm::CarveOut, "permission to"));
+            }
+        }
         let frame = (0..n).any(|i| {
             self.any(
                 i,
@@ -3218,7 +3241,12 @@ impl Clause<'_, '_> {
                         "have", "has", "with", "get",
                     ],
                 ) || (self.clause_start(i) && i > 0)
-                    || (i == h && end >= n))
+                    || (i == h
+                        && (end >= n
+                            || self.any(
+                                end,
+                                &["unless", "until", "except", "outside", "during", "while"],
+                            ))))
             {
                 return (Some((RuleForm::Scope, "read-only")), false);
             }
@@ -3537,6 +3565,7 @@ impl Clause<'_, '_> {
                 && i + 1 < n
                 && !self.word(i + 1).is_some_and(|w| in_table(NO_IDIOMS, w))
                 && !self.any(i + 1, &["more", "fewer", "less"])
+                && !self.reported_after(i + 1)
             {
                 return Some((RuleForm::Prohibition, "no"));
             }
