@@ -1223,7 +1223,7 @@ impl Reading<'_> {
             })
             .collect();
         rules.sort_by_key(|r| (r.place.message, r.place.span.start));
-        withdraw(before, &mut rules);
+        withdraw(&mut rules);
         rules
     }
 }
@@ -1232,16 +1232,13 @@ impl Reading<'_> {
 /// just drop it", then "my mistake, don't drop anything". A later rule of
 /// the same role whose prohibition forbids what the carve-out allows
 /// leaves nothing of it in force.
-fn withdraw(before: &Transcript, rules: &mut Vec<Rule>) {
+fn withdraw(rules: &mut Vec<Rule>) {
     let withdrawn: Vec<bool> = rules
         .iter()
         .map(|c| {
             if c.kind != Kind::CarveOut {
                 return false;
             }
-            let Some(m) = before.messages.get(c.place.message) else {
-                return false;
-            };
             let allowed: Vec<String> = words(&c.text).map(lexicon::stem).collect();
             rules.iter().any(|p| {
                 p.place.message > c.place.message
