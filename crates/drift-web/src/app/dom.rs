@@ -101,6 +101,24 @@ where
     seen
 }
 
+/// Up to this many rows, a list draws every row wherever it is (the
+/// built-in scenarios have at most a few dozen facts and actions); a longer
+/// one draws a row only while it is in view ([`seen`]).
+pub const EAGER_ROWS: usize = 60;
+
+/// [`seen`] for a list of `rows` rows: always, for a short list.
+pub fn seen_in_list<E>(node: NodeRef<E>, rows: usize) -> ReadSignal<bool>
+where
+    E: leptos::html::ElementType,
+    E::Output: JsCast + Clone + 'static,
+{
+    if rows <= EAGER_ROWS {
+        signal(true).0
+    } else {
+        seen(node)
+    }
+}
+
 fn watch(el: &web_sys::Element, set_seen: WriteSignal<bool>) {
     let callback = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
         // The last entry is the latest.

@@ -3,7 +3,7 @@
 use drift_core::{PolicyChoice, Preset, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
-use super::dom::seen;
+use super::dom::{EAGER_ROWS, seen};
 use super::state::AppState;
 use super::tips::Tips;
 use crate::html::escape;
@@ -41,9 +41,11 @@ pub fn ActionsPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
     let tips = expect_context::<ReadSignal<Tips>>();
     let wrap = NodeRef::<leptos::html::Div>::new();
-    let in_view = seen(wrap);
+    let seen = seen(wrap);
+    // A short table follows every change wherever it is.
+    let in_view = move || seen.get() || state.scenario.with(|s| s.actions.len()) <= EAGER_ROWS;
     let html = Memo::new_owning(move |last: Option<String>| match last {
-        Some(last) if !in_view.get() => (last, false),
+        Some(last) if !in_view() => (last, false),
         last => {
             let now = state
                 .with_sim(|sim| {

@@ -8,7 +8,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
 
-use super::dom::{device_pixel_ratio, observe_width, seen};
+use super::dom::{device_pixel_ratio, observe_width, seen_in_list};
 use super::state::AppState;
 use crate::chart::{self, Axis, Chart, Fill, Palette, Row, size};
 use drift_core::thousands;
@@ -327,11 +327,6 @@ fn FillRow(width: ReadSignal<f64>) -> impl IntoView {
     }
 }
 
-/// Up to this many facts, every row draws its timeline wherever it is (the
-/// built-in scenarios have at most a few dozen); beyond, rows draw only in
-/// view.
-const EAGER_ROWS: usize = 60;
-
 /// One fact's row: its label always, its timeline only while in view.
 #[component]
 fn FactRow(
@@ -347,13 +342,7 @@ fn FactRow(
     let palette = expect_context::<ReadSignal<Palette>>();
     let canvas = NodeRef::<Canvas>::new();
     let plot = NodeRef::<Div>::new();
-    // A scenario of a few dozen facts draws every row, wherever it is; a
-    // longer one draws a row only while it is in view.
-    let in_view = if state.scenario.with_untracked(|s| s.facts.len()) <= EAGER_ROWS {
-        signal(true).0
-    } else {
-        seen(plot)
-    };
+    let in_view = seen_in_list(plot, state.scenario.with_untracked(|s| s.facts.len()));
     // The timeline, made from the run while the row is in view; out of view
     // the row keeps the last one and follows no change, so a change to the
     // settings costs nothing here.
