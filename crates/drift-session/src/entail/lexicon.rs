@@ -7,6 +7,15 @@
 
 use alloc::string::String;
 
+/// Function words the checker passes over besides [`FUNCTION_WORDS`]:
+/// never content, never evidence of support.
+const STOPWORDS: &[&str] = &[
+    "above", "again", "against", "around", "below", "between", "doing", "down", "during", "etc",
+    "even", "ever", "further", "get", "gets", "got", "having", "hers", "itself", "let", "lets",
+    "like", "made", "make", "off", "often", "once", "ours", "out", "own", "per", "theirs",
+    "through", "thus", "up", "upon", "use", "used", "using", "via", "whereas", "within", "yours",
+];
+
 /// Function words, the ones both the checker and the rule finder pass
 /// over: never content, never an instruction's verb.
 pub(crate) const FUNCTION_WORDS: &[&str] = &[
@@ -129,15 +138,6 @@ pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "yet",
     "you",
     "your",
-];
-
-/// Further words the checker takes for function words: never content,
-/// never evidence of support.
-const STOPWORDS: &[&str] = &[
-    "above", "again", "against", "around", "below", "between", "doing", "down", "during", "etc",
-    "even", "ever", "further", "get", "gets", "got", "having", "hers", "itself", "let", "lets",
-    "like", "made", "make", "off", "often", "once", "ours", "out", "own", "per", "theirs",
-    "through", "thus", "up", "upon", "use", "used", "using", "via", "whereas", "within", "yours",
 ];
 
 /// Words that carry a rule's force (cues), not its topic: never counted as
