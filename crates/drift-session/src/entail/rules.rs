@@ -459,21 +459,7 @@ impl Terms {
     /// The weighted share of these terms that `bag` has (entities weigh
     /// `entity_weight`, stems 1); 0 when there are no terms.
     pub(crate) fn coverage(&self, bag: &Support, entity_weight: f64) -> f64 {
-        let mut total = 0.0;
-        let mut hit = 0.0;
-        for s in &self.stems {
-            total += 1.0;
-            if bag.has_stem(s) {
-                hit += 1.0;
-            }
-        }
-        for (kind, e) in &self.entities {
-            total += entity_weight;
-            if bag.supports(*kind, e) {
-                hit += entity_weight;
-            }
-        }
-        if total > 0.0 { hit / total } else { 0.0 }
+        self.weighted(bag, entity_weight, false).0
     }
 
     /// Whether the name `entity` is not in `bag` but every word of it is
@@ -494,6 +480,12 @@ impl Terms {
     /// As [`Terms::coverage`], with a name `bag` only generalises (see
     /// [`Terms::generalised`]) counting half; and whether one did.
     pub(crate) fn loose_coverage(&self, bag: &Support, entity_weight: f64) -> (f64, bool) {
+        self.weighted(bag, entity_weight, true)
+    }
+
+    /// The weighted share of these terms that `bag` has, a name it only
+    /// generalises counting half when `loose`; and whether one did.
+    fn weighted(&self, bag: &Support, entity_weight: f64, loose: bool) -> (f64, bool) {
         let mut total = 0.0;
         let mut hit = 0.0;
         let mut wider = false;
@@ -507,7 +499,7 @@ impl Terms {
             total += entity_weight;
             if bag.supports(*kind, e) {
                 hit += entity_weight;
-            } else if Terms::generalised(*kind, e, bag) {
+            } else if loose && Terms::generalised(*kind, e, bag) {
                 hit += entity_weight / 2.0;
                 wider = true;
             }
