@@ -135,6 +135,28 @@ const PERIODIC: &[&str] = &[
     "yearly",
 ];
 
+/// Words that put a span of time ahead of a step ("at least 2 hours'
+/// notice", "at least a day in advance").
+const ADVANCE: &[&str] = &[
+    "ahead",
+    "before",
+    "beforehand",
+    "advance",
+    "prior",
+    "notice",
+];
+
+/// Work stopped for a time, a freeze by another name ("deploys are
+/// blocked until …").
+const HALTED: &[&str] = &[
+    "blocked",
+    "paused",
+    "locked",
+    "suspended",
+    "closed",
+    "halted",
+];
+
 /// Words that are never an instruction's verb besides the function words
 /// ([`lexicon::FUNCTION_WORDS`]).
 const CLOSED: &[&str] = &[
@@ -552,6 +574,18 @@ impl<'t> Clause<'_, 't> {
 
     fn any_of(&self, ws: &[&str]) -> bool {
         self.find_any(0, ws).is_some()
+    }
+
+    /// `yes` when the word at `i` is one of `ws`, else `no`: a cue named
+    /// after the word that gave it.
+    fn named(&self, i: usize, ws: &[&str], yes: &'static str, no: &'static str) -> &'static str {
+        if self.any(i, ws) { yes } else { no }
+    }
+
+    /// The places of the four words after "at least N" at `i` (within the
+    /// first `n` tokens), when "at least N" stands there.
+    fn after_at_least(&self, i: usize, n: usize) -> Option<core::ops::Range<usize>> {
+        (self.seq(i, &["at", "least"]) && self.number(i + 2)).then(|| i + 3..(i + 7).min(n))
     }
 
     /// A number: digits, a number word, "one".
@@ -1461,9 +1495,11 @@ impl Bits {
     }
 
     /// Both sets together.
-    pub(crate) fn union(mut self, other: Bits) -> Bits {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a |= b;
+    pub(crate) const fn union(mut self, other: Bits) -> Bits {
+        let mut k = 0;
+        while k < self.0.len() {
+            self.0[k] |= other.0[k];
+            k += 1;
         }
         self
     }
@@ -1631,34 +1667,11 @@ const APPROVAL: Bits = Bits::of(&[
     "cc",
     "notify",
 ]);
-const WINDOW: Bits = Bits::of(&[
-    "hours",
-    "period",
-    "blackout",
-    "freeze",
-    "freezes",
-    "frozen",
-    "blocked",
-    "paused",
-    "locked",
-    "suspended",
-    "closed",
-    "halted",
-    "window",
-    "not",
-    "never",
-    "no",
-    "nothing",
-    "none",
-    "nobody",
-    "only",
-    "outside",
-    "between",
-    "during",
-    "until",
-    "before",
+const WINDOW: Bits = Bits::of(HALTED).union(Bits::of(&[
+    "hours", "period", "blackout", "freeze", "freezes", "frozen", "window", "not", "never", "no",
+    "nothing", "none", "nobody", "only", "outside", "between", "during", "until", "before",
     "after",
-]);
+]));
 const ORDERING: Bits = Bits::of(&[
     "beforehand",
     "afterwards",
@@ -1730,22 +1743,13 @@ const PROHIBITION: Bits = Bits::of(&[
     "away",
     "keep",
 ]);
-const OBLIGATION: Bits = Bits::of(&[
+const OBLIGATION: Bits = Bits::of(PERIODIC).union(Bits::of(&[
     "exceptions",
     "exception",
     "matter",
     "preferred",
     "mandatory",
     "compulsory",
-    "annually",
-    "biweekly",
-    "daily",
-    "hourly",
-    "monthly",
-    "nightly",
-    "quarterly",
-    "weekly",
-    "yearly",
     "must",
     "shall",
     "has",
@@ -1802,7 +1806,7 @@ const OBLIGATION: Bits = Bits::of(&[
     "gated",
     "supposed",
     "expected",
-]);
+]));
 const EXCEPT: Bits = Bits::of(&["except"]);
 
 /// Whether `tokens` (of `raw`) may hold a rule: some word a cue needs is
@@ -2248,11 +2252,7 @@ impl Clause<'_, '_> {
                 {
                     return Some((
                         RuleForm::Limit,
-                        if self.any(i, &["minimum", "min"]) {
-                            "minimum"
-                        } else {
-                            "maximum"
-                        },
+                        self.named(i, &["minimum", "min"], "minimum", "maximum"),
                     ));
                 }
             }
@@ -2262,21 +2262,8 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Limit, "or below"));
             }
-            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
-                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
-                    self.any(
-                        k,
-                        &[
-                            "ahead",
-                            "before",
-                            "beforehand",
-                            "advance",
-                            "prior",
-                            "after",
-                            "notice",
-                        ],
-                    )
-                });
+            if let Some(mut after) = self.after_at_least(i, n) {
+                let ahead = after.any(|k| self.any(k, ADVANCE) || self.is(k, "after"));
                 if !ahead && !self.is(i.wrapping_sub(1), "without") {
                     return Some((RuleForm::Limit, "at least"));
                 }
@@ -2293,11 +2280,7 @@ impl Clause<'_, '_> {
             if bound && (negated || (kept && !history)) {
                 return Some((
                     RuleForm::Limit,
-                    if self.is(i, "below") {
-                        "below"
-                    } else {
-                        "exceed"
-                    },
+                    self.named(i, &["below"], "below", "exceed"),
                 ));
             }
             if self.is(i, "within") && self.number(i + 1) && !history {
@@ -2325,11 +2308,7 @@ impl Clause<'_, '_> {
                 {
                     return Some((
                         RuleForm::Limit,
-                        if self.any(i, &["limit", "limited"]) {
-                            "limit"
-                        } else {
-                            "cap"
-                        },
+                        self.named(i, &["limit", "limited"], "limit", "cap"),
                     ));
                 }
             }
@@ -2883,20 +2862,12 @@ impl Clause<'_, '_> {
         }
         // "Deploys are blocked until 2026-06-02", "merges are paused until
         // Monday": a freeze by another name.
-        if let Some(i) = self.find_any(
-            0,
-            &[
-                "blocked",
-                "paused",
-                "locked",
-                "suspended",
-                "closed",
-                "halted",
-            ],
-        ) && self.any(
-            i.wrapping_sub(1),
-            &["is", "are", "remain", "remains", "stay", "stays", "be"],
-        ) && self.any(i + 1, &["until", "till", "through", "for"])
+        if let Some(i) = self.find_any(0, HALTED)
+            && self.any(
+                i.wrapping_sub(1),
+                &["is", "are", "remain", "remains", "stay", "stays", "be"],
+            )
+            && self.any(i + 1, &["until", "till", "through", "for"])
         {
             return Some((RuleForm::Window, "blocked until"));
         }
@@ -2982,23 +2953,10 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Ordering, "wait for"));
             }
-            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
-                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
-                    self.any(
-                        k,
-                        &[
-                            "ahead",
-                            "before",
-                            "beforehand",
-                            "advance",
-                            "prior",
-                            "notice",
-                        ],
-                    )
-                });
-                if ahead {
-                    return Some((RuleForm::Ordering, "ahead"));
-                }
+            if let Some(mut after) = self.after_at_least(i, n)
+                && after.any(|k| self.any(k, ADVANCE))
+            {
+                return Some((RuleForm::Ordering, "ahead"));
             }
             if self.is(i, "once")
                 && !self.any(i.wrapping_sub(1), &["at", "than"])
