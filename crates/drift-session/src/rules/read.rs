@@ -181,6 +181,17 @@ fn closer_len(bytes: &[u8], i: usize) -> usize {
     }
 }
 
+/// Where a scan of `bytes[..end]` goes on after the code span opening
+/// with the backtick at `i`: past its closing backtick, or at `end` when
+/// it is not closed. Code is not prose: nothing in it ends or splits one.
+pub(crate) fn past_code(bytes: &[u8], i: usize, end: usize) -> usize {
+    let from = i + 1;
+    bytes
+        .get(from..end)
+        .and_then(|rest| rest.iter().position(|&b| b == b'`'))
+        .map_or(end, |k| from + k + 1)
+}
+
 /// Calls `f` on every sentence of `text[span]`, trimmed: a sentence ends at
 /// `.`, `!` or `?` (and any closing quotes or brackets) before a space or
 /// the end, except after an abbreviation followed by a lowercase word, and
@@ -190,7 +201,6 @@ pub(crate) fn split_sentences(text: &str, span: Span, mut f: impl FnMut(Span)) {
     let end = span.end.min(bytes.len());
     let mut start = span.start.min(end);
     let mut i = start;
-    let mut ticks = false;
     let emit = |a: usize, b: usize, f: &mut dyn FnMut(Span)| {
         let s = text.get(a..b).unwrap_or("");
         let lead = s.len() - s.trim_start().len();
@@ -202,11 +212,10 @@ pub(crate) fn split_sentences(text: &str, span: Span, mut f: impl FnMut(Span)) {
     while i < end {
         let b = bytes.get(i).copied().unwrap_or(b' ');
         if b == b'`' {
-            ticks = !ticks;
-            i += 1;
+            i = past_code(bytes, i, end);
             continue;
         }
-        if ticks || !matches!(b, b'.' | b'!' | b'?') {
+        if !matches!(b, b'.' | b'!' | b'?') {
             i += 1;
             continue;
         }
