@@ -10,7 +10,7 @@
 use super::Source;
 use super::boilerplate::{Reader, Verdict};
 use super::lines::{Line, LineKind, for_each_line};
-use crate::entail::scan::Span;
+use crate::entail::scan::{Span, abbreviation_before};
 
 /// Whose text a sentence is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -153,22 +153,6 @@ pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
     };
     for_each_line(text, |line| walker.line(line));
     walker.flush();
-}
-
-/// Abbreviations after which a period does not end a sentence when a
-/// lowercase word follows ("e.g. this").
-const ABBREVIATIONS: &[&str] = &[
-    "al", "approx", "cf", "e.g", "eg", "esp", "etc", "fig", "i.e", "ie", "incl", "max", "min",
-    "no", "resp", "vs",
-];
-
-fn abbreviation_before(text: &str, dot: usize) -> bool {
-    let head = text.get(..dot).unwrap_or("");
-    let word = head
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or("");
-    word.chars().count() == 1 || super::words::in_table(ABBREVIATIONS, word)
 }
 
 /// Closing punctuation that may follow a sentence's end mark.
