@@ -167,6 +167,20 @@ const CUE_WORDS: &[&str] = &[
     "without",
 ];
 
+/// Words that open a diagnostic ("error: --target must be one of …"): what
+/// follows describes a failure, it does not set a rule.
+pub(crate) const DIAGNOSTIC_HEADS: &[&str] = &[
+    "caused",
+    "error",
+    "exception",
+    "fatal",
+    "help",
+    "hint",
+    "panicked",
+    "traceback",
+    "warning",
+];
+
 /// Abbreviations and their long form (by stem), so that "prod db" and
 /// "production database" share content.
 const SYNONYMS: &[(&str, &str)] = &[

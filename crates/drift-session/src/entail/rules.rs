@@ -128,28 +128,12 @@ fn perfect(t: Option<&Token<'_>>) -> bool {
     })
 }
 
-/// Words that open a diagnostic ("error: --target must be one of …"): what
-/// follows describes a failure, it does not set a rule.
-const DIAGNOSTICS: &[&str] = &[
-    "caused",
-    "error",
-    "exception",
-    "fatal",
-    "help",
-    "hint",
-    "note",
-    "panicked",
-    "traceback",
-    "warning",
-];
-
 /// The first rule cue of a sentence, strictly read (for the text that was
 /// compacted), and the index of its token.
 pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
-    let diagnostic = tokens
-        .iter()
-        .take(3)
-        .any(|t| t.clause_start && is_any(Some(t), DIAGNOSTICS));
+    let diagnostic = tokens.iter().take(3).any(|t| {
+        t.clause_start && (is_any(Some(t), lexicon::DIAGNOSTIC_HEADS) || is(Some(t), "note"))
+    });
     if diagnostic {
         return None;
     }

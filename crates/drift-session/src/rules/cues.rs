@@ -3946,23 +3946,7 @@ pub(crate) fn diagnostic(s: &str) -> bool {
             return false;
         }
     }
-    colon
-        && in_table(
-            &[
-                "caused",
-                "error",
-                "exception",
-                "fatal",
-                "help",
-                "hint",
-                "panic",
-                "panicked",
-                "traceback",
-                "warn",
-                "warning",
-            ],
-            word,
-        )
+    colon && (in_table(lexicon::DIAGNOSTIC_HEADS, word) || in_table(&["panic", "warn"], word))
 }
 
 #[cfg(test)]
