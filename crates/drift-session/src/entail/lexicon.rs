@@ -1,8 +1,10 @@
 //! The word lists behind the lexical checker: function words, a small
-//! stemmer, abbreviations, number words and families of change verbs.
+//! stemmer, abbreviations, number words and families of change verbs. The
+//! rule finder reads two of them too: the function words and the words
+//! that open a diagnostic.
 //!
 //! Every list is data; the checker's behaviour changes by editing a table,
-//! never a code path. All lookups take lowercase ASCII and are binary
+//! never a code path. All lookups here take lowercase ASCII and are binary
 //! searches over sorted arrays (the unit tests check the sorting).
 
 use alloc::string::String;
