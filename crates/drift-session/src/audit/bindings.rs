@@ -240,20 +240,18 @@ pub(crate) fn rebound(
             let own = (shared(xa, xb), shared(ya, yb));
             let cross = (shared(xa, yb), shared(ya, xb));
             if cross.0 >= own.0 + 2 && cross.1 >= own.1 + 2 {
-                out.push(ChangedId {
-                    change: IdChange::Swapped,
-                    after_text: (*xt).to_string(),
-                    after: xa_place.span,
-                    before_text: (*yt).to_string(),
-                    before: *yp,
-                });
-                out.push(ChangedId {
-                    change: IdChange::Swapped,
-                    after_text: (*yt).to_string(),
-                    after: ya_place.span,
-                    before_text: (*xt).to_string(),
-                    before: *xp,
-                });
+                // Each id of the pair stands where BEFORE had the other.
+                for (now, now_place, was, was_place) in
+                    [(xt, xa_place, yt, yp), (yt, ya_place, xt, xp)]
+                {
+                    out.push(ChangedId {
+                        change: IdChange::Swapped,
+                        after_text: (*now).to_string(),
+                        after: now_place.span,
+                        before_text: (*was).to_string(),
+                        before: *was_place,
+                    });
+                }
             }
         }
     }

@@ -1,20 +1,29 @@
 //! The word lists behind the lexical checker: function words, a small
-//! stemmer, abbreviations, number words and families of change verbs.
+//! stemmer, abbreviations, number words and families of change verbs. The
+//! rule finder reads two of them too: the function words and the words
+//! that open a diagnostic.
 //!
 //! Every list is data; the checker's behaviour changes by editing a table,
-//! never a code path. All lookups take lowercase ASCII and are binary
+//! never a code path. All lookups here take lowercase ASCII and are binary
 //! searches over sorted arrays (the unit tests check the sorting).
 
 use alloc::string::String;
 
-/// Function words: never content, never evidence of support.
+/// Function words the checker passes over besides [`FUNCTION_WORDS`]:
+/// never content, never evidence of support.
 const STOPWORDS: &[&str] = &[
+    "above", "again", "against", "around", "below", "between", "doing", "down", "during", "etc",
+    "even", "ever", "further", "get", "gets", "got", "having", "hers", "itself", "let", "lets",
+    "like", "made", "make", "off", "often", "once", "ours", "out", "own", "per", "theirs",
+    "through", "thus", "up", "upon", "use", "used", "using", "via", "whereas", "within", "yours",
+];
+
+/// Function words, the ones both the checker and the rule finder pass
+/// over: never content, never an instruction's verb.
+pub(crate) const FUNCTION_WORDS: &[&str] = &[
     "a",
     "about",
-    "above",
     "after",
-    "again",
-    "against",
     "all",
     "also",
     "although",
@@ -25,7 +34,6 @@ const STOPWORDS: &[&str] = &[
     "anyone",
     "anything",
     "are",
-    "around",
     "as",
     "at",
     "be",
@@ -33,8 +41,6 @@ const STOPWORDS: &[&str] = &[
     "been",
     "before",
     "being",
-    "below",
-    "between",
     "both",
     "but",
     "by",
@@ -43,33 +49,21 @@ const STOPWORDS: &[&str] = &[
     "did",
     "do",
     "does",
-    "doing",
     "done",
-    "down",
-    "during",
     "each",
     "either",
-    "etc",
-    "even",
-    "ever",
     "every",
     "everyone",
     "everything",
     "few",
     "for",
     "from",
-    "further",
-    "get",
-    "gets",
-    "got",
     "had",
     "has",
     "have",
-    "having",
     "he",
     "her",
     "here",
-    "hers",
     "him",
     "his",
     "how",
@@ -80,13 +74,7 @@ const STOPWORDS: &[&str] = &[
     "is",
     "it",
     "its",
-    "itself",
     "just",
-    "let",
-    "lets",
-    "like",
-    "made",
-    "make",
     "many",
     "may",
     "me",
@@ -99,20 +87,13 @@ const STOPWORDS: &[&str] = &[
     "nothing",
     "now",
     "of",
-    "off",
-    "often",
     "on",
-    "once",
     "one",
     "onto",
     "or",
     "other",
     "our",
-    "ours",
-    "out",
     "over",
-    "own",
-    "per",
     "please",
     "same",
     "she",
@@ -127,7 +108,6 @@ const STOPWORDS: &[&str] = &[
     "that",
     "the",
     "their",
-    "theirs",
     "them",
     "then",
     "there",
@@ -136,26 +116,17 @@ const STOPWORDS: &[&str] = &[
     "this",
     "those",
     "though",
-    "through",
-    "thus",
     "to",
     "too",
     "under",
-    "up",
-    "upon",
     "us",
-    "use",
-    "used",
-    "using",
     "very",
-    "via",
     "was",
     "we",
     "were",
     "what",
     "when",
     "where",
-    "whereas",
     "whether",
     "which",
     "while",
@@ -165,12 +136,10 @@ const STOPWORDS: &[&str] = &[
     "why",
     "will",
     "with",
-    "within",
     "would",
     "yet",
     "you",
     "your",
-    "yours",
 ];
 
 /// Words that carry a rule's force (cues), not its topic: never counted as
@@ -198,6 +167,20 @@ const CUE_WORDS: &[&str] = &[
     "unless",
     "until",
     "without",
+];
+
+/// Words that open a diagnostic ("error: --target must be one of …"): what
+/// follows describes a failure, it does not set a rule.
+pub(crate) const DIAGNOSTIC_HEADS: &[&str] = &[
+    "caused",
+    "error",
+    "exception",
+    "fatal",
+    "help",
+    "hint",
+    "panicked",
+    "traceback",
+    "warning",
 ];
 
 /// Abbreviations and their long form (by stem), so that "prod db" and
@@ -346,7 +329,7 @@ fn lookup<T: Copy>(table: &[(&'static str, T)], key: &str) -> Option<T> {
 
 /// Whether `lower` (a lowercase word) is a function word.
 pub(crate) fn is_stopword(lower: &str) -> bool {
-    STOPWORDS.binary_search(&lower).is_ok()
+    FUNCTION_WORDS.binary_search(&lower).is_ok() || STOPWORDS.binary_search(&lower).is_ok()
 }
 
 /// Whether `lower` (a lowercase word) is a rule cue rather than content.
@@ -454,6 +437,7 @@ mod tests {
 
     #[test]
     fn tables_are_sorted_for_binary_search() {
+        assert!(FUNCTION_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(STOPWORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(CUE_WORDS.windows(2).all(|w| w[0] < w[1]));
         assert!(sorted(SYNONYMS));

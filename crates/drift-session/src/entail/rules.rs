@@ -128,28 +128,12 @@ fn perfect(t: Option<&Token<'_>>) -> bool {
     })
 }
 
-/// Words that open a diagnostic ("error: --target must be one of …"): what
-/// follows describes a failure, it does not set a rule.
-const DIAGNOSTICS: &[&str] = &[
-    "caused",
-    "error",
-    "exception",
-    "fatal",
-    "help",
-    "hint",
-    "note",
-    "panicked",
-    "traceback",
-    "warning",
-];
-
 /// The first rule cue of a sentence, strictly read (for the text that was
 /// compacted), and the index of its token.
 pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
-    let diagnostic = tokens
-        .iter()
-        .take(3)
-        .any(|t| t.clause_start && is_any(Some(t), DIAGNOSTICS));
+    let diagnostic = tokens.iter().take(3).any(|t| {
+        t.clause_start && (is_any(Some(t), lexicon::DIAGNOSTIC_HEADS) || is(Some(t), "note"))
+    });
     if diagnostic {
         return None;
     }
@@ -459,21 +443,7 @@ impl Terms {
     /// The weighted share of these terms that `bag` has (entities weigh
     /// `entity_weight`, stems 1); 0 when there are no terms.
     pub(crate) fn coverage(&self, bag: &Support, entity_weight: f64) -> f64 {
-        let mut total = 0.0;
-        let mut hit = 0.0;
-        for s in &self.stems {
-            total += 1.0;
-            if bag.has_stem(s) {
-                hit += 1.0;
-            }
-        }
-        for (kind, e) in &self.entities {
-            total += entity_weight;
-            if bag.supports(*kind, e) {
-                hit += entity_weight;
-            }
-        }
-        if total > 0.0 { hit / total } else { 0.0 }
+        self.weighted(bag, entity_weight, false).0
     }
 
     /// Whether the name `entity` is not in `bag` but every word of it is
@@ -494,6 +464,12 @@ impl Terms {
     /// As [`Terms::coverage`], with a name `bag` only generalises (see
     /// [`Terms::generalised`]) counting half; and whether one did.
     pub(crate) fn loose_coverage(&self, bag: &Support, entity_weight: f64) -> (f64, bool) {
+        self.weighted(bag, entity_weight, true)
+    }
+
+    /// The weighted share of these terms that `bag` has, a name it only
+    /// generalises counting half when `loose`; and whether one did.
+    fn weighted(&self, bag: &Support, entity_weight: f64, loose: bool) -> (f64, bool) {
         let mut total = 0.0;
         let mut hit = 0.0;
         let mut wider = false;
@@ -507,7 +483,7 @@ impl Terms {
             total += entity_weight;
             if bag.supports(*kind, e) {
                 hit += entity_weight;
-            } else if Terms::generalised(*kind, e, bag) {
+            } else if loose && Terms::generalised(*kind, e, bag) {
                 hit += entity_weight / 2.0;
                 wider = true;
             }
@@ -856,12 +832,23 @@ mod tests {
         assert!(reasoning(&toks("Since 2024 the job runs nightly.")).is_empty());
     }
 
+    /// The one prohibition `rule` states.
+    fn the_prohibition(rule: &str) -> Prohibition {
+        let mut p = prohibitions(&toks(rule));
+        assert_eq!(p.len(), 1);
+        p.remove(0)
+    }
+
+    /// Whether `claim` breaks `p`.
+    fn breaks(p: &Prohibition, claim: &str) -> bool {
+        let c = toks(claim);
+        p.breach(&c, &Bag::of_tokens(&c).support).is_some()
+    }
+
     #[test]
     fn a_negated_instruction_is_broken_by_an_affirmative_claim() {
-        let rule = toks("We are still on libfoo 2.3.1, do not bump.");
-        let p = prohibitions(&rule);
-        assert_eq!(p.len(), 1);
-        assert_eq!(p[0].families, [Family::Version]);
+        let p = the_prohibition("We are still on libfoo 2.3.1, do not bump.");
+        assert_eq!(p.families, [Family::Version]);
         for (claim, broken) in [
             (
                 "Dependency libfoo was upgraded to 2.4.0 during the refactor.",
@@ -872,40 +859,29 @@ mod tests {
             ("libfoo must not be upgraded.", false),
             ("The test timeout was bumped to 30s.", false),
         ] {
-            let c = toks(claim);
-            let bag = Bag::of_tokens(&c).support;
-            assert_eq!(p[0].breach(&c, &bag).is_some(), broken, "{claim}");
+            assert_eq!(breaks(&p, claim), broken, "{claim}");
         }
     }
 
     #[test]
     fn a_condition_lifts_the_prohibition() {
-        let rule = toks("Never call the payment endpoint without a dry-run flag first.");
-        let p = prohibitions(&rule);
-        assert_eq!(p.len(), 1);
-        let ok = toks("Called the payment endpoint with the dry-run flag.");
-        let bad = toks("Called the payment endpoint to settle the batch.");
-        assert!(p[0].breach(&ok, &Bag::of_tokens(&ok).support).is_none());
-        assert!(p[0].breach(&bad, &Bag::of_tokens(&bad).support).is_some());
+        let p = the_prohibition("Never call the payment endpoint without a dry-run flag first.");
+        assert!(!breaks(
+            &p,
+            "Called the payment endpoint with the dry-run flag."
+        ));
+        assert!(breaks(
+            &p,
+            "Called the payment endpoint to settle the batch."
+        ));
     }
 
     #[test]
     fn a_freeze_forbids_deploys_of_its_topic() {
-        let rule = toks("payments-api is in a change freeze until 2026-01-05.");
-        let p = prohibitions(&rule);
-        assert_eq!(p.len(), 1);
-        let bad = toks("Deployed the payments-api hotfix.");
-        let other = toks("Deployed the search hotfix.");
-        let after = toks("Deploy payments-api on 2026-01-05.");
-        assert!(p[0].breach(&bad, &Bag::of_tokens(&bad).support).is_some());
-        assert!(
-            p[0].breach(&other, &Bag::of_tokens(&other).support)
-                .is_none()
-        );
-        assert!(
-            p[0].breach(&after, &Bag::of_tokens(&after).support)
-                .is_none()
-        );
+        let p = the_prohibition("payments-api is in a change freeze until 2026-01-05.");
+        assert!(breaks(&p, "Deployed the payments-api hotfix."));
+        assert!(!breaks(&p, "Deployed the search hotfix."));
+        assert!(!breaks(&p, "Deploy payments-api on 2026-01-05."));
     }
 
     #[test]

@@ -263,7 +263,7 @@ const ABBREVIATIONS: &[&str] = &[
 
 /// Whether the word ending at `dot` (the period's index in `line`) is an
 /// abbreviation or a single letter (an initial).
-fn abbreviation_before(line: &str, dot: usize) -> bool {
+pub(crate) fn abbreviation_before(line: &str, dot: usize) -> bool {
     let head = line.get(..dot).unwrap_or("");
     let word = head
         .rsplit(|c: char| c.is_whitespace() || c == '(')

@@ -51,6 +51,7 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::push_entry_line;
 use crate::entail::Entailment;
 
 /// What an entry is.
@@ -115,44 +116,18 @@ pub struct LedgerEntry {
     pub text: String,
 }
 
-/// Why a commitment was not recorded.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CommitmentError {
-    /// The id is empty or has characters other than letters, digits, `-`,
-    /// `_` and `.`.
-    InvalidId {
-        /// As given.
-        id: String,
-    },
-    /// The statement, a reason or a rejected option is empty.
-    EmptyText {
-        /// The entry's id.
-        id: String,
-    },
-    /// The id is taken.
-    DuplicateId {
-        /// The id.
-        id: String,
-    },
-}
-
-impl fmt::Display for CommitmentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CommitmentError::InvalidId { id } => write!(
-                f,
-                "commitment id \"{id}\" must be non-empty letters, digits, '-', '_' or '.'"
-            ),
-            CommitmentError::EmptyText { id } => write!(f, "entry \"{id}\" has no text"),
-            CommitmentError::DuplicateId { id } => {
-                write!(f, "a commitment with id \"{id}\" is already recorded")
-            }
-        }
+id_error! {
+    /// Why a commitment was not recorded.
+    pub enum CommitmentError {
+        /// The id is empty or has characters other than letters, digits, `-`,
+        /// `_` and `.`.
+        InvalidId => "commitment id \"{id}\" must be non-empty letters, digits, '-', '_' or '.'",
+        /// The statement, a reason or a rejected option is empty.
+        EmptyText => "entry \"{id}\" has no text",
+        /// The id is taken.
+        DuplicateId => "a commitment with id \"{id}\" is already recorded",
     }
 }
-
-impl core::error::Error for CommitmentError {}
 
 /// A window as rewritten: its entries by id, in order (prose lines are not
 /// entries and are ignored).
@@ -356,11 +331,7 @@ impl CommitmentLedger {
     pub fn window_text(&self) -> String {
         let mut out = String::new();
         for (id, text) in self.window() {
-            out.push('[');
-            out.push_str(id);
-            out.push_str("] ");
-            out.push_str(text);
-            out.push('\n');
+            push_entry_line(&mut out, id, text);
         }
         out
     }

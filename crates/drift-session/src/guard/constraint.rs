@@ -34,6 +34,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 use core::fmt;
 
+use super::push_entry_line;
+
 /// The first line of the re-injected block.
 pub const BLOCK_OPEN: &str = "<standing-constraints>";
 /// The line under it, for the model.
@@ -50,44 +52,18 @@ pub struct Constraint {
     pub text: String,
 }
 
-/// Why a constraint was not added.
-#[derive(Clone, Debug, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum ConstraintError {
-    /// The id is empty, or has whitespace or brackets (it is printed as
-    /// `[id]`).
-    InvalidId {
-        /// As given.
-        id: String,
-    },
-    /// The text is empty or only whitespace.
-    EmptyText {
-        /// The id.
-        id: String,
-    },
-    /// Another constraint has the id.
-    DuplicateId {
-        /// The id.
-        id: String,
-    },
-}
-
-impl fmt::Display for ConstraintError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ConstraintError::InvalidId { id } => write!(
-                f,
-                "constraint id \"{id}\" must be non-empty, without whitespace or brackets"
-            ),
-            ConstraintError::EmptyText { id } => write!(f, "constraint \"{id}\" has no text"),
-            ConstraintError::DuplicateId { id } => {
-                write!(f, "a constraint with id \"{id}\" is already stored")
-            }
-        }
+id_error! {
+    /// Why a constraint was not added.
+    pub enum ConstraintError {
+        /// The id is empty, or has whitespace or brackets (it is printed as
+        /// `[id]`).
+        InvalidId => "constraint id \"{id}\" must be non-empty, without whitespace or brackets",
+        /// The text is empty or only whitespace.
+        EmptyText => "constraint \"{id}\" has no text",
+        /// Another constraint has the id.
+        DuplicateId => "a constraint with id \"{id}\" is already stored",
     }
 }
-
-impl core::error::Error for ConstraintError {}
 
 /// Rules kept out of band, in the order added.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -175,11 +151,7 @@ impl ConstraintStore {
         out.push_str(BLOCK_PREAMBLE);
         out.push('\n');
         for c in &self.constraints {
-            out.push('[');
-            out.push_str(&c.id);
-            out.push_str("] ");
-            out.push_str(&c.text);
-            out.push('\n');
+            push_entry_line(&mut out, &c.id, &c.text);
         }
         out.push_str(BLOCK_CLOSE);
         out.push('\n');

@@ -39,7 +39,7 @@ use super::cues::{
     Bits, Ctx, Reading, correction, diagnostic, may_hold_rule, raw_may_hold_rule, read_clause_with,
     token_triggers,
 };
-use super::read::{Region, UnitKind, read};
+use super::read::{Region, UnitKind, past_code, read};
 use super::{Rule, RuleForm, Source};
 use crate::entail::scan::{Span, Token, for_each_token};
 
@@ -82,6 +82,20 @@ struct Out {
     head: bool,
     only_scope: bool,
     piece: usize,
+}
+
+impl Out {
+    /// A rule that is neither a head nor a scope by "only".
+    fn bare(span: Span, form: RuleForm, cue: &'static str, piece: usize) -> Out {
+        Out {
+            span,
+            form,
+            cue,
+            head: false,
+            only_scope: false,
+            piece,
+        }
+    }
 }
 
 /// A table being read: which column asks whether the agent may act.
@@ -365,17 +379,11 @@ fn split(text: &str, seg: Span, pieces: &mut Vec<(Span, Joint)>) {
     };
     let mut i = seg.start;
     let mut depth = 0usize;
-    let mut ticks = false;
     let mut quote = false;
     while i < end {
         let b = at(bytes, i);
         if b == b'`' {
-            ticks = !ticks;
-            i += 1;
-            continue;
-        }
-        if ticks {
-            i += 1;
+            i = past_code(bytes, i, end);
             continue;
         }
         if b == b'"' {
@@ -609,16 +617,10 @@ fn quotations(text: &str, span: Span, mut f: impl FnMut(Span, Span)) {
     // The open quotation: where its mark starts and its inside starts.
     let mut open: Option<(usize, usize)> = None;
     let mut i = span.start;
-    let mut ticks = false;
     while i < end {
         let b = at(bytes, i);
         if b == b'`' {
-            ticks = !ticks;
-            i += 1;
-            continue;
-        }
-        if ticks {
-            i += 1;
+            i = past_code(bytes, i, end);
             continue;
         }
         let curly = b == 0xE2 && at(bytes, i + 1) == 0x80;
@@ -746,26 +748,12 @@ impl<'t> Finder<'t> {
             && !question
             && let Some(cue) = correction(&self.tokens, present, text, s.contains(", not "))
         {
-            let out = Out {
-                span,
-                form: RuleForm::Correction,
-                cue,
-                head: false,
-                only_scope: false,
-                piece: 0,
-            };
+            let out = Out::bare(span, RuleForm::Correction, cue, 0);
             self.emit(&[out], quoted);
             return;
         }
         if let Some((form, cue)) = terse(s, self.source) {
-            let out = Out {
-                span,
-                form,
-                cue,
-                head: false,
-                only_scope: false,
-                piece: 0,
-            };
+            let out = Out::bare(span, form, cue, 0);
             self.emit(&[out], quoted);
             return;
         }
@@ -977,18 +965,16 @@ impl<'t> Finder<'t> {
                     || c.split(|ch: char| !ch.is_ascii_alphabetic())
                         .any(super::words::is_time_word);
                 if let Some(answer) = answer {
-                    outs.push(Out {
-                        span: cell,
-                        form: if timed || lower.contains("only") {
+                    outs.push(Out::bare(
+                        cell,
+                        if timed || lower.contains("only") {
                             RuleForm::Window
                         } else {
                             RuleForm::Scope
                         },
-                        cue: answer,
-                        head: false,
-                        only_scope: false,
-                        piece: k,
-                    });
+                        answer,
+                        k,
+                    ));
                     continue;
                 }
                 // The answer is a time, a person or a condition rather
@@ -1015,14 +1001,7 @@ impl<'t> Finder<'t> {
                 } else {
                     (RuleForm::Scope, "permission")
                 };
-                outs.push(Out {
-                    span: cell,
-                    form,
-                    cue,
-                    head: false,
-                    only_scope: false,
-                    piece: k,
-                });
+                outs.push(Out::bare(cell, form, cue, k));
                 continue;
             }
             if cell.len() <= MAX_SENTENCE {
@@ -1171,14 +1150,7 @@ fn merge(text: &str, pieces: &[Piece], outs: &mut Vec<Out>) {
         }
         if p.joint == Joint::Not {
             if last_is_prev && outs.last().is_some_and(|o| o.only_scope) {
-                outs.push(Out {
-                    span: p.span,
-                    form: RuleForm::Scope,
-                    cue: "not",
-                    head: false,
-                    only_scope: false,
-                    piece: k,
-                });
+                outs.push(Out::bare(p.span, RuleForm::Scope, "not", k));
                 continue;
             }
             if last_is_prev && let Some(last) = outs.last_mut() {
@@ -1197,14 +1169,7 @@ fn merge(text: &str, pieces: &[Piece], outs: &mut Vec<Out>) {
                         last.span.end = p.span.end;
                         last.piece = k;
                     } else {
-                        outs.push(Out {
-                            span: Span::new(q.span.start, p.span.end),
-                            form,
-                            cue,
-                            head: false,
-                            only_scope: false,
-                            piece: k,
-                        });
+                        outs.push(Out::bare(Span::new(q.span.start, p.span.end), form, cue, k));
                     }
                     continue;
                 }
@@ -1263,14 +1228,7 @@ fn merge(text: &str, pieces: &[Piece], outs: &mut Vec<Out>) {
                 };
                 let next = pieces.get(k + 1);
                 if sibling(prev, p.joint) || next.is_some_and(|n| sibling(Some(n), n.joint)) {
-                    outs.push(Out {
-                        span: p.span,
-                        form: RuleForm::Obligation,
-                        cue: verb,
-                        head: false,
-                        only_scope: false,
-                        piece: k,
-                    });
+                    outs.push(Out::bare(p.span, RuleForm::Obligation, verb, k));
                 }
             }
         }

@@ -135,151 +135,55 @@ const PERIODIC: &[&str] = &[
     "yearly",
 ];
 
-/// Function words: never an instruction's verb.
-const CLOSED: &[&str] = &[
-    "a",
-    "about",
-    "after",
-    "all",
-    "already",
-    "also",
-    "although",
-    "am",
-    "an",
-    "and",
-    "another",
-    "any",
-    "anyone",
-    "anything",
-    "are",
-    "as",
-    "at",
-    "be",
-    "because",
-    "been",
+/// Words that put a span of time ahead of a step ("at least 2 hours'
+/// notice", "at least a day in advance").
+const ADVANCE: &[&str] = &[
+    "ahead",
     "before",
-    "being",
-    "both",
-    "but",
-    "by",
-    "can",
-    "could",
-    "did",
-    "do",
-    "does",
-    "done",
-    "each",
-    "either",
-    "every",
-    "everyone",
-    "everything",
-    "few",
-    "for",
-    "from",
-    "had",
-    "has",
-    "have",
-    "he",
-    "her",
-    "here",
-    "him",
-    "his",
-    "how",
-    "i",
-    "if",
-    "in",
-    "into",
-    "is",
-    "it",
-    "its",
-    "just",
+    "beforehand",
+    "advance",
+    "prior",
+    "notice",
+];
+
+/// Work stopped for a time, a freeze by another name ("deploys are
+/// blocked until …").
+const HALTED: &[&str] = &[
+    "blocked",
+    "paused",
+    "locked",
+    "suspended",
+    "closed",
+    "halted",
+];
+
+/// Words that are never an instruction's verb besides the function words
+/// ([`lexicon::FUNCTION_WORDS`]).
+const CLOSED: &[&str] = &[
+    "already",
+    "another",
     "less",
-    "many",
-    "may",
     "maybe",
-    "me",
-    "might",
-    "more",
-    "most",
-    "much",
     "must",
-    "my",
     "neither",
     "no",
     "none",
-    "nor",
     "not",
-    "nothing",
-    "now",
-    "of",
     "ok",
     "okay",
-    "on",
-    "one",
     "only",
-    "onto",
-    "or",
-    "other",
-    "our",
-    "over",
     "perhaps",
-    "please",
-    "same",
     "shall",
-    "she",
-    "should",
-    "since",
-    "so",
-    "some",
-    "someone",
-    "something",
     "sorry",
     "still",
-    "such",
-    "than",
     "thanks",
-    "that",
-    "the",
-    "their",
-    "them",
-    "then",
-    "there",
-    "these",
-    "they",
-    "this",
-    "those",
-    "though",
     "three",
-    "to",
     "today",
     "tomorrow",
-    "too",
     "two",
-    "under",
     "until",
-    "us",
-    "very",
-    "was",
-    "we",
-    "were",
-    "what",
-    "when",
-    "where",
-    "whether",
-    "which",
-    "while",
-    "who",
-    "whom",
-    "whose",
-    "why",
-    "will",
-    "with",
-    "would",
     "yes",
     "yesterday",
-    "yet",
-    "you",
-    "your",
 ];
 
 /// Removals that "may be …" leaves to the agent ("old branches may be
@@ -682,6 +586,18 @@ impl<'t> Clause<'_, 't> {
         self.find_any(0, ws).is_some()
     }
 
+    /// `yes` when the word at `i` is one of `ws`, else `no`: a cue named
+    /// after the word that gave it.
+    fn named(&self, i: usize, ws: &[&str], yes: &'static str, no: &'static str) -> &'static str {
+        if self.any(i, ws) { yes } else { no }
+    }
+
+    /// The places of the four words after "at least N" at `i` (within the
+    /// first `n` tokens), when "at least N" stands there.
+    fn after_at_least(&self, i: usize, n: usize) -> Option<core::ops::Range<usize>> {
+        (self.seq(i, &["at", "least"]) && self.number(i + 2)).then(|| i + 3..(i + 7).min(n))
+    }
+
     /// A number: digits, a number word, "one".
     fn number(&self, i: usize) -> bool {
         match self.t.get(i) {
@@ -945,6 +861,7 @@ impl<'t> Clause<'_, 't> {
         let inflected = ends(b"ed") || ends(b"ing") || ends(b"ly") || (ends(b"s") && !ends(b"ss"));
         b.len() >= 3
             && !inflected
+            && !in_table(lexicon::FUNCTION_WORDS, w)
             && !in_table(CLOSED, w)
             && !self.any(
                 i + 1,
@@ -1588,9 +1505,11 @@ impl Bits {
     }
 
     /// Both sets together.
-    pub(crate) fn union(mut self, other: Bits) -> Bits {
-        for (a, b) in self.0.iter_mut().zip(other.0) {
-            *a |= b;
+    pub(crate) const fn union(mut self, other: Bits) -> Bits {
+        let mut k = 0;
+        while k < self.0.len() {
+            self.0[k] |= other.0[k];
+            k += 1;
         }
         self
     }
@@ -1758,34 +1677,11 @@ const APPROVAL: Bits = Bits::of(&[
     "cc",
     "notify",
 ]);
-const WINDOW: Bits = Bits::of(&[
-    "hours",
-    "period",
-    "blackout",
-    "freeze",
-    "freezes",
-    "frozen",
-    "blocked",
-    "paused",
-    "locked",
-    "suspended",
-    "closed",
-    "halted",
-    "window",
-    "not",
-    "never",
-    "no",
-    "nothing",
-    "none",
-    "nobody",
-    "only",
-    "outside",
-    "between",
-    "during",
-    "until",
-    "before",
+const WINDOW: Bits = Bits::of(HALTED).union(Bits::of(&[
+    "hours", "period", "blackout", "freeze", "freezes", "frozen", "window", "not", "never", "no",
+    "nothing", "none", "nobody", "only", "outside", "between", "during", "until", "before",
     "after",
-]);
+]));
 const ORDERING: Bits = Bits::of(&[
     "beforehand",
     "afterwards",
@@ -1857,22 +1753,13 @@ const PROHIBITION: Bits = Bits::of(&[
     "away",
     "keep",
 ]);
-const OBLIGATION: Bits = Bits::of(&[
+const OBLIGATION: Bits = Bits::of(PERIODIC).union(Bits::of(&[
     "exceptions",
     "exception",
     "matter",
     "preferred",
     "mandatory",
     "compulsory",
-    "annually",
-    "biweekly",
-    "daily",
-    "hourly",
-    "monthly",
-    "nightly",
-    "quarterly",
-    "weekly",
-    "yearly",
     "must",
     "shall",
     "has",
@@ -1929,7 +1816,7 @@ const OBLIGATION: Bits = Bits::of(&[
     "gated",
     "supposed",
     "expected",
-]);
+]));
 const EXCEPT: Bits = Bits::of(&["except"]);
 
 /// Whether `tokens` (of `raw`) may hold a rule: some word a cue needs is
@@ -2375,11 +2262,7 @@ impl Clause<'_, '_> {
                 {
                     return Some((
                         RuleForm::Limit,
-                        if self.any(i, &["minimum", "min"]) {
-                            "minimum"
-                        } else {
-                            "maximum"
-                        },
+                        self.named(i, &["minimum", "min"], "minimum", "maximum"),
                     ));
                 }
             }
@@ -2389,21 +2272,8 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Limit, "or below"));
             }
-            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
-                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
-                    self.any(
-                        k,
-                        &[
-                            "ahead",
-                            "before",
-                            "beforehand",
-                            "advance",
-                            "prior",
-                            "after",
-                            "notice",
-                        ],
-                    )
-                });
+            if let Some(mut after) = self.after_at_least(i, n) {
+                let ahead = after.any(|k| self.any(k, ADVANCE) || self.is(k, "after"));
                 if !ahead && !self.is(i.wrapping_sub(1), "without") {
                     return Some((RuleForm::Limit, "at least"));
                 }
@@ -2420,11 +2290,7 @@ impl Clause<'_, '_> {
             if bound && (negated || (kept && !history)) {
                 return Some((
                     RuleForm::Limit,
-                    if self.is(i, "below") {
-                        "below"
-                    } else {
-                        "exceed"
-                    },
+                    self.named(i, &["below"], "below", "exceed"),
                 ));
             }
             if self.is(i, "within") && self.number(i + 1) && !history {
@@ -2452,11 +2318,7 @@ impl Clause<'_, '_> {
                 {
                     return Some((
                         RuleForm::Limit,
-                        if self.any(i, &["limit", "limited"]) {
-                            "limit"
-                        } else {
-                            "cap"
-                        },
+                        self.named(i, &["limit", "limited"], "limit", "cap"),
                     ));
                 }
             }
@@ -3023,20 +2885,12 @@ impl Clause<'_, '_> {
         }
         // "Deploys are blocked until 2026-06-02", "merges are paused until
         // Monday": a freeze by another name.
-        if let Some(i) = self.find_any(
-            0,
-            &[
-                "blocked",
-                "paused",
-                "locked",
-                "suspended",
-                "closed",
-                "halted",
-            ],
-        ) && self.any(
-            i.wrapping_sub(1),
-            &["is", "are", "remain", "remains", "stay", "stays", "be"],
-        ) && self.any(i + 1, &["until", "till", "through", "for"])
+        if let Some(i) = self.find_any(0, HALTED)
+            && self.any(
+                i.wrapping_sub(1),
+                &["is", "are", "remain", "remains", "stay", "stays", "be"],
+            )
+            && self.any(i + 1, &["until", "till", "through", "for"])
         {
             return Some((RuleForm::Window, "blocked until"));
         }
@@ -3122,23 +2976,10 @@ impl Clause<'_, '_> {
             {
                 return Some((RuleForm::Ordering, "wait for"));
             }
-            if self.seq(i, &["at", "least"]) && self.number(i + 2) {
-                let ahead = (i + 3..(i + 7).min(n)).any(|k| {
-                    self.any(
-                        k,
-                        &[
-                            "ahead",
-                            "before",
-                            "beforehand",
-                            "advance",
-                            "prior",
-                            "notice",
-                        ],
-                    )
-                });
-                if ahead {
-                    return Some((RuleForm::Ordering, "ahead"));
-                }
+            if let Some(mut after) = self.after_at_least(i, n)
+                && after.any(|k| self.any(k, ADVANCE))
+            {
+                return Some((RuleForm::Ordering, "ahead"));
             }
             if self.is(i, "once")
                 && !self.any(i.wrapping_sub(1), &["at", "than"])
@@ -4134,23 +3975,7 @@ pub(crate) fn diagnostic(s: &str) -> bool {
             return false;
         }
     }
-    colon
-        && in_table(
-            &[
-                "caused",
-                "error",
-                "exception",
-                "fatal",
-                "help",
-                "hint",
-                "panic",
-                "panicked",
-                "traceback",
-                "warn",
-                "warning",
-            ],
-            word,
-        )
+    colon && (in_table(lexicon::DIAGNOSTIC_HEADS, word) || in_table(&["panic", "warn"], word))
 }
 
 #[cfg(test)]

@@ -349,20 +349,13 @@ impl RuleForm {
         }
     }
 
-    /// A label for people.
+    /// A label for people: the id, but for two forms whose id is spelled
+    /// for machines.
     pub const fn label(self) -> &'static str {
         match self {
-            RuleForm::Prohibition => "prohibition",
-            RuleForm::Obligation => "obligation",
-            RuleForm::Limit => "limit",
-            RuleForm::Scope => "scope",
-            RuleForm::Ordering => "ordering",
-            RuleForm::Condition => "condition",
-            RuleForm::Approval => "approval",
             RuleForm::Window => "time window",
-            RuleForm::Binding => "binding",
             RuleForm::CarveOut => "carve-out",
-            RuleForm::Correction => "correction",
+            _ => self.id(),
         }
     }
 

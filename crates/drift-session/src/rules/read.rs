@@ -10,7 +10,7 @@
 use super::Source;
 use super::boilerplate::{Reader, Verdict};
 use super::lines::{Line, LineKind, for_each_line};
-use crate::entail::scan::Span;
+use crate::entail::scan::{Span, abbreviation_before};
 
 /// Whose text a sentence is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,22 +155,6 @@ pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
     walker.flush();
 }
 
-/// Abbreviations after which a period does not end a sentence when a
-/// lowercase word follows ("e.g. this").
-const ABBREVIATIONS: &[&str] = &[
-    "al", "approx", "cf", "e.g", "eg", "esp", "etc", "fig", "i.e", "ie", "incl", "max", "min",
-    "no", "resp", "vs",
-];
-
-fn abbreviation_before(text: &str, dot: usize) -> bool {
-    let head = text.get(..dot).unwrap_or("");
-    let word = head
-        .rsplit(|c: char| c.is_whitespace() || c == '(')
-        .next()
-        .unwrap_or("");
-    word.chars().count() == 1 || super::words::in_table(ABBREVIATIONS, word)
-}
-
 /// Closing punctuation that may follow a sentence's end mark.
 fn closer_len(bytes: &[u8], i: usize) -> usize {
     match bytes.get(i..).unwrap_or(&[]) {
@@ -179,6 +163,17 @@ fn closer_len(bytes: &[u8], i: usize) -> usize {
         [0xE2, 0x80, 0x9D | 0x99, ..] => 3,
         _ => 0,
     }
+}
+
+/// Where a scan of `bytes[..end]` goes on after the code span opening
+/// with the backtick at `i`: past its closing backtick, or at `end` when
+/// it is not closed. Code is not prose: nothing in it ends or splits one.
+pub(crate) fn past_code(bytes: &[u8], i: usize, end: usize) -> usize {
+    let from = i + 1;
+    bytes
+        .get(from..end)
+        .and_then(|rest| rest.iter().position(|&b| b == b'`'))
+        .map_or(end, |k| from + k + 1)
 }
 
 /// Calls `f` on every sentence of `text[span]`, trimmed: a sentence ends at
@@ -190,7 +185,6 @@ pub(crate) fn split_sentences(text: &str, span: Span, mut f: impl FnMut(Span)) {
     let end = span.end.min(bytes.len());
     let mut start = span.start.min(end);
     let mut i = start;
-    let mut ticks = false;
     let emit = |a: usize, b: usize, f: &mut dyn FnMut(Span)| {
         let s = text.get(a..b).unwrap_or("");
         let lead = s.len() - s.trim_start().len();
@@ -202,11 +196,10 @@ pub(crate) fn split_sentences(text: &str, span: Span, mut f: impl FnMut(Span)) {
     while i < end {
         let b = bytes.get(i).copied().unwrap_or(b' ');
         if b == b'`' {
-            ticks = !ticks;
-            i += 1;
+            i = past_code(bytes, i, end);
             continue;
         }
-        if ticks || !matches!(b, b'.' | b'!' | b'?') {
+        if !matches!(b, b'.' | b'!' | b'?') {
             i += 1;
             continue;
         }

@@ -84,27 +84,12 @@ impl Table {
 
     /// The table's entry for `w` (any case).
     pub(crate) fn get(&self, w: &str) -> Option<&'static str> {
-        let b = w.as_bytes();
-        if !self.may_have(b) {
-            return None;
-        }
-        let first = b.first()?.to_ascii_lowercase();
-        if !first.is_ascii_lowercase() {
-            return None;
-        }
-        let c = usize::from(first - b'a');
-        let from = *self.index.get(c)?;
-        let to = self.index.get(c + 1).copied().unwrap_or(self.words.len());
-        self.words
-            .get(from..to)?
-            .iter()
-            .find(|t| t.len() == b.len() && t.as_bytes().eq_ignore_ascii_case(b))
-            .copied()
+        self.position(w).and_then(|k| self.words.get(k)).copied()
     }
 
     /// Whether `w` (any case) is in the table.
     pub(crate) fn contains(&self, w: &str) -> bool {
-        self.get(w).is_some()
+        self.position(w).is_some()
     }
 
     /// Where `w` (any case) is in the table.

@@ -42,10 +42,11 @@ use alloc::vec::Vec;
 
 use serde_json::{Map, Value};
 
+use super::jsonl::{JsonLine, JsonLines};
 use super::text::{arguments_text, content_text, strip_line_numbers, strip_reminders};
 use super::{
     CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Reader,
-    Transcript, TranscriptError, TranscriptFormat, json_message, str_field,
+    Transcript, TranscriptError, TranscriptFormat, str_field,
 };
 
 /// Line types only Claude Code writes (besides `user` and `assistant`).
@@ -527,22 +528,12 @@ pub(crate) fn add_agent_log(t: &mut Transcript, text: &str) -> Result<(), Transc
     let file = t.agent_logs.len() + 1;
     let mut r = Reader::default();
     let mut agent_id: Option<String> = None;
-    let mut lines = text.lines().enumerate().peekable();
-    while let Some((i, line)) = lines.next() {
-        let number = i + 1;
-        let line = line.trim_start_matches('\u{FEFF}').trim();
-        if line.is_empty() {
-            continue;
-        }
-        let value: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) if lines.peek().is_none() && !text.ends_with('\n') && e.is_eof() => break,
-            Err(e) => {
-                return Err(TranscriptError::Json {
-                    line: number,
-                    column: e.column(),
-                    message: json_message(&e),
-                });
+    for line in JsonLines::new(text) {
+        let (number, value) = match line {
+            JsonLine::Value(number, value) => (number, value),
+            JsonLine::Broken { cut_off: true, .. } => break,
+            JsonLine::Broken { number, error, .. } => {
+                return Err(TranscriptError::json(number, &error));
             }
         };
         let Value::Object(object) = value else {

@@ -48,6 +48,7 @@
 
 pub(crate) mod claude;
 pub(crate) mod codex;
+mod jsonl;
 pub(crate) mod responses;
 pub(crate) mod text;
 
@@ -61,6 +62,7 @@ use serde_json::{Map, Value};
 
 use crate::rules::Source;
 use drift_core::Role;
+use jsonl::{JsonLine, JsonLines};
 
 /// Which format a transcript was read as.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -476,6 +478,17 @@ impl fmt::Display for TranscriptError {
 
 impl core::error::Error for TranscriptError {}
 
+impl TranscriptError {
+    /// Line `line` is not valid JSON.
+    pub(crate) fn json(line: usize, e: &serde_json::Error) -> TranscriptError {
+        TranscriptError::Json {
+            line,
+            column: e.column(),
+            message: json_message(e),
+        }
+    }
+}
+
 /// Reads a transcript in any supported format (see the module docs).
 ///
 /// # Errors
@@ -502,11 +515,7 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
                     .as_bytes()
                     .first();
                 if matches!(second, Some(b'{' | b']')) {
-                    Err(TranscriptError::Json {
-                        line: e.line(),
-                        column: e.column(),
-                        message: json_message(&e),
-                    })
+                    Err(TranscriptError::json(e.line(), &e))
                 } else {
                     // "[INFO] starting…": a log, not JSON.
                     Ok(Transcript::plain(text))
@@ -534,50 +543,31 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
 fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
     let mut reader = Reader::default();
     let mut parsed_any = false;
-    let ends_in_newline = text.ends_with('\n');
-    let mut lines = text.lines().enumerate().peekable();
-    while let Some((i, line)) = lines.next() {
-        let number = i + 1;
-        let line = line.trim_start_matches('\u{FEFF}').trim();
-        if line.is_empty() {
-            continue;
-        }
-        let value: Value = match serde_json::from_str(line) {
-            Ok(v) => v,
-            Err(e) if !parsed_any => {
+    let mut lines = JsonLines::new(text);
+    while let Some(line) = lines.next() {
+        let (number, value) = match line {
+            JsonLine::Value(number, value) => (number, value),
+            JsonLine::Broken { number, error, .. } if !parsed_any => {
                 // The first record is not JSON. When the next is a JSON
                 // object, this is a JSON-lines log whose first line is
                 // damaged: say which. Otherwise it is text that happens to
                 // start with a brace.
-                let next_is_record = lines
-                    .clone()
-                    .map(|(_, l)| l.trim())
-                    .find(|l| !l.is_empty())
-                    .is_some_and(|l| {
-                        l.starts_with('{')
-                            && serde_json::from_str::<Value>(l).is_ok_and(|v| v.is_object())
-                    });
-                if next_is_record {
-                    return Err(TranscriptError::Json {
-                        line: number,
-                        column: e.column(),
-                        message: json_message(&e),
-                    });
+                if lines.next_is_record() {
+                    return Err(TranscriptError::json(number, &error));
                 }
                 return Ok(Transcript::plain(text));
             }
-            Err(e) => {
-                let last = lines.peek().is_none();
-                if last && !ends_in_newline && e.is_eof() {
-                    // The log is still being written: read up to this line.
-                    reader.truncated = Some(number);
-                    break;
-                }
-                return Err(TranscriptError::Json {
-                    line: number,
-                    column: e.column(),
-                    message: json_message(&e),
-                });
+            JsonLine::Broken {
+                number,
+                cut_off: true,
+                ..
+            } => {
+                // The log is still being written: read up to this line.
+                reader.truncated = Some(number);
+                break;
+            }
+            JsonLine::Broken { number, error, .. } => {
+                return Err(TranscriptError::json(number, &error));
             }
         };
         parsed_any = true;
@@ -589,7 +579,7 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
     reader.finish()
 }
 
-pub(crate) fn json_message(e: &serde_json::Error) -> String {
+fn json_message(e: &serde_json::Error) -> String {
     let full = e.to_string();
     match full.rfind(" at line ") {
         Some(i) => full.get(..i).unwrap_or(&full).to_string(),
