@@ -209,6 +209,37 @@
 //! each round of tuning (not its sentences), so this table is an optimistic
 //! figure too. `held_out_2.txt`, written blind by someone else while this
 //! round was done and never read for it, is the final and honest measure.
+//!
+//! `held_out_2.txt` (68 documents, 583 labelled items: BigQuery, legal
+//! review, DNS and mail, Terraform, CI, email campaigns, month-end close,
+//! robot fleets, firmware, HR, localisation, HPC, order routing, catalogues,
+//! transcoding, rostering, open data, registrars, customs, prepress, lab
+//! instruments), measured once, after all tuning, and not tuned on since.
+//! Its sources use the readers' own ids (`project_file`, `hook_context`,
+//! `skill`), grouped here with the project files and the system prompt:
+//!
+//! | source | rules labelled | found | correct | precision | recall | kind | form |
+//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
+//! | chat | 91 | 74 | 70 | 0.95 | 0.77 | 0.84 | 0.79 |
+//! | system prompt | 56 | 52 | 48 | 0.92 | 0.86 | 0.90 | 0.77 |
+//! | AGENTS.md / CLAUDE.md | 61 | 53 | 46 | 0.87 | 0.75 | 0.91 | 0.87 |
+//! | tool output | 58 | 34 | 33 | 0.97 | 0.57 | 0.85 | 0.76 |
+//! | assistant | 19 | 7 | 6 | 0.86 | 0.32 | 0.83 | 0.67 |
+//! | compaction summary | 18 | 15 | 14 | 0.93 | 0.78 | 0.79 | 0.71 |
+//! | harness text | 0 | 0 | 0 | – | – | – | – |
+//! | **all** | 303 | 235 | 217 | 0.92 | 0.72 | 0.87 | 0.79 |
+//!
+//! On text nobody tuned for, the finder keeps its precision (0.92) and
+//! finds about seven rules in ten: short of the 0.95 recall aimed at.
+//! It misses most in tool output (0.57): policy files a tool printed
+//! ("Job arrays are capped at 1,000 tasks per submission"), a checklist an
+//! MCP server returned, a permissions table whose cells say yes and no;
+//! and in the model's recaps of rules in its own words (0.32: "tables get
+//! created only in `fin_mart_staging`"). Then terse answers ("force-push to
+//! the release branch: no"), polite requests ("Would you mind scheduling
+//! test sends to the seed list first"), and rules said as facts ("Blanks go
+//! between every 10 samples"). Those are the categories to work on next,
+//! with examples of our own, as in the second round.
 
 use alloc::string::String;
 use alloc::vec::Vec;
