@@ -13,14 +13,6 @@ use support::reference;
 
 const TOLERANCE: f64 = 1e-9;
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 384,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 fn rank(o: Outcome) -> Option<u8> {
     o.rank()
 }
@@ -46,7 +38,7 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(support::cases(384))]
 
     /// The closed-form engine gives the literal reading's rounds, states and grades.
     #[test]

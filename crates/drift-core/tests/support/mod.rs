@@ -6,3 +6,13 @@
 pub mod generate;
 pub mod reference;
 pub mod rng;
+
+/// A property-test configuration of `cases` cases that writes no file of
+/// failing cases.
+pub fn cases(cases: u32) -> proptest::prelude::ProptestConfig {
+    proptest::prelude::ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..proptest::prelude::ProptestConfig::default()
+    }
+}
