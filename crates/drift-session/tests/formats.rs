@@ -34,6 +34,23 @@ fn acts(i: &Imported, needle: &str) -> bool {
     actions(i).iter().any(|a| a.contains(needle))
 }
 
+/// Fails the test unless, for each of `commands`, some action's text
+/// contains it.
+#[track_caller]
+fn acts_on_all(i: &Imported, commands: &[&str]) {
+    for taken in commands {
+        assert!(acts(i, taken), "{taken} in {:#?}", actions(i));
+    }
+}
+
+/// Fails the test if some action's text contains one of `commands`.
+#[track_caller]
+fn acts_on_none(i: &Imported, commands: &[&str]) {
+    for read_only in commands {
+        assert!(!acts(i, read_only), "{read_only} is no action");
+    }
+}
+
 fn provenance_of(t: &Transcript, needle: &str) -> Vec<(MessageRole, Provenance)> {
     t.messages
         .iter()
@@ -154,15 +171,16 @@ fn claude_code_2_1_actions_and_non_actions() {
     .unwrap();
     t.add_agent_log(&agent).unwrap();
     let i = imported(&t);
-    for taken in [
-        "terraform -chdir=infra/billing-pool apply tfplan",
-        "git push --force-with-lease origin feat/ledger-rename",
-        "kubectl --context billing-prod drain billing-pool-5 billing-pool-6",
-        "helm upgrade ledger-worker",
-        "rm -rf ./tmp/tfplan-cache",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "terraform -chdir=infra/billing-pool apply tfplan",
+            "git push --force-with-lease origin feat/ledger-rename",
+            "kubectl --context billing-prod drain billing-pool-5 billing-pool-6",
+            "helm upgrade ledger-worker",
+            "rm -rf ./tmp/tfplan-cache",
+        ],
+    );
     // The subagent's drains are delegated actions, once each.
     let drains: Vec<&drift_core::Action> = i
         .scenario
@@ -180,17 +198,18 @@ fn claude_code_2_1_actions_and_non_actions() {
             .all(|a| !a.delegated)
     );
     // Reads, searches and plans act on nothing.
-    for read_only in [
-        "get nodes",
-        "grep -rn",
-        "terraform -chdir=infra/billing-pool plan",
-        "describe node",
-        "logs -n ledger",
-        "git status",
-        "SELECT count",
-    ] {
-        assert!(!acts(&i, read_only), "{read_only} is no action");
-    }
+    acts_on_none(
+        &i,
+        &[
+            "get nodes",
+            "grep -rn",
+            "terraform -chdir=infra/billing-pool plan",
+            "describe node",
+            "logs -n ledger",
+            "git status",
+            "SELECT count",
+        ],
+    );
 }
 
 #[test]
@@ -298,9 +317,7 @@ fn codex_before_the_envelope() {
             .contains("git push --force origin ops/rotate-prod-east")
     );
     assert!(push.text.contains("chain of 3 commands"), "{}", push.text);
-    for read_only in ["get nodes", "cat docs/runbooks", "git status"] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(&i, &["get nodes", "cat docs/runbooks", "git status"]);
 }
 
 #[test]
@@ -356,16 +373,17 @@ fn codex_envelope_with_a_local_compaction() {
     assert!(c.kept.iter().all(|m| m.role == MessageRole::User));
 
     let i = imported(&t);
-    for taken in [
-        "psql -h billing-replica-2 -d billing -f migrations/0042_invoice_idx.sql",
-        "terraform -chdir=infra/prod-east apply tfplan",
-        "kubectl cordon ip-10-0-3-17",
-        "kubectl delete pod -n payments tmp-reconcile-7f9c",
-        "delete file infra/prod-east/legacy-nodegroup.tf",
-        "DROP TABLE invoice_idx_backup",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "psql -h billing-replica-2 -d billing -f migrations/0042_invoice_idx.sql",
+            "terraform -chdir=infra/prod-east apply tfplan",
+            "kubectl cordon ip-10-0-3-17",
+            "kubectl delete pod -n payments tmp-reconcile-7f9c",
+            "delete file infra/prod-east/legacy-nodegroup.tf",
+            "DROP TABLE invoice_idx_backup",
+        ],
+    );
     // A file's content is not a command; a justification is not one either;
     // polling a running command is not a new one.
     assert!(!acts(&i, "rm -rf"), "{:#?}", actions(&i));
@@ -376,15 +394,16 @@ fn codex_envelope_with_a_local_compaction() {
             .all(|a| !a.text.contains("justification")),
     );
     assert!(!acts(&i, "write_stdin"));
-    for read_only in [
-        "get nodes",
-        "cat docs/runbooks",
-        "git status",
-        "plan -out=tfplan",
-        "SELECT count",
-    ] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(
+        &i,
+        &[
+            "get nodes",
+            "cat docs/runbooks",
+            "git status",
+            "plan -out=tfplan",
+            "SELECT count",
+        ],
+    );
 }
 
 #[test]
@@ -421,13 +440,14 @@ fn responses_request_body() {
             .contains("Never run DROP or TRUNCATE statements")
     );
     let i = imported(&t);
-    for taken in [
-        "systemctl restart billing-api",
-        "delete file services/payments/config/feature_flags.yaml",
-        "DROP TABLE legacy_invoices",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "systemctl restart billing-api",
+            "delete file services/payments/config/feature_flags.yaml",
+            "DROP TABLE legacy_invoices",
+        ],
+    );
     // The refund moves money: judged by the tool, not its words.
     let refund = i
         .actions
@@ -445,9 +465,7 @@ fn responses_request_body() {
             .any(|s| s.why == SkipReason::NotRun(CallStatus::Denied)
                 && s.command.contains("TRUNCATE"))
     );
-    for read_only in ["get nodes", "SELECT", "grep_logs", "pandas"] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(&i, &["get nodes", "SELECT", "grep_logs", "pandas"]);
 }
 
 #[test]
