@@ -6,7 +6,8 @@ use serde_json::Value;
 
 mod support;
 use support::{
-    assert_contains, drift, drift_with, fails_with_code_2, fails_with_code_2_given, json, succeeds,
+    assert_contains, drift, drift_with, fails_with_code_2, fails_with_code_2_each,
+    fails_with_code_2_given, json, succeeds,
 };
 
 /// The sample sessions of drift-core, from this crate's directory.
@@ -214,25 +215,27 @@ fn json_that_is_no_transcript_exits_2() {
 
 #[test]
 fn usage_errors_exit_2() {
-    fails_with_code_2(
-        &["audit", "--before", CODEX],
-        &["audit needs --before", "--after"],
-    );
-    fails_with_code_2(&["audit"], &["audit needs --before"]);
-    fails_with_code_2(
-        &["audit", "--before", CODEX, "--after", "x", "extra"],
-        &["audit takes its files as --before and --after"],
-    );
-    fails_with_code_2(
-        &["audit", "--before", "-", "--after", "-"],
-        &["only one of --before and --after"],
-    );
-    fails_with_code_2(
-        &[
-            "audit", "--before", CODEX, "--after", CODEX, "--format", "yaml",
-        ],
-        &["unknown format \"yaml\""],
-    );
+    fails_with_code_2_each(&[
+        (
+            &["audit", "--before", CODEX],
+            &["audit needs --before", "--after"],
+        ),
+        (&["audit"], &["audit needs --before"]),
+        (
+            &["audit", "--before", CODEX, "--after", "x", "extra"],
+            &["audit takes its files as --before and --after"],
+        ),
+        (
+            &["audit", "--before", "-", "--after", "-"],
+            &["only one of --before and --after"],
+        ),
+        (
+            &[
+                "audit", "--before", CODEX, "--after", CODEX, "--format", "yaml",
+            ],
+            &["unknown format \"yaml\""],
+        ),
+    ]);
 }
 
 #[test]

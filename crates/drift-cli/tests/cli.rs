@@ -5,7 +5,9 @@ use drift_core::{Preset, builtin, builtin_ids, result_to_json, simulate};
 use serde_json::Value;
 
 mod support;
-use support::{assert_contains, drift, fails_with_code_2, json, strings, succeeds};
+use support::{
+    assert_contains, drift, fails_with_code_2, fails_with_code_2_each, json, strings, succeeds,
+};
 
 /// The outcome of `action` in a result@1 document.
 fn outcome<'a>(result: &'a Value, action: &str) -> &'a str {
@@ -627,23 +629,25 @@ fn a_bad_set_names_the_setting_and_what_it_takes() {
         ],
     );
     assert!(!line.contains("USAGE"));
-    fails_with_code_2(
-        &[
-            "run",
-            "payments-incident",
-            "--set",
-            "retention.carve_out=1.5",
-        ],
-        &["retention.carve_out is 1.5; it must be between 0 and 1"],
-    );
-    fails_with_code_2(
-        &["run", "payments-incident", "--set", "turns=many"],
-        &["harness.turns takes a whole number, not \"many\""],
-    );
-    fails_with_code_2(
-        &["run", "payments-incident", "--set", "window_tokens"],
-        &["--set window_tokens: give NAME=VALUE"],
-    );
+    fails_with_code_2_each(&[
+        (
+            &[
+                "run",
+                "payments-incident",
+                "--set",
+                "retention.carve_out=1.5",
+            ],
+            &["retention.carve_out is 1.5; it must be between 0 and 1"],
+        ),
+        (
+            &["run", "payments-incident", "--set", "turns=many"],
+            &["harness.turns takes a whole number, not \"many\""],
+        ),
+        (
+            &["run", "payments-incident", "--set", "window_tokens"],
+            &["--set window_tokens: give NAME=VALUE"],
+        ),
+    ]);
     // Valid alone, invalid in this scenario: the scenario is named.
     fails_with_code_2(
         &["run", "payments-incident", "--set", "system_tokens=40000"],

@@ -2,7 +2,7 @@
 //! JSON form, where the rules come from, and bad input.
 
 mod support;
-use support::{assert_contains, drift_in, fails_with_code_2, json, strings};
+use support::{assert_contains, drift_in, fails_with_code_2_each, json, strings};
 
 use std::path::Path;
 
@@ -190,31 +190,33 @@ fn nothing_to_carry() {
 
 #[test]
 fn bad_input_exits_2_naming_it() {
-    fails_with_code_2(
-        &["remedy", "payments-incident"],
-        &["payments-incident", "pinned_prefix", "--harness"],
-    );
-    fails_with_code_2(
-        &["remedy", "payments-incident", "--harness", "pinned_prefix"],
-        &["--harness pinned_prefix", "opencode"],
-    );
-    fails_with_code_2(&["remedy", "no-such-thing"], &["no-such-thing"]);
-    fails_with_code_2(
-        &[
-            "remedy",
-            "tests/fixtures/invalid-kind.json",
-            "--harness",
-            "claude_code",
-        ],
-        &["tests/fixtures/invalid-kind.json"],
-    );
-    fails_with_code_2(
-        &["remedy", "tests/fixtures/audit/plain-before.txt"],
-        &["plain text names no harness"],
-    );
-    fails_with_code_2(&["remedy"], &["remedy takes one"]);
-    fails_with_code_2(
-        &["run", "payments-incident", "--harness", "claude_code"],
-        &["--harness belongs to drift remedy"],
-    );
+    fails_with_code_2_each(&[
+        (
+            &["remedy", "payments-incident"],
+            &["payments-incident", "pinned_prefix", "--harness"],
+        ),
+        (
+            &["remedy", "payments-incident", "--harness", "pinned_prefix"],
+            &["--harness pinned_prefix", "opencode"],
+        ),
+        (&["remedy", "no-such-thing"], &["no-such-thing"]),
+        (
+            &[
+                "remedy",
+                "tests/fixtures/invalid-kind.json",
+                "--harness",
+                "claude_code",
+            ],
+            &["tests/fixtures/invalid-kind.json"],
+        ),
+        (
+            &["remedy", "tests/fixtures/audit/plain-before.txt"],
+            &["plain text names no harness"],
+        ),
+        (&["remedy"], &["remedy takes one"]),
+        (
+            &["run", "payments-incident", "--harness", "claude_code"],
+            &["--harness belongs to drift remedy"],
+        ),
+    ]);
 }

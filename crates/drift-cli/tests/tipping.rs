@@ -6,7 +6,7 @@ use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
 use serde_json::Value;
 
 mod support;
-use support::{assert_contains, fails_with_code_2, succeeds};
+use support::{assert_contains, fails_with_code_2_each, succeeds};
 
 #[test]
 fn text_snapshot() {
@@ -144,24 +144,26 @@ fn printed_retention_values_flip_the_outcome() {
 fn a_file_and_bad_input() {
     let out = succeeds(&["tipping", "tests/fixtures/passing.json"]);
     assert_contains(&out, "(short-session)");
-    fails_with_code_2(&["tipping"], &["tipping: which scenario?"]);
-    fails_with_code_2(&["tipping", "a", "b"], &["tipping takes one scenario"]);
-    fails_with_code_2(
-        &["tipping", "tests/fixtures/invalid-kind.json"],
-        &["tests/fixtures/invalid-kind.json"],
-    );
-    fails_with_code_2(
-        &["tipping", "nope"],
-        &["nope: no such file or built-in scenario"],
-    );
-    fails_with_code_2(
-        &["tipping", "payments-incident", "--format", "yaml"],
-        &["unknown format"],
-    );
-    fails_with_code_2(
-        &["tipping", "payments-incident", "--policy", "nope"],
-        &["unknown policy"],
-    );
+    fails_with_code_2_each(&[
+        (&["tipping"], &["tipping: which scenario?"]),
+        (&["tipping", "a", "b"], &["tipping takes one scenario"]),
+        (
+            &["tipping", "tests/fixtures/invalid-kind.json"],
+            &["tests/fixtures/invalid-kind.json"],
+        ),
+        (
+            &["tipping", "nope"],
+            &["nope: no such file or built-in scenario"],
+        ),
+        (
+            &["tipping", "payments-incident", "--format", "yaml"],
+            &["unknown format"],
+        ),
+        (
+            &["tipping", "payments-incident", "--policy", "nope"],
+            &["unknown policy"],
+        ),
+    ]);
 }
 
 #[test]

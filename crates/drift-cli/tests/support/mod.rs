@@ -143,6 +143,13 @@ pub fn strings<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
         .collect()
 }
 
+/// [`fails_with_code_2`] for each case of `(args, names)`.
+pub fn fails_with_code_2_each(cases: &[(&[&str], &[&str])]) {
+    for (args, names) in cases {
+        fails_with_code_2(args, names);
+    }
+}
+
 /// `text` as JSON, or the test fails showing it.
 pub fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
