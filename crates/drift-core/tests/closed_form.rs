@@ -78,7 +78,7 @@ fn changes_walked(
 }
 
 fn agree(s: &Scenario) -> Result<(), TestCaseError> {
-    let run = simulate(s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let run = support::simulated(s)?;
     let thr = s.model.actionable_threshold;
 
     let walked = changes_walked(s, &run);

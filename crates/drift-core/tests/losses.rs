@@ -327,7 +327,7 @@ proptest! {
     #[test]
     fn changes_match_their_definitions(seed in any::<u64>()) {
         let s = generated(seed, Shape::ANY);
-        let run = simulate(&s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let run = support::simulated(&s)?;
         let losses = round_losses(&s, &run);
         check_definitions(&s, &run, &losses)?;
     }

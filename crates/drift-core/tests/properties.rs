@@ -44,7 +44,7 @@ proptest! {
     #[test]
     fn engine_agrees_with_the_literal_reading(seed in any::<u64>()) {
         let s = scenario(seed, Shape::ANY);
-        let run = simulate(&s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let run = support::simulated(&s)?;
         let literal = reference::run(&s);
         prop_assert_eq!(run.overflow_turn(), literal.overflow);
         prop_assert_eq!(run.rounds().len(), literal.rounds.len());

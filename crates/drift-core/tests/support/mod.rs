@@ -16,3 +16,10 @@ pub fn cases(cases: u32) -> proptest::prelude::ProptestConfig {
         ..proptest::prelude::ProptestConfig::default()
     }
 }
+
+/// `s` simulated; the engine's error fails the property.
+pub fn simulated(
+    s: &drift_core::Scenario,
+) -> Result<drift_core::Run, proptest::test_runner::TestCaseError> {
+    drift_core::simulate(s).map_err(|e| proptest::test_runner::TestCaseError::fail(format!("{e}")))
+}
