@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 mod support;
-use support::{ClaudeLog, Rng, claude_session, read_group};
+use support::{ClaudeLog, Rng, claude_session, listing, read_group};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_session::read_transcript;
@@ -85,15 +85,12 @@ fn tool_output(seq: &mut Rng) -> String {
             }
         }
         1 => {
-            let _ = writeln!(out, "```rust\n// {}", seq.pick(FILES));
-            for i in 0..(15 + seq.below(40)) {
-                let _ = writeln!(
-                    out,
-                    "    let retry_{i} = backoff.next(attempt_{i}).min(Duration::from_millis({}));",
-                    seq.below(5000)
-                );
-            }
-            out.push_str("```\n");
+            let file = seq.pick(FILES);
+            listing(&mut out, seq, file, (15, 40), |i, ms| {
+                format!(
+                    "    let retry_{i} = backoff.next(attempt_{i}).min(Duration::from_millis({ms}));"
+                )
+            });
         }
         _ => {
             for i in 0..(20 + seq.below(30)) {

@@ -109,17 +109,28 @@ pub fn request_log(out: &mut String, seed: &mut Rng, services: &[&str], least: u
     }
 }
 
-/// A Rust code listing of 15 to 74 lines from one of [`DIRS`].
-pub fn code_listing(out: &mut String, seed: &mut Rng) {
-    let _ = writeln!(out, "```rust\n// crates/{}/src/lib.rs", seed.pick(DIRS));
-    for i in 0..(15 + seed.below(60)) {
-        let _ = writeln!(
-            out,
-            "    let delay_{i} = backoff.next(attempt).min(Duration::from_millis({}));",
-            seed.below(5000)
-        );
+/// A Rust code listing of `path`: `least` to `least + spread - 1` lines,
+/// each `line(i, ms)` for the line's index and a number of milliseconds.
+pub fn listing(
+    out: &mut String,
+    seed: &mut Rng,
+    path: &str,
+    (least, spread): (u64, u64),
+    line: fn(u64, u64) -> String,
+) {
+    let _ = writeln!(out, "```rust\n// {path}");
+    for i in 0..(least + seed.below(spread)) {
+        let _ = writeln!(out, "{}", line(i, seed.below(5000)));
     }
     out.push_str("```\n");
+}
+
+/// A Rust code listing of 15 to 74 lines from one of [`DIRS`].
+pub fn code_listing(out: &mut String, seed: &mut Rng) {
+    let path = format!("crates/{}/src/lib.rs", seed.pick(DIRS));
+    listing(out, seed, &path, (15, 60), |i, ms| {
+        format!("    let delay_{i} = backoff.next(attempt).min(Duration::from_millis({ms}));")
+    });
 }
 
 /// A test run of 20 to 79 tests over [`DIRS`], one in 25 failing.
@@ -259,13 +270,6 @@ fn fill(template: &str, seed: &mut Rng) -> String {
     fill_in(template, seed, APPS)
 }
 
-fn tool_result(seed: &mut Rng) -> String {
-    let mut out = String::new();
-    freeze_notice(&mut out, seed, APPS);
-    request_log(&mut out, seed, APPS, 20, 80);
-    out
-}
-
 /// A Claude Code session log of at least `bytes` bytes (a long day: an
 /// operator who asks for things and now and then states a rule, an
 /// exception, a scope or a correction; an assistant that calls a tool each
@@ -314,7 +318,10 @@ pub fn claude_session(bytes: usize, marks: &[usize]) -> String {
             &command,
             Some("Run the next step"),
         );
-        log.tool_result(call, &tool_result(&mut seed));
+        let mut output = String::new();
+        freeze_notice(&mut output, &mut seed, APPS);
+        request_log(&mut output, &mut seed, APPS, 20, 80);
+        log.tool_result(call, &output);
     }
     log.finish()
 }
