@@ -108,6 +108,15 @@ pub(crate) fn quote(text: &str, width: usize) -> String {
     }
 }
 
+/// A section's heading after a blank line: `title`, how many (`n`) and, if
+/// given, out of how many.
+pub(crate) fn heading(out: &mut String, title: &str, n: usize, of: Option<usize>) {
+    let _ = match of {
+        Some(of) => writeln!(out, "\n{title}: {n} of {of}"),
+        None => writeln!(out, "\n{title}: {n}"),
+    };
+}
+
 pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -156,11 +165,11 @@ impl Renderer<'_> {
             c.before_bytes
         );
 
-        let _ = writeln!(
-            out,
-            "\nConstraints AFTER no longer carries: {} of {}",
+        heading(
+            &mut out,
+            "Constraints AFTER no longer carries",
             a.dropped_constraints.len(),
-            c.constraints
+            Some(c.constraints),
         );
         for d in &a.dropped_constraints {
             let times = if d.occurrences > 1 {
@@ -187,11 +196,11 @@ impl Renderer<'_> {
             }
         }
 
-        let _ = writeln!(
-            out,
-            "\nDetails in AFTER that BEFORE does not support: {} of {}",
+        heading(
+            &mut out,
+            "Details in AFTER that BEFORE does not support",
             a.unsupported.len(),
-            c.details
+            Some(c.details),
         );
         for u in &a.unsupported {
             let lines: Vec<String> = u
@@ -217,7 +226,7 @@ impl Renderer<'_> {
             .filter(|r| r.fate == drift_session::Fate::Weakened)
             .collect();
         if !weakened.is_empty() {
-            let _ = writeln!(out, "\nConstraints AFTER weakens: {}", weakened.len());
+            heading(&mut out, "Constraints AFTER weakens", weakened.len(), None);
             for r in weakened {
                 let _ = writeln!(out, "  {}: {}", self.place(&r.before), quote(&r.text, 150));
                 if let Some(e) = r.evidence {
@@ -232,10 +241,11 @@ impl Renderer<'_> {
             }
         }
         if !a.invented.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nRules AFTER states that BEFORE never gave: {}",
-                a.invented.len()
+            heading(
+                &mut out,
+                "Rules AFTER states that BEFORE never gave",
+                a.invented.len(),
+                None,
             );
             for i in &a.invented {
                 let _ = writeln!(
@@ -247,7 +257,7 @@ impl Renderer<'_> {
             }
         }
 
-        let _ = writeln!(out, "\nIds changed or merged: {}", a.changed_ids.len());
+        heading(&mut out, "Ids changed or merged", a.changed_ids.len(), None);
         for ch in &a.changed_ids {
             let verb = match ch.change {
                 drift_session::IdChange::Changed => "replaces",
@@ -265,11 +275,11 @@ impl Renderer<'_> {
             );
         }
 
-        let _ = writeln!(
-            out,
-            "\nReasons and rejected options that vanished: {} of {}",
+        heading(
+            &mut out,
+            "Reasons and rejected options that vanished",
             a.vanished_reasoning.len(),
-            c.reasoning
+            Some(c.reasoning),
         );
         for v in &a.vanished_reasoning {
             let _ = writeln!(

@@ -16,7 +16,7 @@ use drift_session::{
     Transcript, TranscriptFormat, import, read_transcript,
 };
 
-use crate::audit::{line_of, plural, quote, read_text};
+use crate::audit::{heading, line_of, plural, quote, read_text};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -231,10 +231,11 @@ impl Summary<'_> {
             let _ = writeln!(out, "  records skipped, by type: {}", kinds.join(", "));
         }
         if !imported.compactions.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nCompactions in the log: {}",
-                imported.compactions.len()
+            heading(
+                &mut out,
+                "Compactions in the log",
+                imported.compactions.len(),
+                None,
             );
             for c in &imported.compactions {
                 let record = if self.array { "item" } else { "line" };
@@ -264,7 +265,7 @@ impl Summary<'_> {
             }
         }
 
-        let _ = writeln!(out, "\nFacts (guessed): {}", s.facts.len());
+        heading(&mut out, "Facts (guessed)", s.facts.len(), None);
         for (g, f) in imported.facts.iter().zip(&s.facts) {
             let times = if g.occurrences > 1 {
                 format!(", stated {} times", g.occurrences)
@@ -297,7 +298,7 @@ impl Summary<'_> {
             let _ = writeln!(out, "      {}", quote(&f.text, 110));
         }
 
-        let _ = writeln!(out, "\nActions (guessed): {}", s.actions.len());
+        heading(&mut out, "Actions (guessed)", s.actions.len(), None);
         for (g, a) in imported.actions.iter().zip(&s.actions) {
             let irreversible = if a.irreversible { ", irreversible" } else { "" };
             let source = if g.in_tool_name {
