@@ -20,6 +20,17 @@ fn read(name: &str) -> Transcript {
     read_transcript(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The Claude Code 2.1 session with its subagent's log added.
+fn with_subagent() -> Transcript {
+    let mut t = read("claude-code-2.1.jsonl");
+    let agent = std::fs::read_to_string(path(
+        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
+    ))
+    .unwrap();
+    t.add_agent_log(&agent).unwrap();
+    t
+}
+
 fn imported(t: &Transcript) -> Imported {
     import(t, &ImportOptions::default())
 }
@@ -77,12 +88,7 @@ fn claude_code_2_1_opens_with_a_snapshot_and_is_still_claude_code() {
 
 #[test]
 fn claude_code_2_1_reads_every_voice() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     // A queued command is the user speaking mid-turn.
     assert_eq!(
         provenance_of(
@@ -164,12 +170,7 @@ fn claude_code_2_1_compaction_is_surfaced() {
 
 #[test]
 fn claude_code_2_1_actions_and_non_actions() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     let i = imported(&t);
     acts_on_all(
         &i,
@@ -530,12 +531,7 @@ fn rule<'a>(c: &'a drift_session::CompactionAudit, needle: &str) -> &'a drift_se
 
 #[test]
 fn a_claude_code_compaction_audited_rule_by_rule() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     let a = audit_session(&t);
     assert_eq!(a.compactions.len(), 1);
     let c = &a.compactions[0];

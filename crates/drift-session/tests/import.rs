@@ -14,6 +14,8 @@ use drift_session::{
 };
 use proptest::prelude::*;
 
+mod support;
+
 fn sample_text(name: &str) -> String {
     let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -462,6 +464,11 @@ fn a_session_of_more_than_a_thousand_messages() {
     assert_eq!(stated, 400usize.div_ceil(7));
     // Every fifth call: restart, rm -rf, (cargo test), deploy, (git status).
     assert_eq!(s.actions.len(), 3 * 400 / 25);
+    // What governs the `n`th action (from 0) whose id starts with `prefix`.
+    let governing = |prefix: &str, n: usize| {
+        let mut named = s.actions.iter().filter(|a| a.id.starts_with(prefix));
+        named.nth(n).unwrap().governed_by.as_slice()
+    };
     let first: Vec<&str> = s.actions.iter().take(3).map(|a| a.id.as_str()).collect();
     assert_eq!(first, ["restart", "rm-rf", "deploy"]);
     assert_eq!(
@@ -473,13 +480,7 @@ fn a_session_of_more_than_a_thousand_messages() {
         ["never-restart-payments-api-without"],
         "before the data rule"
     );
-    let later_rm = s
-        .actions
-        .iter()
-        .filter(|a| a.id.starts_with("rm-rf"))
-        .nth(1)
-        .unwrap();
-    assert_eq!(later_rm.governed_by, ["do-not-delete-anything"]);
+    assert_eq!(governing("rm-rf", 1), ["do-not-delete-anything"]);
     // The first deploy names ledger-svc before any fact does: every rule
     // before it governs it (the scope is no rule).
     assert_eq!(
@@ -489,13 +490,7 @@ fn a_session_of_more_than_a_thousand_messages() {
             "do-not-delete-anything"
         ]
     );
-    let later_deploy = s
-        .actions
-        .iter()
-        .filter(|a| a.id.starts_with("deploy"))
-        .nth(2)
-        .unwrap();
-    assert_eq!(later_deploy.governed_by, ["may-deploy-ledger-svc-during"]);
+    assert_eq!(governing("deploy", 2), ["may-deploy-ledger-svc-during"]);
     // Same input, same file.
     assert_eq!(
         scenario_to_json(s),
@@ -587,27 +582,23 @@ fn options_out_of_range_are_clamped_and_said() {
 
 /// Text made of rule words, cues, resources, commands and noise.
 fn texty() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("Never restart payments-api. ".to_string()),
-        Just("do not ".to_string()),
-        Just("except ".to_string()),
-        Just("Only touch src/. ".to_string()),
-        Just("Correction: ".to_string()),
-        Just("I meant ".to_string()),
-        Just("not db-prod-01 but db-prod-02. ".to_string()),
-        Just("may deploy during ".to_string()),
-        Just("rm -rf /tmp/x ".to_string()),
-        Just("git push --force ".to_string()),
-        Just("DROP TABLE t; ".to_string()),
-        Just("payments-api ".to_string()),
-        Just("\n```\n".to_string()),
-        Just(". ".to_string()),
-        Just("\n".to_string()),
-        Just("ünï ".to_string()),
-        "[a-z]{1,8} ",
-        "\\PC{1,6}",
-    ];
-    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    support::texty(
+        &[
+            "Never restart payments-api. ",
+            "do not ",
+            "except ",
+            "Only touch src/. ",
+            "Correction: ",
+            "I meant ",
+            "not db-prod-01 but db-prod-02. ",
+            "may deploy during ",
+            "rm -rf /tmp/x ",
+            "git push --force ",
+            "DROP TABLE t; ",
+            "payments-api ",
+        ],
+        24,
+    )
 }
 
 fn role() -> impl Strategy<Value = MessageRole> {
