@@ -174,6 +174,26 @@ pub struct Flip {
     pub method: Method,
 }
 
+impl Flip {
+    /// A boundary found exactly.
+    const fn exact(at: f64, outcome: Outcome) -> Flip {
+        Flip {
+            at,
+            outcome,
+            method: Method::Exact,
+        }
+    }
+
+    /// A boundary found by bisection.
+    const fn bisected(at: f64, outcome: Outcome) -> Flip {
+        Flip {
+            at,
+            outcome,
+            method: Method::Bisection,
+        }
+    }
+}
+
 /// One kind's retention against one action.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RetentionTip {
@@ -526,11 +546,7 @@ impl<'a> Basis<'a> {
             if step == MAX_RETENTION_INTERVALS {
                 if let Some(o) = at(1.0).filter(|&o| o != now) {
                     let (_, far, outcome) = bisect(&mut at, now, kept, (1.0, o));
-                    tip.raise = Some(Flip {
-                        at: far,
-                        outcome,
-                        method: Method::Bisection,
-                    });
+                    tip.raise = Some(Flip::bisected(far, outcome));
                 }
                 break;
             }
@@ -538,18 +554,10 @@ impl<'a> Basis<'a> {
             if o != now {
                 let below = p.next_down();
                 tip.raise = Some(if below <= kept || at(below) == Some(now) {
-                    Flip {
-                        at: p,
-                        outcome: o,
-                        method: Method::Exact,
-                    }
+                    Flip::exact(p, o)
                 } else {
                     let (_, far, outcome) = bisect(&mut at, now, kept, (p, o));
-                    Flip {
-                        at: far,
-                        outcome,
-                        method: Method::Bisection,
-                    }
+                    Flip::bisected(far, outcome)
                 });
                 break;
             }
@@ -562,11 +570,7 @@ impl<'a> Basis<'a> {
             if step == MAX_RETENTION_INTERVALS {
                 if let Some(o) = at(0.0).filter(|&o| o != now) {
                     let (near, _, outcome) = bisect(&mut at, now, kept, (0.0, o));
-                    tip.lower = Some(Flip {
-                        at: near,
-                        outcome,
-                        method: Method::Bisection,
-                    });
+                    tip.lower = Some(Flip::bisected(near, outcome));
                 }
                 break;
             }
@@ -574,18 +578,10 @@ impl<'a> Basis<'a> {
             let Some(o) = at(below) else { break };
             if o != now {
                 tip.lower = Some(if p >= kept || at(p) == Some(now) {
-                    Flip {
-                        at: p,
-                        outcome: o,
-                        method: Method::Exact,
-                    }
+                    Flip::exact(p, o)
                 } else {
                     let (near, _, outcome) = bisect(&mut at, now, kept, (below, o));
-                    Flip {
-                        at: near,
-                        outcome,
-                        method: Method::Bisection,
-                    }
+                    Flip::bisected(near, outcome)
                 });
                 break;
             }
