@@ -157,6 +157,39 @@ struct Summary<'a> {
 impl Summary<'_> {
     /// "line 12" (or "item 4" in a JSON array; for plain text, the line of
     /// the span).
+    /// A section of consequential calls that are no actions, if there are
+    /// any: `title` and `after` around how many, then a line for each, which
+    /// says why the call was skipped when `why`.
+    fn calls(
+        &self,
+        out: &mut String,
+        title: &str,
+        after: &str,
+        calls: &[&SkippedAction],
+        why: bool,
+    ) {
+        if calls.is_empty() {
+            return;
+        }
+        let n = plural(calls.len(), "consequential call", "consequential calls");
+        let _ = writeln!(out, "\n{title}: {n} {after}");
+        for k in calls {
+            let (width, reason) = if why {
+                (80, format!(" ({})", k.why.words()))
+            } else {
+                (90, String::new())
+            };
+            let _ = writeln!(
+                out,
+                "  turn {:<5} {:<10} {}  {}{reason}",
+                k.origin.turn,
+                self.place(&k.origin),
+                k.pattern.id,
+                quote(&format!("{}: {}", k.tool, k.command), width)
+            );
+        }
+    }
+
     fn place(&self, origin: &Origin) -> String {
         if self.transcript.format == TranscriptFormat::PlainText {
             // The one message is the whole file.
@@ -334,45 +367,20 @@ impl Summary<'_> {
             .skipped
             .iter()
             .partition(|k| k.why == SkipReason::NothingBefore);
-        if !ungoverned.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nSkipped: {} with nothing before it to govern it",
-                plural(
-                    ungoverned.len(),
-                    "consequential call",
-                    "consequential calls"
-                )
-            );
-            for k in ungoverned {
-                let _ = writeln!(
-                    out,
-                    "  turn {:<5} {:<10} {}  {}",
-                    k.origin.turn,
-                    self.place(&k.origin),
-                    k.pattern.id,
-                    quote(&format!("{}: {}", k.tool, k.command), 90)
-                );
-            }
-        }
-        if !not_run.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nNot run: {} (no action: the agent did not take them)",
-                plural(not_run.len(), "consequential call", "consequential calls")
-            );
-            for k in not_run {
-                let _ = writeln!(
-                    out,
-                    "  turn {:<5} {:<10} {}  {} ({})",
-                    k.origin.turn,
-                    self.place(&k.origin),
-                    k.pattern.id,
-                    quote(&format!("{}: {}", k.tool, k.command), 80),
-                    k.why.words()
-                );
-            }
-        }
+        self.calls(
+            &mut out,
+            "Skipped",
+            "with nothing before it to govern it",
+            &ungoverned,
+            false,
+        );
+        self.calls(
+            &mut out,
+            "Not run",
+            "(no action: the agent did not take them)",
+            &not_run,
+            true,
+        );
 
         out.push_str(
             "\nEvery kind, action and governing fact above is a guess from the session's words: \
