@@ -181,13 +181,18 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {}{reason}",
-                k.origin.turn,
-                self.place(&k.origin),
+                "{} {}  {}{reason}",
+                self.columns(k.origin.turn, &k.origin),
                 k.pattern.id,
                 quote(&format!("{}: {}", k.tool, k.command), width)
             );
         }
+    }
+
+    /// The start of a listed item's line: its turn and its place, in
+    /// columns.
+    fn columns(&self, turn: u32, origin: &Origin) -> String {
+        format!("  turn {turn:<5} {:<10}", self.place(origin))
     }
 
     fn place(&self, origin: &Origin) -> String {
@@ -321,9 +326,8 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {}{form} ({who}; \"{}\"{times})",
-                f.turn,
-                self.place(&g.origin),
+                "{} {}  {}{form} ({who}; \"{}\"{times})",
+                self.columns(f.turn, &g.origin),
                 f.id,
                 f.kind.label(),
                 g.cue,
@@ -341,9 +345,8 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {} (\"{}\"{source}{irreversible})",
-                a.turn,
-                self.place(&g.origin),
+                "{} {}  {} (\"{}\"{source}{irreversible})",
+                self.columns(a.turn, &g.origin),
                 a.id,
                 g.pattern.label,
                 g.matched,
