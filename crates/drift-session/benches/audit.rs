@@ -111,7 +111,6 @@ fn tool_output(seq: &mut Rng) -> String {
 fn session(bytes: usize) -> String {
     let mut seq = Rng::new(0x5EED);
     let mut log = ClaudeLog::new(bytes + 8192, "/home/dev/payments", "s-1", "2.0.14");
-    let mut call = 0u64;
     while log.len() < bytes {
         let rule = fill(seq.pick(RULES), &mut seq);
         let ask = format!(
@@ -122,11 +121,10 @@ fn session(bytes: usize) -> String {
             if seq.below(3) == 0 { rule.as_str() } else { "" }
         );
         log.user(&ask);
-        call += 1;
         let reason = fill(seq.pick(REASONS), &mut seq);
         let command = format!("rg -n retry {} && cargo test -p ledger", seq.pick(FILES));
-        log.bash_call(call, Some("Check the logs first."), &reason, &command, None);
-        log.tool_result(call, &tool_output(&mut seq));
+        log.bash_call(Some("Check the logs first."), &reason, &command, None);
+        log.tool_result(&tool_output(&mut seq));
     }
     log.finish()
 }

@@ -79,24 +79,21 @@ fn tool_result(seed: &mut Rng) -> String {
 fn session(bytes: usize) -> String {
     let mut seed = Rng::new(0x1A7E_57ED);
     let mut log = ClaudeLog::new(bytes + 16_384, "/home/dev/platform", "s-10mb", "2.0.14");
-    let mut call = 0u64;
     while log.len() < bytes {
         let (ask, _) = request(&mut seed, fill, ASKS, OPERATOR, 4);
         log.user(&ask);
-        call += 1;
         let command = if seed.below(6) == 0 {
             fill(seed.pick(CALLS), &mut seed)
         } else {
             fill(seed.pick(QUIET), &mut seed)
         };
         log.bash_call(
-            call,
             Some("I must never skip the logs."),
             "Checking that now.",
             &command,
             Some("Run the next step"),
         );
-        log.tool_result(call, &tool_result(&mut seed));
+        log.tool_result(&tool_result(&mut seed));
     }
     log.finish()
 }

@@ -151,6 +151,7 @@ pub fn test_run(out: &mut String, seed: &mut Rng) {
 pub struct ClaudeLog {
     out: String,
     line: u64,
+    calls: u64,
     cwd: &'static str,
     session: &'static str,
     version: &'static str,
@@ -166,6 +167,7 @@ impl ClaudeLog {
         ClaudeLog {
             out: String::with_capacity(capacity),
             line: 0,
+            calls: 0,
             cwd,
             session,
             version,
@@ -205,11 +207,11 @@ impl ClaudeLog {
         );
     }
 
-    /// Appends the assistant's message: `thinking` if any, `text`, then the
-    /// Bash call `toolu_{call}` of `command` with its `description` if any.
+    /// Appends the assistant's message: `thinking` if any, `text`, then a
+    /// Bash call of `command` with its `description` if any. The calls are
+    /// `toolu_1`, `toolu_2`, … in the order made.
     pub fn bash_call(
         &mut self,
-        call: u64,
         thinking: Option<&str>,
         text: &str,
         command: &str,
@@ -221,6 +223,8 @@ impl ClaudeLog {
         let description = description
             .map(|d| format!(r#","description":{}"#, json_string(d)))
             .unwrap_or_default();
+        self.calls += 1;
+        let call = self.calls;
         self.message(
             "assistant",
             &format!(
@@ -231,8 +235,9 @@ impl ClaudeLog {
         );
     }
 
-    /// Appends the result `content` of the tool call `toolu_{call}`.
-    pub fn tool_result(&mut self, call: u64, content: &str) {
+    /// Appends the result `content` of the latest tool call.
+    pub fn tool_result(&mut self, content: &str) {
+        let call = self.calls;
         self.message(
             "user",
             &format!(
@@ -281,7 +286,6 @@ pub fn claude_session(bytes: usize, marks: &[usize]) -> String {
     let mut log = ClaudeLog::new(bytes + 16_384, "/home/dev/platform", "s-10mb", "2.1.84");
     let mut rules: Vec<String> = Vec::new();
     let mut next_mark = 0;
-    let mut call = 0u64;
     while log.len() < bytes {
         if next_mark < marks.len() && log.len() >= marks[next_mark] {
             next_mark += 1;
@@ -305,14 +309,12 @@ pub fn claude_session(bytes: usize, marks: &[usize]) -> String {
         let (ask, rule) = request(&mut seed, fill, ASKS, RULES, 5);
         rules.extend(rule);
         log.user(&ask);
-        call += 1;
         let command = format!(
             "kubectl -n {} logs deploy/{}",
             seed.pick(DIRS),
             seed.pick(APPS)
         );
         log.bash_call(
-            call,
             None,
             "Checking that now.",
             &command,
@@ -321,7 +323,7 @@ pub fn claude_session(bytes: usize, marks: &[usize]) -> String {
         let mut output = String::new();
         freeze_notice(&mut output, &mut seed, APPS);
         request_log(&mut output, &mut seed, APPS, 20, 80);
-        log.tool_result(call, &output);
+        log.tool_result(&output);
     }
     log.finish()
 }
