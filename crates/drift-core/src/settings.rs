@@ -617,17 +617,20 @@ const SLIDER: Control = Control {
     step: 0.01,
 };
 
-const fn harness(
-    field: HarnessField,
+/// A row with no default and the default slider.
+const fn row(
+    setting: Setting,
+    section: &'static str,
+    name: &'static str,
     key: &'static str,
     label: &'static str,
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
     SettingInfo {
-        setting: Setting::Harness(field),
-        section: "harness",
-        name: field.name(),
+        setting,
+        section,
+        name,
         key,
         label,
         unit,
@@ -655,18 +658,36 @@ impl SettingInfo {
     }
 }
 
-const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Retention(kind),
-        section: "retention",
-        name: kind.id(),
+const fn harness(
+    field: HarnessField,
+    key: &'static str,
+    label: &'static str,
+    unit: Unit,
+    range: Range,
+) -> SettingInfo {
+    row(
+        Setting::Harness(field),
+        "harness",
+        field.name(),
         key,
-        label: kind.label(),
-        unit: Unit::Fraction,
-        range: FRACTION,
-        default: Some(Value::Number(kind.default_retention())),
-        control: SLIDER,
-    }
+        label,
+        unit,
+        range,
+    )
+}
+
+const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
+    let setting = Setting::Retention(kind);
+    row(
+        setting,
+        "retention",
+        kind.id(),
+        key,
+        kind.label(),
+        Unit::Fraction,
+        FRACTION,
+    )
+    .or(Value::Number(kind.default_retention()))
 }
 
 const fn model(
@@ -676,35 +697,31 @@ const fn model(
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Model(field),
-        section: "model",
-        name: field.name(),
+    row(
+        Setting::Model(field),
+        "model",
+        field.name(),
         key,
         label,
         unit,
         range,
-        default: Some(Value::Number(field.get(&ModelParams::DEFAULT))),
-        control: SLIDER,
-    }
+    )
+    .or(Value::Number(field.get(&ModelParams::DEFAULT)))
 }
 
 const fn guard(guard: Guard, key: &'static str) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Guard(guard),
-        section: "guards",
-        name: guard.id(),
+    let setting = Setting::Guard(guard);
+    row(
+        setting,
+        "guards",
+        guard.id(),
         key,
-        label: guard.label(),
-        unit: Unit::Switch,
-        range: Range::Switch,
-        default: Some(Value::Switch(false)),
-        control: Control {
-            min: 0.0,
-            max: 1.0,
-            step: 1.0,
-        },
-    }
+        guard.label(),
+        Unit::Switch,
+        Range::Switch,
+    )
+    .or(Value::Switch(false))
+    .control(0.0, 1.0, 1.0)
 }
 
 /// Every setting, in the order of the scenario format: the nine harness
