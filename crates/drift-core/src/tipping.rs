@@ -544,10 +544,8 @@ impl<'a> Basis<'a> {
         let mut kept = current;
         for (step, &p) in points[m + 1..].iter().enumerate() {
             if step == MAX_RETENTION_INTERVALS {
-                if let Some(o) = at(1.0).filter(|&o| o != now) {
-                    let (_, far, outcome) = bisect(&mut at, now, kept, (1.0, o));
-                    tip.raise = Some(Flip::bisected(far, outcome));
-                }
+                tip.raise = towards(&mut at, now, kept, 1.0)
+                    .map(|(_, far, outcome)| Flip::bisected(far, outcome));
                 break;
             }
             let Some(o) = at(p) else { break };
@@ -568,10 +566,8 @@ impl<'a> Basis<'a> {
         let mut kept = current;
         for (step, &p) in points[1..=m].iter().rev().enumerate() {
             if step == MAX_RETENTION_INTERVALS {
-                if let Some(o) = at(0.0).filter(|&o| o != now) {
-                    let (near, _, outcome) = bisect(&mut at, now, kept, (0.0, o));
-                    tip.lower = Some(Flip::bisected(near, outcome));
-                }
+                tip.lower = towards(&mut at, now, kept, 0.0)
+                    .map(|(near, _, outcome)| Flip::bisected(near, outcome));
                 break;
             }
             let below = p.next_down();
@@ -589,6 +585,18 @@ impl<'a> Basis<'a> {
         }
         tip
     }
+}
+
+/// Past the last interval searched: if the outcome at `end` differs from
+/// `now`, [`bisect`] between `kept` and `end`.
+fn towards(
+    at: &mut impl FnMut(f64) -> Option<Outcome>,
+    now: Outcome,
+    kept: f64,
+    end: f64,
+) -> Option<(f64, f64, Outcome)> {
+    let o = at(end).filter(|&o| o != now)?;
+    Some(bisect(at, now, kept, (end, o)))
 }
 
 /// Bisects between `kept` (outcome `now`) and `changed` (another outcome)
