@@ -117,6 +117,22 @@ pub(crate) fn heading(out: &mut String, title: &str, n: usize, of: Option<usize>
     };
 }
 
+/// A section listing `items` under a heading with their count, if there
+/// are any (nothing if there are none). Returns `items`, for the caller to
+/// list.
+pub(crate) fn section<'a, T>(out: &mut String, title: &str, items: &'a [T]) -> &'a [T] {
+    if !items.is_empty() {
+        heading(out, title, items.len(), None);
+    }
+    items
+}
+
+/// A listed statement's line: where it is, its tag (such as ` [form]`, or
+/// nothing) and its text, quoted.
+fn statement(out: &mut String, at: &str, tag: &str, text: &str) {
+    let _ = writeln!(out, "  {at}{tag}: {}", quote(text, 150));
+}
+
 pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -154,6 +170,11 @@ impl Renderer<'_> {
         format!("AFTER line {}", line_of(self.after, s.start))
     }
 
+    /// Where `s` is in AFTER, and what it says there.
+    fn after_quote(&self, s: Span) -> String {
+        format!("{}: {}", self.after_line(s), quote(s.of(self.after), 120))
+    }
+
     fn text(&self, a: &Audit, before_path: &str, after_path: &str) -> String {
         let mut out = String::new();
         let c = &a.counts;
@@ -177,22 +198,12 @@ impl Renderer<'_> {
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                out,
-                "  {} [{}{times}]: {}",
-                self.place(&d.before),
-                d.form.label(),
-                quote(&d.text, 150)
-            );
+            let tag = format!(" [{}{times}]", d.form.label());
+            statement(&mut out, &self.place(&d.before), &tag, &d.text);
             let pointer = (d.contradicted_by.map(|s| ("broken by", s)))
                 .or(d.closest.map(|s| ("closest in", s)));
             if let Some((how, s)) = pointer {
-                let _ = writeln!(
-                    out,
-                    "      {how} {}: {}",
-                    self.after_line(s),
-                    quote(s.of(self.after), 120)
-                );
+                let _ = writeln!(out, "      {how} {}", self.after_quote(s));
             }
         }
 
@@ -225,36 +236,16 @@ impl Renderer<'_> {
             .iter()
             .filter(|r| r.fate == drift_session::Fate::Weakened)
             .collect();
-        if !weakened.is_empty() {
-            heading(&mut out, "Constraints AFTER weakens", weakened.len(), None);
-            for r in weakened {
-                let _ = writeln!(out, "  {}: {}", self.place(&r.before), quote(&r.text, 150));
-                if let Some(e) = r.evidence {
-                    let why = e.weakening.map_or("", |w| w.words());
-                    let _ = writeln!(
-                        out,
-                        "      {}: {} ({why})",
-                        self.after_line(e.span),
-                        quote(e.span.of(self.after), 120)
-                    );
-                }
+        for r in section(&mut out, "Constraints AFTER weakens", &weakened) {
+            statement(&mut out, &self.place(&r.before), "", &r.text);
+            if let Some(e) = r.evidence {
+                let why = e.weakening.map_or("", |w| w.words());
+                let _ = writeln!(out, "      {} ({why})", self.after_quote(e.span));
             }
         }
-        if !a.invented.is_empty() {
-            heading(
-                &mut out,
-                "Rules AFTER states that BEFORE never gave",
-                a.invented.len(),
-                None,
-            );
-            for i in &a.invented {
-                let _ = writeln!(
-                    out,
-                    "  {}: {}",
-                    self.after_line(i.after),
-                    quote(&i.text, 150)
-                );
-            }
+        let invented = "Rules AFTER states that BEFORE never gave";
+        for i in section(&mut out, invented, &a.invented) {
+            statement(&mut out, &self.after_line(i.after), "", &i.text);
         }
 
         heading(&mut out, "Ids changed or merged", a.changed_ids.len(), None);
@@ -282,13 +273,8 @@ impl Renderer<'_> {
             Some(c.reasoning),
         );
         for v in &a.vanished_reasoning {
-            let _ = writeln!(
-                out,
-                "  {} [{}]: {}",
-                self.place(&v.before),
-                v.kind.label(),
-                quote(&v.text, 150)
-            );
+            let tag = format!(" [{}]", v.kind.label());
+            statement(&mut out, &self.place(&v.before), &tag, &v.text);
         }
 
         out.push('\n');

@@ -16,7 +16,7 @@ use drift_session::{
     Transcript, TranscriptFormat, import, read_transcript,
 };
 
-use crate::audit::{heading, line_of, plural, quote, read_text};
+use crate::audit::{heading, line_of, plural, quote, read_text, section};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -268,39 +268,31 @@ impl Summary<'_> {
                 .collect();
             let _ = writeln!(out, "  records skipped, by type: {}", kinds.join(", "));
         }
-        if !imported.compactions.is_empty() {
-            heading(
-                &mut out,
-                "Compactions in the log",
-                imported.compactions.len(),
-                None,
+        for c in section(&mut out, "Compactions in the log", &imported.compactions) {
+            let record = if self.array { "item" } else { "line" };
+            let trigger = c.trigger.map_or("", |t| t.id());
+            let tokens = c
+                .tokens_before
+                .map(|n| format!("{} tokens before", thousands(n)));
+            let what: Vec<&str> = [Some(trigger).filter(|t| !t.is_empty())]
+                .into_iter()
+                .flatten()
+                .chain(tokens.as_deref())
+                .chain(
+                    c.encrypted
+                        .then_some("encrypted: what it kept cannot be read"),
+                )
+                .collect();
+            let detail = if what.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", what.join(", "))
+            };
+            let _ = writeln!(
+                out,
+                "  after turn {:<5} {record} {}{detail}",
+                c.turn, c.record
             );
-            for c in &imported.compactions {
-                let record = if self.array { "item" } else { "line" };
-                let trigger = c.trigger.map_or("", |t| t.id());
-                let tokens = c
-                    .tokens_before
-                    .map(|n| format!("{} tokens before", thousands(n)));
-                let what: Vec<&str> = [Some(trigger).filter(|t| !t.is_empty())]
-                    .into_iter()
-                    .flatten()
-                    .chain(tokens.as_deref())
-                    .chain(
-                        c.encrypted
-                            .then_some("encrypted: what it kept cannot be read"),
-                    )
-                    .collect();
-                let detail = if what.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", what.join(", "))
-                };
-                let _ = writeln!(
-                    out,
-                    "  after turn {:<5} {record} {}{detail}",
-                    c.turn, c.record
-                );
-            }
         }
 
         heading(&mut out, "Facts (guessed)", s.facts.len(), None);
