@@ -34,12 +34,22 @@ fn audit(before: &str, after: &str, extra: &[&str], code: i32) -> String {
     out.stdout
 }
 
+/// The report on the fixture `after` against `before`, which exits 1,
+/// snapshotted as `snapshot`.
+fn drifted(snapshot: &str, before: &str, after: &str) {
+    let out = audit(before, &fixture(after), &[], 1);
+    insta::assert_snapshot!(snapshot, out);
+}
+
 // ------------------------------------------------------------ reports
 
 #[test]
 fn a_drifted_claude_code_summary_exits_1_and_says_why() {
-    let out = audit(CLAUDE, &fixture("claude-code.drifted.txt"), &[], 1);
-    insta::assert_snapshot!("audit_claude_code_drifted", out);
+    drifted(
+        "audit_claude_code_drifted",
+        CLAUDE,
+        "claude-code.drifted.txt",
+    );
 }
 
 #[test]
@@ -58,8 +68,11 @@ fn a_faithful_summary_exits_0() {
 
 #[test]
 fn merged_tickets_and_vanished_reasons_are_listed() {
-    let out = audit(RESPONSES, &fixture("responses.drifted.txt"), &[], 1);
-    insta::assert_snapshot!("audit_responses_drifted", out);
+    drifted(
+        "audit_responses_drifted",
+        RESPONSES,
+        "responses.drifted.txt",
+    );
 }
 
 #[test]
