@@ -10,7 +10,7 @@ use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate}
 use drift_session::MessageField;
 use drift_session::{Governance, ImportOptions, Imported, Notice, RuleForm, import, import_text};
 use drift_session::{
-    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    Message, MessageRole, Origin, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
 use proptest::prelude::*;
 
@@ -103,6 +103,11 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
     Ok(())
 }
 
+/// Where a guess came from: its message and record.
+fn origin(o: &Origin) -> String {
+    format!("message {} record {}", o.place.message, o.record)
+}
+
 /// A person's view of an import: every guess with where it came from and
 /// why, then the scenario file.
 fn render(t: &Transcript, imported: &Imported) -> String {
@@ -131,23 +136,22 @@ fn render(t: &Transcript, imported: &Imported) -> String {
     }
     let _ = writeln!(out, "facts:");
     for (g, f) in imported.facts.iter().zip(&s.facts) {
+        let stated = if g.occurrences > 1 {
+            format!(" · stated {} times", g.occurrences)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {} · {} · {} (from {}) · turn {} · message {} record {} · {} \"{}\"{}",
+            "  {} · {} · {} (from {}) · turn {} · {} · {} \"{}\"{stated}",
             f.id,
             f.kind.id(),
             f.role.id(),
             g.origin.role.id(),
             f.turn,
-            g.origin.place.message,
-            g.origin.record,
+            origin(&g.origin),
             g.form.id(),
             g.cue,
-            if g.occurrences > 1 {
-                format!(" · stated {} times", g.occurrences)
-            } else {
-                String::new()
-            }
         );
     }
     let _ = writeln!(out, "actions:");
@@ -158,11 +162,10 @@ fn render(t: &Transcript, imported: &Imported) -> String {
         };
         let _ = writeln!(
             out,
-            "  {} · turn {} · message {} record {} · {} \"{}\"{}{} · governed by {} ({why})",
+            "  {} · turn {} · {} · {} \"{}\"{}{} · governed by {} ({why})",
             a.id,
             a.turn,
-            g.origin.place.message,
-            g.origin.record,
+            origin(&g.origin),
             g.pattern.id,
             g.matched,
             if g.in_tool_name {
@@ -182,8 +185,10 @@ fn render(t: &Transcript, imported: &Imported) -> String {
     for k in &imported.skipped {
         let _ = writeln!(
             out,
-            "  message {} record {} · {} · {:?}: nothing before it to govern it",
-            k.origin.place.message, k.origin.record, k.pattern.id, k.command
+            "  {} · {} · {:?}: nothing before it to govern it",
+            origin(&k.origin),
+            k.pattern.id,
+            k.command
         );
     }
     out.push_str("---\n");
