@@ -620,13 +620,17 @@ const SLIDER: Control = Control {
 /// A row with no default and the default slider.
 const fn row(
     setting: Setting,
-    section: &'static str,
-    name: &'static str,
     key: &'static str,
     label: &'static str,
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
+    let (section, name) = match setting {
+        Setting::Harness(field) => ("harness", field.name()),
+        Setting::Retention(kind) => ("retention", kind.id()),
+        Setting::Model(field) => ("model", field.name()),
+        Setting::Guard(guard) => ("guards", guard.id()),
+    };
     SettingInfo {
         setting,
         section,
@@ -665,29 +669,13 @@ const fn harness(
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
-    row(
-        Setting::Harness(field),
-        "harness",
-        field.name(),
-        key,
-        label,
-        unit,
-        range,
-    )
+    row(Setting::Harness(field), key, label, unit, range)
 }
 
 const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
     let setting = Setting::Retention(kind);
-    row(
-        setting,
-        "retention",
-        kind.id(),
-        key,
-        kind.label(),
-        Unit::Fraction,
-        FRACTION,
-    )
-    .or(Value::Number(kind.default_retention()))
+    row(setting, key, kind.label(), Unit::Fraction, FRACTION)
+        .or(Value::Number(kind.default_retention()))
 }
 
 const fn model(
@@ -697,31 +685,15 @@ const fn model(
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
-    row(
-        Setting::Model(field),
-        "model",
-        field.name(),
-        key,
-        label,
-        unit,
-        range,
-    )
-    .or(Value::Number(field.get(&ModelParams::DEFAULT)))
+    row(Setting::Model(field), key, label, unit, range)
+        .or(Value::Number(field.get(&ModelParams::DEFAULT)))
 }
 
 const fn guard(guard: Guard, key: &'static str) -> SettingInfo {
     let setting = Setting::Guard(guard);
-    row(
-        setting,
-        "guards",
-        guard.id(),
-        key,
-        guard.label(),
-        Unit::Switch,
-        Range::Switch,
-    )
-    .or(Value::Switch(false))
-    .control(0.0, 1.0, 1.0)
+    row(setting, key, guard.label(), Unit::Switch, Range::Switch)
+        .or(Value::Switch(false))
+        .control(0.0, 1.0, 1.0)
 }
 
 /// Every setting, in the order of the scenario format: the nine harness
