@@ -108,6 +108,31 @@ pub(crate) fn quote(text: &str, width: usize) -> String {
     }
 }
 
+/// A section's heading after a blank line: `title`, how many (`n`) and, if
+/// given, out of how many.
+pub(crate) fn heading(out: &mut String, title: &str, n: usize, of: Option<usize>) {
+    let _ = match of {
+        Some(of) => writeln!(out, "\n{title}: {n} of {of}"),
+        None => writeln!(out, "\n{title}: {n}"),
+    };
+}
+
+/// A section listing `items` under a heading with their count, if there
+/// are any (nothing if there are none). Returns `items`, for the caller to
+/// list.
+pub(crate) fn section<'a, T>(out: &mut String, title: &str, items: &'a [T]) -> &'a [T] {
+    if !items.is_empty() {
+        heading(out, title, items.len(), None);
+    }
+    items
+}
+
+/// A listed statement's line: where it is, its tag (such as ` [form]`, or
+/// nothing) and its text, quoted.
+fn statement(out: &mut String, at: &str, tag: &str, text: &str) {
+    let _ = writeln!(out, "  {at}{tag}: {}", quote(text, 150));
+}
+
 pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -145,6 +170,11 @@ impl Renderer<'_> {
         format!("AFTER line {}", line_of(self.after, s.start))
     }
 
+    /// Where `s` is in AFTER, and what it says there.
+    fn after_quote(&self, s: Span) -> String {
+        format!("{}: {}", self.after_line(s), quote(s.of(self.after), 120))
+    }
+
     fn text(&self, a: &Audit, before_path: &str, after_path: &str) -> String {
         let mut out = String::new();
         let c = &a.counts;
@@ -156,11 +186,11 @@ impl Renderer<'_> {
             c.before_bytes
         );
 
-        let _ = writeln!(
-            out,
-            "\nConstraints AFTER no longer carries: {} of {}",
+        heading(
+            &mut out,
+            "Constraints AFTER no longer carries",
             a.dropped_constraints.len(),
-            c.constraints
+            Some(c.constraints),
         );
         for d in &a.dropped_constraints {
             let times = if d.occurrences > 1 {
@@ -168,30 +198,20 @@ impl Renderer<'_> {
             } else {
                 String::new()
             };
-            let _ = writeln!(
-                out,
-                "  {} [{}{times}]: {}",
-                self.place(&d.before),
-                d.form.label(),
-                quote(&d.text, 150)
-            );
+            let tag = format!(" [{}{times}]", d.form.label());
+            statement(&mut out, &self.place(&d.before), &tag, &d.text);
             let pointer = (d.contradicted_by.map(|s| ("broken by", s)))
                 .or(d.closest.map(|s| ("closest in", s)));
             if let Some((how, s)) = pointer {
-                let _ = writeln!(
-                    out,
-                    "      {how} {}: {}",
-                    self.after_line(s),
-                    quote(s.of(self.after), 120)
-                );
+                let _ = writeln!(out, "      {how} {}", self.after_quote(s));
             }
         }
 
-        let _ = writeln!(
-            out,
-            "\nDetails in AFTER that BEFORE does not support: {} of {}",
+        heading(
+            &mut out,
+            "Details in AFTER that BEFORE does not support",
             a.unsupported.len(),
-            c.details
+            Some(c.details),
         );
         for u in &a.unsupported {
             let lines: Vec<String> = u
@@ -216,38 +236,19 @@ impl Renderer<'_> {
             .iter()
             .filter(|r| r.fate == drift_session::Fate::Weakened)
             .collect();
-        if !weakened.is_empty() {
-            let _ = writeln!(out, "\nConstraints AFTER weakens: {}", weakened.len());
-            for r in weakened {
-                let _ = writeln!(out, "  {}: {}", self.place(&r.before), quote(&r.text, 150));
-                if let Some(e) = r.evidence {
-                    let why = e.weakening.map_or("", |w| w.words());
-                    let _ = writeln!(
-                        out,
-                        "      {}: {} ({why})",
-                        self.after_line(e.span),
-                        quote(e.span.of(self.after), 120)
-                    );
-                }
+        for r in section(&mut out, "Constraints AFTER weakens", &weakened) {
+            statement(&mut out, &self.place(&r.before), "", &r.text);
+            if let Some(e) = r.evidence {
+                let why = e.weakening.map_or("", |w| w.words());
+                let _ = writeln!(out, "      {} ({why})", self.after_quote(e.span));
             }
         }
-        if !a.invented.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nRules AFTER states that BEFORE never gave: {}",
-                a.invented.len()
-            );
-            for i in &a.invented {
-                let _ = writeln!(
-                    out,
-                    "  {}: {}",
-                    self.after_line(i.after),
-                    quote(&i.text, 150)
-                );
-            }
+        let invented = "Rules AFTER states that BEFORE never gave";
+        for i in section(&mut out, invented, &a.invented) {
+            statement(&mut out, &self.after_line(i.after), "", &i.text);
         }
 
-        let _ = writeln!(out, "\nIds changed or merged: {}", a.changed_ids.len());
+        heading(&mut out, "Ids changed or merged", a.changed_ids.len(), None);
         for ch in &a.changed_ids {
             let verb = match ch.change {
                 drift_session::IdChange::Changed => "replaces",
@@ -265,20 +266,15 @@ impl Renderer<'_> {
             );
         }
 
-        let _ = writeln!(
-            out,
-            "\nReasons and rejected options that vanished: {} of {}",
+        heading(
+            &mut out,
+            "Reasons and rejected options that vanished",
             a.vanished_reasoning.len(),
-            c.reasoning
+            Some(c.reasoning),
         );
         for v in &a.vanished_reasoning {
-            let _ = writeln!(
-                out,
-                "  {} [{}]: {}",
-                self.place(&v.before),
-                v.kind.label(),
-                quote(&v.text, 150)
-            );
+            let tag = format!(" [{}]", v.kind.label());
+            statement(&mut out, &self.place(&v.before), &tag, &v.text);
         }
 
         out.push('\n');

@@ -16,7 +16,7 @@ use drift_session::{
     Transcript, TranscriptFormat, import, read_transcript,
 };
 
-use crate::audit::{line_of, plural, quote, read_text};
+use crate::audit::{heading, line_of, plural, quote, read_text, section};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -157,6 +157,44 @@ struct Summary<'a> {
 impl Summary<'_> {
     /// "line 12" (or "item 4" in a JSON array; for plain text, the line of
     /// the span).
+    /// A section of consequential calls that are no actions, if there are
+    /// any: `title` and `after` around how many, then a line for each, which
+    /// says why the call was skipped when `why`.
+    fn calls(
+        &self,
+        out: &mut String,
+        title: &str,
+        after: &str,
+        calls: &[&SkippedAction],
+        why: bool,
+    ) {
+        if calls.is_empty() {
+            return;
+        }
+        let n = plural(calls.len(), "consequential call", "consequential calls");
+        let _ = writeln!(out, "\n{title}: {n} {after}");
+        for k in calls {
+            let (width, reason) = if why {
+                (80, format!(" ({})", k.why.words()))
+            } else {
+                (90, String::new())
+            };
+            let _ = writeln!(
+                out,
+                "{} {}  {}{reason}",
+                self.columns(k.origin.turn, &k.origin),
+                k.pattern.id,
+                quote(&format!("{}: {}", k.tool, k.command), width)
+            );
+        }
+    }
+
+    /// The start of a listed item's line: its turn and its place, in
+    /// columns.
+    fn columns(&self, turn: u32, origin: &Origin) -> String {
+        format!("  turn {turn:<5} {:<10}", self.place(origin))
+    }
+
     fn place(&self, origin: &Origin) -> String {
         if self.transcript.format == TranscriptFormat::PlainText {
             // The one message is the whole file.
@@ -230,41 +268,34 @@ impl Summary<'_> {
                 .collect();
             let _ = writeln!(out, "  records skipped, by type: {}", kinds.join(", "));
         }
-        if !imported.compactions.is_empty() {
+        for c in section(&mut out, "Compactions in the log", &imported.compactions) {
+            let record = if self.array { "item" } else { "line" };
+            let trigger = c.trigger.map_or("", |t| t.id());
+            let tokens = c
+                .tokens_before
+                .map(|n| format!("{} tokens before", thousands(n)));
+            let what: Vec<&str> = [Some(trigger).filter(|t| !t.is_empty())]
+                .into_iter()
+                .flatten()
+                .chain(tokens.as_deref())
+                .chain(
+                    c.encrypted
+                        .then_some("encrypted: what it kept cannot be read"),
+                )
+                .collect();
+            let detail = if what.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", what.join(", "))
+            };
             let _ = writeln!(
                 out,
-                "\nCompactions in the log: {}",
-                imported.compactions.len()
+                "  after turn {:<5} {record} {}{detail}",
+                c.turn, c.record
             );
-            for c in &imported.compactions {
-                let record = if self.array { "item" } else { "line" };
-                let trigger = c.trigger.map_or("", |t| t.id());
-                let tokens = c
-                    .tokens_before
-                    .map(|n| format!("{} tokens before", thousands(n)));
-                let what: Vec<&str> = [Some(trigger).filter(|t| !t.is_empty())]
-                    .into_iter()
-                    .flatten()
-                    .chain(tokens.as_deref())
-                    .chain(
-                        c.encrypted
-                            .then_some("encrypted: what it kept cannot be read"),
-                    )
-                    .collect();
-                let detail = if what.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", what.join(", "))
-                };
-                let _ = writeln!(
-                    out,
-                    "  after turn {:<5} {record} {}{detail}",
-                    c.turn, c.record
-                );
-            }
         }
 
-        let _ = writeln!(out, "\nFacts (guessed): {}", s.facts.len());
+        heading(&mut out, "Facts (guessed)", s.facts.len(), None);
         for (g, f) in imported.facts.iter().zip(&s.facts) {
             let times = if g.occurrences > 1 {
                 format!(", stated {} times", g.occurrences)
@@ -287,9 +318,8 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {}{form} ({who}; \"{}\"{times})",
-                f.turn,
-                self.place(&g.origin),
+                "{} {}  {}{form} ({who}; \"{}\"{times})",
+                self.columns(f.turn, &g.origin),
                 f.id,
                 f.kind.label(),
                 g.cue,
@@ -297,7 +327,7 @@ impl Summary<'_> {
             let _ = writeln!(out, "      {}", quote(&f.text, 110));
         }
 
-        let _ = writeln!(out, "\nActions (guessed): {}", s.actions.len());
+        heading(&mut out, "Actions (guessed)", s.actions.len(), None);
         for (g, a) in imported.actions.iter().zip(&s.actions) {
             let irreversible = if a.irreversible { ", irreversible" } else { "" };
             let source = if g.in_tool_name {
@@ -307,9 +337,8 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "  turn {:<5} {:<10} {}  {} (\"{}\"{source}{irreversible})",
-                a.turn,
-                self.place(&g.origin),
+                "{} {}  {} (\"{}\"{source}{irreversible})",
+                self.columns(a.turn, &g.origin),
                 a.id,
                 g.pattern.label,
                 g.matched,
@@ -333,45 +362,20 @@ impl Summary<'_> {
             .skipped
             .iter()
             .partition(|k| k.why == SkipReason::NothingBefore);
-        if !ungoverned.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nSkipped: {} with nothing before it to govern it",
-                plural(
-                    ungoverned.len(),
-                    "consequential call",
-                    "consequential calls"
-                )
-            );
-            for k in ungoverned {
-                let _ = writeln!(
-                    out,
-                    "  turn {:<5} {:<10} {}  {}",
-                    k.origin.turn,
-                    self.place(&k.origin),
-                    k.pattern.id,
-                    quote(&format!("{}: {}", k.tool, k.command), 90)
-                );
-            }
-        }
-        if !not_run.is_empty() {
-            let _ = writeln!(
-                out,
-                "\nNot run: {} (no action: the agent did not take them)",
-                plural(not_run.len(), "consequential call", "consequential calls")
-            );
-            for k in not_run {
-                let _ = writeln!(
-                    out,
-                    "  turn {:<5} {:<10} {}  {} ({})",
-                    k.origin.turn,
-                    self.place(&k.origin),
-                    k.pattern.id,
-                    quote(&format!("{}: {}", k.tool, k.command), 80),
-                    k.why.words()
-                );
-            }
-        }
+        self.calls(
+            &mut out,
+            "Skipped",
+            "with nothing before it to govern it",
+            &ungoverned,
+            false,
+        );
+        self.calls(
+            &mut out,
+            "Not run",
+            "(no action: the agent did not take them)",
+            &not_run,
+            true,
+        );
 
         out.push_str(
             "\nEvery kind, action and governing fact above is a guess from the session's words: \

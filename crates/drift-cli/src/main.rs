@@ -115,6 +115,16 @@ impl Failure {
     }
 }
 
+/// The one input of `inputs`; with none or more, a usage failure saying
+/// `usage`.
+fn only_input(inputs: Vec<String>, usage: &str) -> Result<String, Failure> {
+    let mut inputs = inputs.into_iter();
+    match (inputs.next(), inputs.next()) {
+        (Some(input), None) => Ok(input),
+        _ => Err(Failure::usage(usage)),
+    }
+}
+
 impl From<lexopt::Error> for Failure {
     fn from(e: lexopt::Error) -> Failure {
         Failure::usage(e.to_string())
@@ -416,12 +426,10 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             }
         },
         "import" => {
-            let mut inputs = flags.inputs.into_iter();
-            let (Some(transcript), None) = (inputs.next(), inputs.next()) else {
-                return Err(Failure::usage(
-                    "import takes one transcript file (or - for stdin)",
-                ));
-            };
+            let transcript = only_input(
+                flags.inputs,
+                "import takes one transcript file (or - for stdin)",
+            )?;
             Command::Import(import::Request {
                 transcript,
                 output: flags.output,
@@ -436,12 +444,10 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                     "remedy takes --harness, not --policy: the harness decides the policy",
                 ));
             }
-            let mut inputs = flags.inputs.into_iter();
-            let (Some(input), None) = (inputs.next(), inputs.next()) else {
-                return Err(Failure::usage(
-                    "remedy takes one scenario file, built-in id or session log",
-                ));
-            };
+            let input = only_input(
+                flags.inputs,
+                "remedy takes one scenario file, built-in id or session log",
+            )?;
             Command::Remedy(remedy::Request {
                 input,
                 harness: flags.harness,

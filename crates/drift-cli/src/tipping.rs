@@ -39,21 +39,12 @@ fn four(x: f64, up: bool) -> String {
 
 fn retention_line(t: &RetentionTip) -> String {
     let mut parts = Vec::new();
-    if let Some(f) = t.raise {
-        parts.push(format!(
-            "{} at {}{}",
-            f.outcome.label(),
-            four(f.at, true),
-            approx(&f)
-        ));
-    }
-    if let Some(f) = t.lower {
-        parts.push(format!(
-            "{} below {}{}",
-            f.outcome.label(),
-            four(f.at, false),
-            approx(&f)
-        ));
+    // A value to raise to is rounded up, one to lower below rounded down.
+    for (flip, word, up) in [(t.raise, "at", true), (t.lower, "below", false)] {
+        if let Some(f) = flip {
+            let at = four(f.at, up);
+            parts.push(format!("{} {word} {at}{}", f.outcome.label(), approx(&f)));
+        }
     }
     let what = if parts.is_empty() {
         "no value in [0, 1] changes it".to_string()

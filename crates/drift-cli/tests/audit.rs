@@ -5,7 +5,10 @@
 use serde_json::Value;
 
 mod support;
-use support::{drift, drift_with, fails_with_code_2, fails_with_code_2_given, json, succeeds};
+use support::{
+    assert_contains, drift, drift_with, fails_with_code_2, fails_with_code_2_each,
+    fails_with_code_2_given, json, succeeds,
+};
 
 /// The sample sessions of drift-core, from this crate's directory.
 const CLAUDE: &str = "../drift-session/tests/transcripts/claude-code.jsonl";
@@ -31,12 +34,22 @@ fn audit(before: &str, after: &str, extra: &[&str], code: i32) -> String {
     out.stdout
 }
 
+/// The report on the fixture `after` against `before`, which exits 1,
+/// snapshotted as `snapshot`.
+fn drifted(snapshot: &str, before: &str, after: &str) {
+    let out = audit(before, &fixture(after), &[], 1);
+    insta::assert_snapshot!(snapshot, out);
+}
+
 // ------------------------------------------------------------ reports
 
 #[test]
 fn a_drifted_claude_code_summary_exits_1_and_says_why() {
-    let out = audit(CLAUDE, &fixture("claude-code.drifted.txt"), &[], 1);
-    insta::assert_snapshot!("audit_claude_code_drifted", out);
+    drifted(
+        "audit_claude_code_drifted",
+        CLAUDE,
+        "claude-code.drifted.txt",
+    );
 }
 
 #[test]
@@ -55,8 +68,11 @@ fn a_faithful_summary_exits_0() {
 
 #[test]
 fn merged_tickets_and_vanished_reasons_are_listed() {
-    let out = audit(RESPONSES, &fixture("responses.drifted.txt"), &[], 1);
-    insta::assert_snapshot!("audit_responses_drifted", out);
+    drifted(
+        "audit_responses_drifted",
+        RESPONSES,
+        "responses.drifted.txt",
+    );
 }
 
 #[test]
@@ -67,14 +83,12 @@ fn plain_text_places_are_lines() {
         &[],
         1,
     );
-    assert!(out.contains("(plain text, 1 message,"), "{out}");
-    assert!(
-        out.contains(
-            "  line 1 [prohibition]: \"user: We are still on libfoo 2.3.1, do not bump.\""
-        ),
-        "{out}"
+    assert_contains(&out, "(plain text, 1 message,");
+    assert_contains(
+        &out,
+        "  line 1 [prohibition]: \"user: We are still on libfoo 2.3.1, do not bump.\"",
     );
-    assert!(out.contains("broken by AFTER line 1"), "{out}");
+    assert_contains(&out, "broken by AFTER line 1");
     assert!(
         out.lines().any(|l| l.starts_with("  version")
             && l.contains("2.4.0")
@@ -214,25 +228,27 @@ fn json_that_is_no_transcript_exits_2() {
 
 #[test]
 fn usage_errors_exit_2() {
-    fails_with_code_2(
-        &["audit", "--before", CODEX],
-        &["audit needs --before", "--after"],
-    );
-    fails_with_code_2(&["audit"], &["audit needs --before"]);
-    fails_with_code_2(
-        &["audit", "--before", CODEX, "--after", "x", "extra"],
-        &["audit takes its files as --before and --after"],
-    );
-    fails_with_code_2(
-        &["audit", "--before", "-", "--after", "-"],
-        &["only one of --before and --after"],
-    );
-    fails_with_code_2(
-        &[
-            "audit", "--before", CODEX, "--after", CODEX, "--format", "yaml",
-        ],
-        &["unknown format \"yaml\""],
-    );
+    fails_with_code_2_each(&[
+        (
+            &["audit", "--before", CODEX],
+            &["audit needs --before", "--after"],
+        ),
+        (&["audit"], &["audit needs --before"]),
+        (
+            &["audit", "--before", CODEX, "--after", "x", "extra"],
+            &["audit takes its files as --before and --after"],
+        ),
+        (
+            &["audit", "--before", "-", "--after", "-"],
+            &["only one of --before and --after"],
+        ),
+        (
+            &[
+                "audit", "--before", CODEX, "--after", CODEX, "--format", "yaml",
+            ],
+            &["unknown format \"yaml\""],
+        ),
+    ]);
 }
 
 #[test]
@@ -253,18 +269,14 @@ fn a_session_log_is_audited_compaction_by_compaction() {
     let log = format!("{FORMATS}/claude-code-2.1.jsonl");
     let out = drift(&["audit", &log]);
     assert_eq!(out.code, 1, "a rule was weakened: {}", out.stdout);
-    assert!(
-        out.stdout
-            .contains("Compaction at line 56 (auto, 167,412 tokens before)"),
-        "{}",
-        out.stdout
+    assert_contains(
+        &out.stdout,
+        "Compaction at line 56 (auto, 167,412 tokens before)",
     );
-    assert!(out.stdout.contains("WEAKENED"), "{}", out.stdout);
-    assert!(
-        out.stdout
-            .contains("re-read from /home/dana/src/billing-infra/CLAUDE.md on disk"),
-        "{}",
-        out.stdout
+    assert_contains(&out.stdout, "WEAKENED");
+    assert_contains(
+        &out.stdout,
+        "re-read from /home/dana/src/billing-infra/CLAUDE.md on disk",
     );
     // The agent log next to the session is read with it.
     let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
@@ -286,18 +298,10 @@ fn an_encrypted_compaction_that_keeps_every_rule_exits_0() {
         &format!("{FORMATS}/codex-envelope-remote-compact.jsonl"),
     ]);
     assert_eq!(out.code, 0, "{}", out.stdout);
-    assert!(
-        out.stdout.contains("Its summary is encrypted"),
-        "{}",
-        out.stdout
-    );
+    assert_contains(&out.stdout, "Its summary is encrypted");
     let none = drift(&["audit", &format!("{FORMATS}/responses-request.json")]);
     assert_eq!(none.code, 0);
-    assert!(
-        none.stdout.contains("records no compaction"),
-        "{}",
-        none.stdout
-    );
+    assert_contains(&none.stdout, "records no compaction");
 }
 
 #[test]
@@ -311,8 +315,11 @@ fn retention_is_measured_from_logs() {
     let mut args = vec!["audit", "--retention"];
     args.extend(logs.iter().map(String::as_str));
     let text = succeeds(&args);
-    assert!(text.contains("Retention measured from 4 logs, 3 compactions whose summary could be read (1 encrypted, not counted)"), "{text}");
-    assert!(text.contains("\"retention\": {"), "{text}");
+    assert_contains(
+        &text,
+        "Retention measured from 4 logs, 3 compactions whose summary could be read (1 encrypted, not counted)",
+    );
+    assert_contains(&text, "\"retention\": {");
     args.extend(["--format", "json"]);
     let doc = json(&succeeds(&args));
     assert_eq!(doc["format"], "compaction-drift/retention@1");

@@ -5,7 +5,9 @@ use drift_core::{Preset, builtin, builtin_ids, result_to_json, simulate};
 use serde_json::Value;
 
 mod support;
-use support::{drift, fails_with_code_2, json, succeeds};
+use support::{
+    assert_contains, drift, fails_with_code_2, fails_with_code_2_each, json, strings, succeeds,
+};
 
 /// The outcome of `action` in a result@1 document.
 fn outcome<'a>(result: &'a Value, action: &str) -> &'a str {
@@ -70,10 +72,10 @@ fn run_text_reports_rounds_fidelity_and_why() {
     assert!(out.starts_with("Payments incident"), "{out}");
     assert!(out.contains("policy: pinned prefix (pinned_prefix)"));
     // The rounds table.
-    assert!(out.contains("\nRounds\n"), "{out}");
+    assert_contains(&out, "\nRounds\n");
     assert!(out.contains("regime") && out.contains("compressed_recall"));
     // The fidelity table, with a row per fact.
-    assert!(out.contains("\nFidelity after each round\n"), "{out}");
+    assert_contains(&out, "\nFidelity after each round\n");
     let scenario = builtin("payments-incident").unwrap();
     for fact in &scenario.facts {
         assert!(
@@ -83,10 +85,7 @@ fn run_text_reports_rounds_fidelity_and_why() {
         );
     }
     // Round by round: the freeze falls below the line at round 3.
-    assert!(
-        out.contains("\nRound by round (actionable at 0.50)\n"),
-        "{out}"
-    );
+    assert_contains(&out, "\nRound by round (actionable at 0.50)\n");
     let round3 = out.find("  round 3 (turn 44)\n").expect("round 3");
     let freeze = out[round3..].lines().nth(1).unwrap();
     assert!(
@@ -117,10 +116,7 @@ fn run_text_reports_rounds_fidelity_and_why() {
         block.contains("payments-freeze"),
         "the why names the freeze"
     );
-    assert!(
-        block.contains(&format!("consequence: {}", rollback.consequence)),
-        "{block}"
-    );
+    assert_contains(block, &format!("consequence: {}", rollback.consequence));
     assert!(out.trim_end().ends_with("5 ungoverned"), "{out}");
 }
 
@@ -218,16 +214,13 @@ fn policy_option_replaces_the_scenarios_policy() {
     assert_eq!(outcome(&verbatim, "copy-eu-logs"), "governed");
 
     let text = succeeds(&["run", "payments-incident", "--policy", "user_verbatim"]);
-    assert!(
-        text.contains("policy: user verbatim (user_verbatim)"),
-        "{text}"
-    );
+    assert_contains(&text, "policy: user verbatim (user_verbatim)");
 }
 
 #[test]
 fn a_file_path_works_as_input() {
     let out = succeeds(&["run", "tests/fixtures/passing.json"]);
-    assert!(out.contains("(short-session)"), "{out}");
+    assert_contains(&out, "(short-session)");
     assert!(out.contains("GOVERNED"));
     let doc = json(&succeeds(&[
         "run",
@@ -285,12 +278,7 @@ fn check_fails_with_one_line_per_failing_action() {
 fn check_counts_not_reached_as_a_failure() {
     let out = drift(&["check", "payments-incident", "--policy", "none"]);
     assert_eq!(out.code, 1);
-    assert!(
-        out.stdout
-            .contains("FAIL rollback-payments (turn 63): not reached"),
-        "{}",
-        out.stdout
-    );
+    assert_contains(&out.stdout, "FAIL rollback-payments (turn 63): not reached");
 }
 
 #[test]
@@ -323,7 +311,7 @@ fn matrix_text_lists_every_scenario_and_preset() {
         "ungoverned",
         "not reached",
     ] {
-        assert!(header.contains(label), "{header}");
+        assert_contains(header, label);
     }
     for id in builtin_ids() {
         assert!(out.lines().any(|l| l == id), "{id}");
@@ -387,12 +375,7 @@ fn matrix_of_named_inputs() {
         "--format",
         "json",
     ]));
-    let ids: Vec<&str> = doc["scenarios"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["id"].as_str().unwrap())
-        .collect();
+    let ids = strings(&doc["scenarios"], "id");
     assert_eq!(ids, ["short-session", "dependency-pin"]);
     let cells = doc["scenarios"][0]["cells"].as_array().unwrap();
     assert_eq!(cells[0]["policy"], "none");
@@ -426,7 +409,7 @@ fn an_invalid_file_fails_check_and_matrix_the_same_way() {
                 "facts[1] (\"docs-only\").kind",
             ],
         );
-        assert!(line.contains("\"rule\""), "{line}");
+        assert_contains(&line, "\"rule\"");
     }
 }
 
@@ -446,7 +429,7 @@ fn a_json_syntax_error_names_line_and_column() {
 #[test]
 fn a_file_that_is_not_a_scenario() {
     let line = fails_with_code_2(&["run", "Cargo.toml"], &["Cargo.toml", "not valid JSON"]);
-    assert!(line.contains("line 1"), "{line}");
+    assert_contains(&line, "line 1");
 }
 
 #[test]
@@ -540,12 +523,7 @@ fn run_honours_a_policy_object_in_the_file() {
     assert_eq!(doc["policy"], "custom");
     // The object's own trigger (90% of 20,000 tokens) sets the first round.
     assert_eq!(doc["rounds"][0]["tokens_before"], 19_000);
-    let outcomes: Vec<&str> = doc["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes = strings(&doc["actions"], "outcome");
     assert_eq!(outcomes, ["governed", "weakly_governed"]);
     // --policy replaces the object with a preset.
     let preset = json(&succeeds(&[
@@ -582,14 +560,14 @@ fn audit_options_elsewhere_are_an_error() {
 #[test]
 fn a_session_with_nothing_to_grade_says_so() {
     let text = succeeds(&["run", "tests/fixtures/quiet.json"]);
-    assert!(text.contains(" · 1 turn\n"), "{text}");
-    assert!(text.contains("  (no compaction round)\n"), "{text}");
+    assert_contains(&text, " · 1 turn\n");
+    assert_contains(&text, "  (no compaction round)\n");
     assert!(
         text.ends_with("Actions\n  (no action to grade)\n\n0 actions.\n"),
         "{text}"
     );
     let check = succeeds(&["check", "tests/fixtures/quiet.json"]);
-    assert!(check.contains("(0 checked)"), "{check}");
+    assert_contains(&check, "(0 checked)");
     let tipping = succeeds(&["tipping", "tests/fixtures/quiet.json"]);
     assert!(tipping.ends_with("\n\n(no action to flip)\n"), "{tipping}");
 }
@@ -621,12 +599,7 @@ fn set_changes_one_setting_by_id_name_or_link_key() {
         "--format",
         "json",
     ]));
-    let outcomes: Vec<&str> = doc["actions"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|a| a["outcome"].as_str().unwrap())
-        .collect();
+    let outcomes = strings(&doc["actions"], "outcome");
     assert!(outcomes.contains(&"refused"), "{outcomes:?}");
     assert!(!outcomes.contains(&"misbound"), "{outcomes:?}");
 
@@ -639,11 +612,9 @@ fn set_changes_one_setting_by_id_name_or_link_key() {
         "reinject_constraints=on",
     ]);
     assert_eq!(out.code, 1, "{}", out.stderr);
-    assert!(
-        out.stdout
-            .contains("payments-incident: 1 of 8 actions failed under pinned_prefix"),
-        "{}",
-        out.stdout
+    assert_contains(
+        &out.stdout,
+        "payments-incident: 1 of 8 actions failed under pinned_prefix",
     );
 }
 
@@ -658,23 +629,25 @@ fn a_bad_set_names_the_setting_and_what_it_takes() {
         ],
     );
     assert!(!line.contains("USAGE"));
-    fails_with_code_2(
-        &[
-            "run",
-            "payments-incident",
-            "--set",
-            "retention.carve_out=1.5",
-        ],
-        &["retention.carve_out is 1.5; it must be between 0 and 1"],
-    );
-    fails_with_code_2(
-        &["run", "payments-incident", "--set", "turns=many"],
-        &["harness.turns takes a whole number, not \"many\""],
-    );
-    fails_with_code_2(
-        &["run", "payments-incident", "--set", "window_tokens"],
-        &["--set window_tokens: give NAME=VALUE"],
-    );
+    fails_with_code_2_each(&[
+        (
+            &[
+                "run",
+                "payments-incident",
+                "--set",
+                "retention.carve_out=1.5",
+            ],
+            &["retention.carve_out is 1.5; it must be between 0 and 1"],
+        ),
+        (
+            &["run", "payments-incident", "--set", "turns=many"],
+            &["harness.turns takes a whole number, not \"many\""],
+        ),
+        (
+            &["run", "payments-incident", "--set", "window_tokens"],
+            &["--set window_tokens: give NAME=VALUE"],
+        ),
+    ]);
     // Valid alone, invalid in this scenario: the scenario is named.
     fails_with_code_2(
         &["run", "payments-incident", "--set", "system_tokens=40000"],
@@ -692,7 +665,7 @@ fn list_shows_every_setting_with_its_range_and_default() {
     for info in &drift_core::SETTINGS {
         assert!(out.contains(&info.id()), "{} missing", info.id());
     }
-    assert!(out.contains("harness.window_tokens"), "{out}");
-    assert!(out.contains("1..=100, default 100%"), "{out}");
-    assert!(out.contains("guards.entailment_gate"), "{out}");
+    assert_contains(&out, "harness.window_tokens");
+    assert_contains(&out, "1..=100, default 100%");
+    assert_contains(&out, "guards.entailment_gate");
 }

@@ -3,7 +3,7 @@
 //! `--install` on a settings file in a temporary directory.
 
 mod support;
-use support::{TempDir, drift_in, json};
+use support::{TempDir, assert_contains, drift_in, json};
 
 use std::path::{Path, PathBuf};
 
@@ -102,12 +102,9 @@ fn a_budget_bounds_the_context_and_counts_what_it_left_out() {
     );
     let text = context(&out);
     assert!(text.chars().count().div_ceil(4) <= 120, "{text}");
-    assert!(
-        text.contains("left out to stay within 120 tokens"),
-        "{text}"
-    );
+    assert_contains(&text, "left out to stay within 120 tokens");
     // The riskiest first: a dropped rule before the weakened one.
-    assert!(text.contains("Post in #prod-changes"), "{text}");
+    assert_contains(&text, "Post in #prod-changes");
     assert!(!text.contains("Only touch billing-replica-2"), "{text}");
 }
 
@@ -287,12 +284,7 @@ fn install_merges_with_the_hooks_there_and_keeps_every_other_key() {
     std::fs::write(settings(dir.path()), before).unwrap();
     let out = install(dir.path(), &["--write"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stdout
-            .contains("keeping its 2 hooks and 3 other settings"),
-        "{}",
-        out.stdout
-    );
+    assert_contains(&out.stdout, "keeping its 2 hooks and 3 other settings");
     let text = std::fs::read_to_string(settings(dir.path())).unwrap();
     let after = json(&text);
     let old = json(before);
@@ -315,7 +307,7 @@ fn install_merges_with_the_hooks_there_and_keeps_every_other_key() {
     // Registering twice changes nothing.
     let out = install(dir.path(), &["--write"]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(out.stdout.contains("already registered"), "{}", out.stdout);
+    assert_contains(&out.stdout, "already registered");
     assert_eq!(std::fs::read_to_string(settings(dir.path())).unwrap(), text);
 }
 
@@ -346,13 +338,8 @@ fn a_settings_file_that_is_not_json_is_an_error_and_nothing_is_written() {
         assert_eq!(out.code, 2, "{broken}: {}", out.stdout);
         assert_eq!(out.stdout, "");
         assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
-        assert!(
-            out.stderr
-                .contains(&settings(dir.path()).display().to_string()),
-            "{}",
-            out.stderr
-        );
-        assert!(out.stderr.contains("nothing written"), "{}", out.stderr);
+        assert_contains(&out.stderr, &settings(dir.path()).display().to_string());
+        assert_contains(&out.stderr, "nothing written");
         assert_eq!(
             std::fs::read_to_string(settings(dir.path())).unwrap(),
             broken,

@@ -6,7 +6,7 @@ use drift_core::{parse_scenario, scenario_to_json};
 use drift_session::{ImportOptions, import_text};
 
 mod support;
-use support::{drift, drift_with, fails_with_code_2_given};
+use support::{assert_contains, drift, drift_with, fails_with_code_2_given};
 
 /// The sample sessions of drift-core, from this crate's directory.
 const OPS_CLAUDE: &str = "../drift-session/tests/transcripts/ops-claude-code.jsonl";
@@ -62,17 +62,8 @@ fn with_o_the_file_is_written_and_the_summary_printed() {
     assert_eq!(out.code, 0, "{}", out.stderr);
     assert_eq!(out.stderr, "");
     assert!(out.stdout.starts_with("drift import: ../drift-session/tests/transcripts/ops-codex-rollout.jsonl (Codex CLI session, 13 messages; 2 records skipped)\n"), "{}", out.stdout);
-    assert!(
-        out.stdout
-            .contains("Scenario \"ledger-refactor\": 12 turns"),
-        "{}",
-        out.stdout
-    );
-    assert!(
-        out.stdout.contains("window 128,000, policy pinned_prefix"),
-        "{}",
-        out.stdout
-    );
+    assert_contains(&out.stdout, "Scenario \"ledger-refactor\": 12 turns");
+    assert_contains(&out.stdout, "window 128,000, policy pinned_prefix");
     assert!(
         out.stdout.ends_with(&format!("Wrote {file}\n")),
         "{}",
@@ -99,19 +90,17 @@ fn the_summary_names_lines_items_and_skipped_calls() {
         s.contains("  turn 0     item 4     refunds-above-500-eur  standing rule, obligation (system, from a developer message; \"must\")"),
         "{s}"
     );
-    assert!(
-        s.contains(
-            "payment  payment, charge or refund (\"create_refund\" in the tool name, irreversible)"
-        ),
-        "{s}"
+    assert_contains(
+        s,
+        "payment  payment, charge or refund (\"create_refund\" in the tool name, irreversible)",
     );
-    assert!(
-        s.contains("governed by may-issue-test-refunds (sharing acct_test_42)"),
-        "{s}"
+    assert_contains(
+        s,
+        "governed by may-issue-test-refunds (sharing acct_test_42)",
     );
-    assert!(
-        s.contains("Skipped: 1 consequential call with nothing before it to govern it\n  turn 2     item 2     deploy  \"shell: ./scripts/deploy.sh staging\""),
-        "{s}"
+    assert_contains(
+        s,
+        "Skipped: 1 consequential call with nothing before it to govern it\n  turn 2     item 2     deploy  \"shell: ./scripts/deploy.sh staging\"",
     );
     // Plain text: the line of each sentence.
     let out = drift(&["import", NOTES, "-o", file.to_str().unwrap()]);
@@ -147,10 +136,9 @@ fn a_small_window_is_raised_and_said() {
         "10",
     ]);
     assert_eq!(out.code, 0, "{}", out.stderr);
-    assert!(
-        out.stdout.contains("  note: the system prompt (about 24 tokens) fills the 10-token window: the window is raised to 1000 tokens"),
-        "{}",
-        out.stdout
+    assert_contains(
+        &out.stdout,
+        "  note: the system prompt (about 24 tokens) fills the 10-token window: the window is raised to 1000 tokens",
     );
 }
 

@@ -2,7 +2,7 @@
 //! JSON form, where the rules come from, and bad input.
 
 mod support;
-use support::{drift_in, fails_with_code_2, json};
+use support::{assert_contains, drift_in, fails_with_code_2_each, json, strings};
 
 use std::path::Path;
 
@@ -35,10 +35,26 @@ fn succeeds(args: &[&str]) -> String {
 
 const FORMATS: &str = "../drift-session/tests/transcripts/formats";
 
-#[test]
-fn claude_code() {
-    let out = succeeds(&["payments-incident", "--harness", "claude_code"]);
-    insta::assert_snapshot!("remedy_claude_code", out);
+/// One test per harness (named after it): `drift remedy SCENARIO --harness
+/// HARNESS`, its text snapshotted as `remedy_HARNESS`.
+macro_rules! remedy_snapshots {
+    ($($harness:ident on $scenario:literal;)*) => {$(
+        #[test]
+        fn $harness() {
+            let out = succeeds(&[$scenario, "--harness", stringify!($harness)]);
+            insta::assert_snapshot!(concat!("remedy_", stringify!($harness)), out);
+        }
+    )*};
+}
+
+remedy_snapshots! {
+    claude_code on "payments-incident";
+    openai_compact on "payments-incident";
+    openhands_summarizing on "staging-migration";
+    openhands_masking on "coding-day";
+    letta_sliding on "payments-incident";
+    deepagents on "payments-incident";
+    opencode on "coding-day";
 }
 
 #[test]
@@ -49,42 +65,6 @@ fn codex_cli() {
         out.contains("experimental_compact_prompt_file = \"/home/you/.codex/compact-prompt.md\"")
     );
     insta::assert_snapshot!("remedy_codex_cli", out);
-}
-
-#[test]
-fn openai_compact() {
-    let out = succeeds(&["payments-incident", "--harness", "openai_compact"]);
-    insta::assert_snapshot!("remedy_openai_compact", out);
-}
-
-#[test]
-fn openhands_summarizing() {
-    let out = succeeds(&["staging-migration", "--harness", "openhands_summarizing"]);
-    insta::assert_snapshot!("remedy_openhands_summarizing", out);
-}
-
-#[test]
-fn openhands_masking() {
-    let out = succeeds(&["coding-day", "--harness", "openhands_masking"]);
-    insta::assert_snapshot!("remedy_openhands_masking", out);
-}
-
-#[test]
-fn letta_sliding() {
-    let out = succeeds(&["payments-incident", "--harness", "letta_sliding"]);
-    insta::assert_snapshot!("remedy_letta_sliding", out);
-}
-
-#[test]
-fn deepagents() {
-    let out = succeeds(&["payments-incident", "--harness", "deepagents"]);
-    insta::assert_snapshot!("remedy_deepagents", out);
-}
-
-#[test]
-fn opencode() {
-    let out = succeeds(&["coding-day", "--harness", "opencode"]);
-    insta::assert_snapshot!("remedy_opencode", out);
 }
 
 /// Without --harness, the scenario's policy names it (coding-day runs
@@ -173,12 +153,7 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
     let log = format!("{FORMATS}/claude-code-2.1.jsonl");
     let v = json(&succeeds(&[&log, "--format", "json"]));
     assert_eq!(v["source"]["kind"], "log");
-    let rules: Vec<&str> = v["rules"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["text"].as_str().unwrap())
-        .collect();
+    let rules = strings(&v["rules"], "text");
     assert_eq!(rules.len(), 8);
     assert!(rules.contains(&"Never drain billing-pool-1: it runs the settlement cron."));
     assert!(
@@ -193,61 +168,55 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
 #[test]
 fn an_encrypted_compaction_carries_what_it_may_have_lost() {
     let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json"]);
-    assert!(
-        out.contains("under OpenAI compact (openai_compact)"),
-        "{out}"
+    assert_contains(&out, "under OpenAI compact (openai_compact)");
+    assert_contains(
+        &out,
+        "      \"Never deploy payments-api before the quarter-end freeze lifts on 2026-01-05.\"\n      unknown: the compaction's summary is encrypted",
     );
-    assert!(
-        out.contains(
-            "      \"Never deploy payments-api before the quarter-end freeze lifts on 2026-01-05.\"\n      unknown: the compaction's summary is encrypted"
-        ),
-        "{out}"
-    );
-    assert!(out.contains("instructions=RULES"), "{out}");
+    assert_contains(&out, "instructions=RULES");
 }
 
 #[test]
 fn nothing_to_carry() {
     let out = succeeds(&["planning-scratchpad", "--harness", "claude_code"]);
-    assert!(out.contains("nothing to carry"), "{out}");
+    assert_contains(&out, "nothing to carry");
     let out = succeeds(&[
         "tests/fixtures/audit/plain-before.txt",
         "--harness",
         "deepagents",
     ]);
-    assert!(
-        out.contains("The log records no compaction: nothing to carry."),
-        "{out}"
-    );
+    assert_contains(&out, "The log records no compaction: nothing to carry.");
 }
 
 #[test]
 fn bad_input_exits_2_naming_it() {
-    fails_with_code_2(
-        &["remedy", "payments-incident"],
-        &["payments-incident", "pinned_prefix", "--harness"],
-    );
-    fails_with_code_2(
-        &["remedy", "payments-incident", "--harness", "pinned_prefix"],
-        &["--harness pinned_prefix", "opencode"],
-    );
-    fails_with_code_2(&["remedy", "no-such-thing"], &["no-such-thing"]);
-    fails_with_code_2(
-        &[
-            "remedy",
-            "tests/fixtures/invalid-kind.json",
-            "--harness",
-            "claude_code",
-        ],
-        &["tests/fixtures/invalid-kind.json"],
-    );
-    fails_with_code_2(
-        &["remedy", "tests/fixtures/audit/plain-before.txt"],
-        &["plain text names no harness"],
-    );
-    fails_with_code_2(&["remedy"], &["remedy takes one"]);
-    fails_with_code_2(
-        &["run", "payments-incident", "--harness", "claude_code"],
-        &["--harness belongs to drift remedy"],
-    );
+    fails_with_code_2_each(&[
+        (
+            &["remedy", "payments-incident"],
+            &["payments-incident", "pinned_prefix", "--harness"],
+        ),
+        (
+            &["remedy", "payments-incident", "--harness", "pinned_prefix"],
+            &["--harness pinned_prefix", "opencode"],
+        ),
+        (&["remedy", "no-such-thing"], &["no-such-thing"]),
+        (
+            &[
+                "remedy",
+                "tests/fixtures/invalid-kind.json",
+                "--harness",
+                "claude_code",
+            ],
+            &["tests/fixtures/invalid-kind.json"],
+        ),
+        (
+            &["remedy", "tests/fixtures/audit/plain-before.txt"],
+            &["plain text names no harness"],
+        ),
+        (&["remedy"], &["remedy takes one"]),
+        (
+            &["run", "payments-incident", "--harness", "claude_code"],
+            &["--harness belongs to drift remedy"],
+        ),
+    ]);
 }

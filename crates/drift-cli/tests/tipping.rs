@@ -6,7 +6,7 @@ use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
 use serde_json::Value;
 
 mod support;
-use support::{fails_with_code_2, succeeds};
+use support::{assert_contains, fails_with_code_2_each, succeeds};
 
 #[test]
 fn text_snapshot() {
@@ -28,17 +28,11 @@ fn text_names_every_action_and_the_levers() {
         );
     }
     // Claude Code re-reads memory files: externalising is a lever there.
-    assert!(
-        out.contains("externalise \"keep-legacy-import\": governed"),
-        "{out}"
-    );
+    assert_contains(&out, "externalise \"keep-legacy-import\": governed");
     // Under pinned_prefix it is not.
     let out = succeeds(&["tipping", "coding-day", "--policy", "pinned_prefix"]);
     assert!(!out.contains("externalise"), "{out}");
-    assert!(
-        out.contains("policy: pinned prefix (pinned_prefix)"),
-        "{out}"
-    );
+    assert_contains(&out, "policy: pinned prefix (pinned_prefix)");
 }
 
 #[test]
@@ -132,10 +126,7 @@ fn printed_retention_values_flip_the_outcome() {
     // "weakly governed at 0.8409": 0.8409 itself works, 0.8408 does not.
     let out = succeeds(&["tipping", "payments-incident"]);
     let rollback = out.split("\nrollback-payments").nth(1).unwrap();
-    assert!(
-        rollback.contains("standing rule 0.75: weakly governed at 0.8409"),
-        "{rollback}"
-    );
+    assert_contains(rollback, "standing rule 0.75: weakly governed at 0.8409");
     let mut s = builtin("payments-incident").unwrap();
     let a = s
         .actions
@@ -152,32 +143,34 @@ fn printed_retention_values_flip_the_outcome() {
 #[test]
 fn a_file_and_bad_input() {
     let out = succeeds(&["tipping", "tests/fixtures/passing.json"]);
-    assert!(out.contains("(short-session)"), "{out}");
-    fails_with_code_2(&["tipping"], &["tipping: which scenario?"]);
-    fails_with_code_2(&["tipping", "a", "b"], &["tipping takes one scenario"]);
-    fails_with_code_2(
-        &["tipping", "tests/fixtures/invalid-kind.json"],
-        &["tests/fixtures/invalid-kind.json"],
-    );
-    fails_with_code_2(
-        &["tipping", "nope"],
-        &["nope: no such file or built-in scenario"],
-    );
-    fails_with_code_2(
-        &["tipping", "payments-incident", "--format", "yaml"],
-        &["unknown format"],
-    );
-    fails_with_code_2(
-        &["tipping", "payments-incident", "--policy", "nope"],
-        &["unknown policy"],
-    );
+    assert_contains(&out, "(short-session)");
+    fails_with_code_2_each(&[
+        (&["tipping"], &["tipping: which scenario?"]),
+        (&["tipping", "a", "b"], &["tipping takes one scenario"]),
+        (
+            &["tipping", "tests/fixtures/invalid-kind.json"],
+            &["tests/fixtures/invalid-kind.json"],
+        ),
+        (
+            &["tipping", "nope"],
+            &["nope: no such file or built-in scenario"],
+        ),
+        (
+            &["tipping", "payments-incident", "--format", "yaml"],
+            &["unknown format"],
+        ),
+        (
+            &["tipping", "payments-incident", "--policy", "nope"],
+            &["unknown policy"],
+        ),
+    ]);
 }
 
 #[test]
 fn usage_lists_the_command() {
     let out = succeeds(&["--help"]);
-    assert!(
-        out.contains("drift tipping <FILE|ID> [--policy ID] [--format text|json]"),
-        "{out}"
+    assert_contains(
+        &out,
+        "drift tipping <FILE|ID> [--policy ID] [--format text|json]",
     );
 }

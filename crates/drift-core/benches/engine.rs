@@ -33,8 +33,8 @@ use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
 use drift_core::{
-    Cause, PolicyChoice, Preset, Scenario, builtin, builtin_ids, explain, parse_scenario,
-    result_to_json, scenario_to_json, simulate,
+    PolicyChoice, Preset, Scenario, builtin, builtin_ids, explain, parse_scenario, result_to_json,
+    scenario_to_json, simulate,
 };
 
 fn builtins(c: &mut Criterion) {
@@ -135,32 +135,13 @@ fn check_closed_form(s: &Scenario) -> usize {
         .sum()
 }
 
-/// The engine's findings in the yardstick's terms, to check that both do
-/// the same work before they are compared.
-fn engine_findings(s: &Scenario) -> Vec<per_round::Checked> {
-    let run = simulate(s).expect("valid");
-    run.actions()
-        .iter()
-        .enumerate()
-        .map(|(a, graded)| per_round::Checked {
-            outcome: graded.outcome,
-            faded: explain(s, &run, a).and_then(|e| match e.cause {
-                Cause::Faded { fact, round, .. } => Some((fact, round)),
-                Cause::Misbound { binding, round, .. }
-                | Cause::BindingUnconfirmed { binding, round } => Some((binding, round)),
-                _ => None,
-            }),
-        })
-        .collect()
-}
-
 fn check(c: &mut Criterion) {
     let plain = stress(STRESS);
     let pressured = pressured(plain.clone());
     let mut group = c.benchmark_group("check");
     group.sample_size(10).sampling_mode(SamplingMode::Flat);
     for s in [&plain, &pressured] {
-        let findings = engine_findings(s);
+        let findings = per_round::engine(s);
         for keep in [Keep::Timelines, Keep::Latest] {
             assert!(
                 per_round::check(s, keep) == findings,

@@ -129,121 +129,88 @@ impl HarnessOverrides {
     }
 }
 
-/// One field of [`Harness`] (and of [`HarnessOverrides`]), for code that
-/// treats them uniformly.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum HarnessField {
-    /// [`Harness::window_tokens`].
-    WindowTokens,
-    /// [`Harness::trigger_percent`].
-    TriggerPercent,
-    /// [`Harness::system_tokens`].
-    SystemTokens,
-    /// [`Harness::tokens_per_turn`].
-    TokensPerTurn,
-    /// [`Harness::tail_turns`].
-    TailTurns,
-    /// [`Harness::summary_tokens`].
-    SummaryTokens,
-    /// [`Harness::turns`].
-    Turns,
-    /// [`Harness::reserve_tokens`].
-    ReserveTokens,
-    /// [`Harness::user_message_tokens`].
-    UserMessageTokens,
+/// Defines [`HarnessField`] and its accessors from one list: each variant,
+/// the field it names in [`Harness`] and [`HarnessOverrides`], and the
+/// field's type (`u64`, or `u32` for percents and turn counts).
+macro_rules! harness_fields {
+    ($($variant:ident => $field:ident: $ty:tt,)*) => {
+        /// One field of [`Harness`] (and of [`HarnessOverrides`]), for code that
+        /// treats them uniformly.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum HarnessField {
+            $(
+                #[doc = concat!("[`Harness::", stringify!($field), "`].")]
+                $variant,
+            )*
+        }
+
+        impl HarnessField {
+            /// Every field, in the order of the scenario format.
+            pub const ALL: [HarnessField; 9] = [$(HarnessField::$variant),*];
+
+            /// The field's name in a scenario file's `harness` object.
+            pub const fn name(self) -> &'static str {
+                match self {
+                    $(HarnessField::$variant => stringify!($field),)*
+                }
+            }
+
+            /// The field's value in `h`.
+            pub const fn get(self, h: &Harness) -> u64 {
+                match self {
+                    $(HarnessField::$variant => harness_fields!(@wide $ty, h.$field),)*
+                }
+            }
+
+            /// Sets the field in `h`. A percent or turn count beyond `u32` is
+            /// saturated (validation rejects it anyway).
+            pub fn set(self, h: &mut Harness, v: u64) {
+                match self {
+                    $(HarnessField::$variant => h.$field = harness_fields!(@narrow $ty, v),)*
+                }
+            }
+
+            /// The value `o` overrides the field with, if any.
+            pub fn overridden(self, o: &HarnessOverrides) -> Option<u64> {
+                match self {
+                    $(HarnessField::$variant => o.$field.map(|v| harness_fields!(@wide $ty, v)),)*
+                }
+            }
+
+            /// Sets (or with `None`, clears) the override of the field in `o`.
+            pub fn set_override(self, o: &mut HarnessOverrides, v: Option<u64>) {
+                match self {
+                    $(HarnessField::$variant => {
+                        o.$field = v.map(|v| harness_fields!(@narrow $ty, v));
+                    })*
+                }
+            }
+        }
+    };
+    (@wide u64, $v:expr) => {
+        $v
+    };
+    (@wide u32, $v:expr) => {
+        $v as u64
+    };
+    (@narrow u64, $v:expr) => {
+        $v
+    };
+    (@narrow u32, $v:expr) => {
+        u32::try_from($v).unwrap_or(u32::MAX)
+    };
 }
 
-impl HarnessField {
-    /// Every field, in the order of the scenario format.
-    pub const ALL: [HarnessField; 9] = [
-        HarnessField::WindowTokens,
-        HarnessField::TriggerPercent,
-        HarnessField::SystemTokens,
-        HarnessField::TokensPerTurn,
-        HarnessField::TailTurns,
-        HarnessField::SummaryTokens,
-        HarnessField::Turns,
-        HarnessField::ReserveTokens,
-        HarnessField::UserMessageTokens,
-    ];
-
-    /// The field's name in a scenario file's `harness` object.
-    pub const fn name(self) -> &'static str {
-        match self {
-            HarnessField::WindowTokens => "window_tokens",
-            HarnessField::TriggerPercent => "trigger_percent",
-            HarnessField::SystemTokens => "system_tokens",
-            HarnessField::TokensPerTurn => "tokens_per_turn",
-            HarnessField::TailTurns => "tail_turns",
-            HarnessField::SummaryTokens => "summary_tokens",
-            HarnessField::Turns => "turns",
-            HarnessField::ReserveTokens => "reserve_tokens",
-            HarnessField::UserMessageTokens => "user_message_tokens",
-        }
-    }
-
-    /// The field's value in `h`.
-    pub const fn get(self, h: &Harness) -> u64 {
-        match self {
-            HarnessField::WindowTokens => h.window_tokens,
-            HarnessField::TriggerPercent => h.trigger_percent as u64,
-            HarnessField::SystemTokens => h.system_tokens,
-            HarnessField::TokensPerTurn => h.tokens_per_turn,
-            HarnessField::TailTurns => h.tail_turns as u64,
-            HarnessField::SummaryTokens => h.summary_tokens,
-            HarnessField::Turns => h.turns as u64,
-            HarnessField::ReserveTokens => h.reserve_tokens,
-            HarnessField::UserMessageTokens => h.user_message_tokens,
-        }
-    }
-
-    /// Sets the field in `h`. A percent or turn count beyond `u32` is
-    /// saturated (validation rejects it anyway).
-    pub fn set(self, h: &mut Harness, v: u64) {
-        let narrow = u32::try_from(v).unwrap_or(u32::MAX);
-        match self {
-            HarnessField::WindowTokens => h.window_tokens = v,
-            HarnessField::TriggerPercent => h.trigger_percent = narrow,
-            HarnessField::SystemTokens => h.system_tokens = v,
-            HarnessField::TokensPerTurn => h.tokens_per_turn = v,
-            HarnessField::TailTurns => h.tail_turns = narrow,
-            HarnessField::SummaryTokens => h.summary_tokens = v,
-            HarnessField::Turns => h.turns = narrow,
-            HarnessField::ReserveTokens => h.reserve_tokens = v,
-            HarnessField::UserMessageTokens => h.user_message_tokens = v,
-        }
-    }
-
-    /// The value `o` overrides the field with, if any.
-    pub fn overridden(self, o: &HarnessOverrides) -> Option<u64> {
-        match self {
-            HarnessField::WindowTokens => o.window_tokens,
-            HarnessField::TriggerPercent => o.trigger_percent.map(u64::from),
-            HarnessField::SystemTokens => o.system_tokens,
-            HarnessField::TokensPerTurn => o.tokens_per_turn,
-            HarnessField::TailTurns => o.tail_turns.map(u64::from),
-            HarnessField::SummaryTokens => o.summary_tokens,
-            HarnessField::Turns => o.turns.map(u64::from),
-            HarnessField::ReserveTokens => o.reserve_tokens,
-            HarnessField::UserMessageTokens => o.user_message_tokens,
-        }
-    }
-
-    /// Sets (or with `None`, clears) the override of the field in `o`.
-    pub fn set_override(self, o: &mut HarnessOverrides, v: Option<u64>) {
-        let narrow = v.map(|v| u32::try_from(v).unwrap_or(u32::MAX));
-        match self {
-            HarnessField::WindowTokens => o.window_tokens = v,
-            HarnessField::TriggerPercent => o.trigger_percent = narrow,
-            HarnessField::SystemTokens => o.system_tokens = v,
-            HarnessField::TokensPerTurn => o.tokens_per_turn = v,
-            HarnessField::TailTurns => o.tail_turns = narrow,
-            HarnessField::SummaryTokens => o.summary_tokens = v,
-            HarnessField::Turns => o.turns = narrow,
-            HarnessField::ReserveTokens => o.reserve_tokens = v,
-            HarnessField::UserMessageTokens => o.user_message_tokens = v,
-        }
-    }
+harness_fields! {
+    WindowTokens => window_tokens: u64,
+    TriggerPercent => trigger_percent: u32,
+    SystemTokens => system_tokens: u64,
+    TokensPerTurn => tokens_per_turn: u64,
+    TailTurns => tail_turns: u32,
+    SummaryTokens => summary_tokens: u64,
+    Turns => turns: u32,
+    ReserveTokens => reserve_tokens: u64,
+    UserMessageTokens => user_message_tokens: u64,
 }
 
 #[cfg(test)]

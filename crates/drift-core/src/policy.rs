@@ -131,6 +131,27 @@ pub struct PresetInfo {
     pub source: &'static str,
 }
 
+/// The row of a v1 reference policy: it approximates no harness, so it has
+/// no limits and no source.
+const fn reference(
+    preset: Preset,
+    id: &'static str,
+    name: &'static str,
+    summary: &'static str,
+    policy: Policy,
+) -> PresetInfo {
+    PresetInfo {
+        preset,
+        id,
+        name,
+        summary,
+        policy,
+        approximates: "",
+        limits: "",
+        source: "",
+    }
+}
+
 const fn with_roles(roles: RoleSet) -> Policy {
     Policy {
         protected_roles: roles,
@@ -139,77 +160,59 @@ const fn with_roles(roles: RoleSet) -> Policy {
 }
 
 const PRESETS: [PresetInfo; 13] = [
-    PresetInfo {
-        preset: Preset::None,
-        id: "none",
-        name: "no compaction",
-        summary: "Never compacts: the session stops when the window is full.",
-        policy: Policy {
+    reference(
+        Preset::None,
+        "none",
+        "no compaction",
+        "Never compacts: the session stops when the window is full.",
+        Policy {
             compacts: false,
             protected_roles: RoleSet::EMPTY,
             summarises: false,
             ..Policy::PINNED_PREFIX
         },
-        approximates: "",
-        limits: "",
-        source: "",
-    },
-    PresetInfo {
-        preset: Preset::SlidingWindow,
-        id: "sliding_window",
-        name: "sliding window",
-        summary: "Keeps the system prompt and the newest turns; everything older is dropped.",
-        policy: Policy {
+    ),
+    reference(
+        Preset::SlidingWindow,
+        "sliding_window",
+        "sliding window",
+        "Keeps the system prompt and the newest turns; everything older is dropped.",
+        Policy {
             summarises: false,
             ..Policy::PINNED_PREFIX
         },
-        approximates: "",
-        limits: "",
-        source: "",
-    },
-    PresetInfo {
-        preset: Preset::RecursiveSummary,
-        id: "recursive_summary",
-        name: "recursive summary",
-        summary: "Summarises everything outside the tail, the system prompt included, again each round.",
-        policy: with_roles(RoleSet::EMPTY),
-        approximates: "",
-        limits: "",
-        source: "",
-    },
-    PresetInfo {
-        preset: Preset::PinnedPrefix,
-        id: "pinned_prefix",
-        name: "pinned prefix",
-        summary: "Keeps the system prompt verbatim and summarises the rest outside the tail.",
-        policy: Policy::PINNED_PREFIX,
-        approximates: "",
-        limits: "",
-        source: "",
-    },
-    PresetInfo {
-        preset: Preset::UserVerbatim,
-        id: "user_verbatim",
-        name: "user verbatim",
-        summary: "Keeps the system prompt and every user message verbatim; summarises assistant and tool turns.",
-        policy: with_roles(RoleSet::SYSTEM_USER),
-        approximates: "",
-        limits: "",
-        source: "",
-    },
-    PresetInfo {
-        preset: Preset::ExternalisedState,
-        id: "externalised_state",
-        name: "externalised state",
-        summary: "Pinned prefix, and facts kept in an external store are re-read verbatim after every round.",
-        policy: Policy {
+    ),
+    reference(
+        Preset::RecursiveSummary,
+        "recursive_summary",
+        "recursive summary",
+        "Summarises everything outside the tail, the system prompt included, again each round.",
+        with_roles(RoleSet::EMPTY),
+    ),
+    reference(
+        Preset::PinnedPrefix,
+        "pinned_prefix",
+        "pinned prefix",
+        "Keeps the system prompt verbatim and summarises the rest outside the tail.",
+        Policy::PINNED_PREFIX,
+    ),
+    reference(
+        Preset::UserVerbatim,
+        "user_verbatim",
+        "user verbatim",
+        "Keeps the system prompt and every user message verbatim; summarises assistant and tool turns.",
+        with_roles(RoleSet::SYSTEM_USER),
+    ),
+    reference(
+        Preset::ExternalisedState,
+        "externalised_state",
+        "externalised state",
+        "Pinned prefix, and facts kept in an external store are re-read verbatim after every round.",
+        Policy {
             rereads_external: true,
             ..Policy::PINNED_PREFIX
         },
-        approximates: "",
-        limits: "",
-        source: "",
-    },
+    ),
     PresetInfo {
         preset: Preset::CodexCli,
         id: "codex_cli",
@@ -337,15 +340,9 @@ impl Preset {
         Preset::Deepagents,
     ];
 
-    /// The six reference policies of contract v1 (docs/MODEL.md §4).
-    pub const V1: [Preset; 6] = [
-        Preset::None,
-        Preset::SlidingWindow,
-        Preset::RecursiveSummary,
-        Preset::PinnedPrefix,
-        Preset::UserVerbatim,
-        Preset::ExternalisedState,
-    ];
+    /// The six reference policies of contract v1 (docs/MODEL.md §4): the
+    /// first six of [`Preset::ALL`].
+    pub const V1: [Preset; 6] = *Preset::ALL.first_chunk().unwrap();
 
     /// Everything the table knows about this preset.
     pub const fn info(self) -> &'static PresetInfo {

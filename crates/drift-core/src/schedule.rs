@@ -347,6 +347,13 @@ mod tests {
         Schedule::compute(h, p, &TurnSizes::new(h, core::iter::empty()))
     }
 
+    /// The schedule under pinned_prefix of [`harness`] after `edit`.
+    fn pinned(edit: fn(&mut Harness)) -> Schedule {
+        let mut h = harness();
+        edit(&mut h);
+        schedule(&h, &Preset::PinnedPrefix.policy())
+    }
+
     #[test]
     fn prefix_sums_and_overrides() {
         let h = harness();
@@ -428,7 +435,7 @@ mod tests {
     fn rounds_follow_the_trigger() {
         // size 1000 + 1000 t exceeds 10000 at t = 10; after: 1000 + 500 + 2000 = 3500;
         // then 3500 + 1000 k exceeds at k = 7 (t = 17), and so on.
-        let s = schedule(&harness(), &Preset::PinnedPrefix.policy());
+        let s = pinned(|_| {});
         let turns: Vec<u32> = s.rounds.iter().map(|r| r.turn).collect();
         assert_eq!(turns, [10, 17, 24]);
         assert_eq!(s.rounds[0].tokens_before, 11_000);
@@ -447,9 +454,7 @@ mod tests {
 
     #[test]
     fn a_round_that_cannot_make_room_is_recorded_then_overflows() {
-        let mut h = harness();
-        h.tail_turns = 9;
-        let s = schedule(&h, &Preset::PinnedPrefix.policy());
+        let s = pinned(|h| h.tail_turns = 9);
         assert_eq!(s.rounds.len(), 1);
         assert_eq!(s.rounds[0].tokens_after, 10_500);
         assert_eq!(s.overflow_turn, Some(10));
@@ -457,9 +462,7 @@ mod tests {
 
     #[test]
     fn reserve_makes_rounds_due_earlier() {
-        let mut h = harness();
-        h.reserve_tokens = 3_000;
-        let s = schedule(&h, &Preset::PinnedPrefix.policy());
+        let s = pinned(|h| h.reserve_tokens = 3_000);
         // Due once size > 7000: at t = 7 (size 8000).
         assert_eq!(s.rounds[0].turn, 7);
         // Pressure uses the trigger threshold only: 8000 < 10000 gives o = 0.

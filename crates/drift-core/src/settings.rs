@@ -617,17 +617,24 @@ const SLIDER: Control = Control {
     step: 0.01,
 };
 
-const fn harness(
-    field: HarnessField,
+/// A row with no default and the default slider.
+const fn row(
+    setting: Setting,
     key: &'static str,
     label: &'static str,
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
+    let (section, name) = match setting {
+        Setting::Harness(field) => ("harness", field.name()),
+        Setting::Retention(kind) => ("retention", kind.id()),
+        Setting::Model(field) => ("model", field.name()),
+        Setting::Guard(guard) => ("guards", guard.id()),
+    };
     SettingInfo {
-        setting: Setting::Harness(field),
-        section: "harness",
-        name: field.name(),
+        setting,
+        section,
+        name,
         key,
         label,
         unit,
@@ -655,18 +662,20 @@ impl SettingInfo {
     }
 }
 
+const fn harness(
+    field: HarnessField,
+    key: &'static str,
+    label: &'static str,
+    unit: Unit,
+    range: Range,
+) -> SettingInfo {
+    row(Setting::Harness(field), key, label, unit, range)
+}
+
 const fn retention(kind: Kind, key: &'static str) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Retention(kind),
-        section: "retention",
-        name: kind.id(),
-        key,
-        label: kind.label(),
-        unit: Unit::Fraction,
-        range: FRACTION,
-        default: Some(Value::Number(kind.default_retention())),
-        control: SLIDER,
-    }
+    let setting = Setting::Retention(kind);
+    row(setting, key, kind.label(), Unit::Fraction, FRACTION)
+        .or(Value::Number(kind.default_retention()))
 }
 
 const fn model(
@@ -676,35 +685,15 @@ const fn model(
     unit: Unit,
     range: Range,
 ) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Model(field),
-        section: "model",
-        name: field.name(),
-        key,
-        label,
-        unit,
-        range,
-        default: Some(Value::Number(field.get(&ModelParams::DEFAULT))),
-        control: SLIDER,
-    }
+    row(Setting::Model(field), key, label, unit, range)
+        .or(Value::Number(field.get(&ModelParams::DEFAULT)))
 }
 
 const fn guard(guard: Guard, key: &'static str) -> SettingInfo {
-    SettingInfo {
-        setting: Setting::Guard(guard),
-        section: "guards",
-        name: guard.id(),
-        key,
-        label: guard.label(),
-        unit: Unit::Switch,
-        range: Range::Switch,
-        default: Some(Value::Switch(false)),
-        control: Control {
-            min: 0.0,
-            max: 1.0,
-            step: 1.0,
-        },
-    }
+    let setting = Setting::Guard(guard);
+    row(setting, key, guard.label(), Unit::Switch, Range::Switch)
+        .or(Value::Switch(false))
+        .control(0.0, 1.0, 1.0)
 }
 
 /// Every setting, in the order of the scenario format: the nine harness

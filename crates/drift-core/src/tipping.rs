@@ -174,6 +174,26 @@ pub struct Flip {
     pub method: Method,
 }
 
+impl Flip {
+    /// A boundary found exactly.
+    const fn exact(at: f64, outcome: Outcome) -> Flip {
+        Flip {
+            at,
+            outcome,
+            method: Method::Exact,
+        }
+    }
+
+    /// A boundary found by bisection.
+    const fn bisected(at: f64, outcome: Outcome) -> Flip {
+        Flip {
+            at,
+            outcome,
+            method: Method::Bisection,
+        }
+    }
+}
+
 /// One kind's retention against one action.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RetentionTip {
@@ -524,32 +544,18 @@ impl<'a> Basis<'a> {
         let mut kept = current;
         for (step, &p) in points[m + 1..].iter().enumerate() {
             if step == MAX_RETENTION_INTERVALS {
-                if let Some(o) = at(1.0).filter(|&o| o != now) {
-                    let (_, far, outcome) = bisect(&mut at, now, kept, (1.0, o));
-                    tip.raise = Some(Flip {
-                        at: far,
-                        outcome,
-                        method: Method::Bisection,
-                    });
-                }
+                tip.raise = towards(&mut at, now, kept, 1.0)
+                    .map(|(_, far, outcome)| Flip::bisected(far, outcome));
                 break;
             }
             let Some(o) = at(p) else { break };
             if o != now {
                 let below = p.next_down();
                 tip.raise = Some(if below <= kept || at(below) == Some(now) {
-                    Flip {
-                        at: p,
-                        outcome: o,
-                        method: Method::Exact,
-                    }
+                    Flip::exact(p, o)
                 } else {
                     let (_, far, outcome) = bisect(&mut at, now, kept, (p, o));
-                    Flip {
-                        at: far,
-                        outcome,
-                        method: Method::Bisection,
-                    }
+                    Flip::bisected(far, outcome)
                 });
                 break;
             }
@@ -560,32 +566,18 @@ impl<'a> Basis<'a> {
         let mut kept = current;
         for (step, &p) in points[1..=m].iter().rev().enumerate() {
             if step == MAX_RETENTION_INTERVALS {
-                if let Some(o) = at(0.0).filter(|&o| o != now) {
-                    let (near, _, outcome) = bisect(&mut at, now, kept, (0.0, o));
-                    tip.lower = Some(Flip {
-                        at: near,
-                        outcome,
-                        method: Method::Bisection,
-                    });
-                }
+                tip.lower = towards(&mut at, now, kept, 0.0)
+                    .map(|(near, _, outcome)| Flip::bisected(near, outcome));
                 break;
             }
             let below = p.next_down();
             let Some(o) = at(below) else { break };
             if o != now {
                 tip.lower = Some(if p >= kept || at(p) == Some(now) {
-                    Flip {
-                        at: p,
-                        outcome: o,
-                        method: Method::Exact,
-                    }
+                    Flip::exact(p, o)
                 } else {
                     let (near, _, outcome) = bisect(&mut at, now, kept, (below, o));
-                    Flip {
-                        at: near,
-                        outcome,
-                        method: Method::Bisection,
-                    }
+                    Flip::bisected(near, outcome)
                 });
                 break;
             }
@@ -593,6 +585,18 @@ impl<'a> Basis<'a> {
         }
         tip
     }
+}
+
+/// Past the last interval searched: if the outcome at `end` differs from
+/// `now`, [`bisect`] between `kept` and `end`.
+fn towards(
+    at: &mut impl FnMut(f64) -> Option<Outcome>,
+    now: Outcome,
+    kept: f64,
+    end: f64,
+) -> Option<(f64, f64, Outcome)> {
+    let o = at(end).filter(|&o| o != now)?;
+    Some(bisect(at, now, kept, (end, o)))
 }
 
 /// Bisects between `kept` (outcome `now`) and `changed` (another outcome)

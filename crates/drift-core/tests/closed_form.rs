@@ -11,8 +11,8 @@ mod support;
 mod per_round;
 
 use drift_core::{
-    Cause, FactState, Guards, PolicyChoice, Preset, RoundState, Run, Scenario, StandingChange,
-    builtin, builtin_ids, explain, round_losses, simulate,
+    FactState, Guards, PolicyChoice, Preset, RoundState, Run, Scenario, StandingChange, builtin,
+    builtin_ids, explain, round_losses, simulate,
 };
 use proptest::prelude::*;
 use support::generate::{Shape, scenario as generated};
@@ -78,7 +78,7 @@ fn changes_walked(
 }
 
 fn agree(s: &Scenario) -> Result<(), TestCaseError> {
-    let run = simulate(s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+    let run = support::simulated(s)?;
     let thr = s.model.actionable_threshold;
 
     let walked = changes_walked(s, &run);
@@ -98,11 +98,8 @@ fn agree(s: &Scenario) -> Result<(), TestCaseError> {
             continue;
         };
         let before = graded.rounds_before as usize;
-        let (fact, round) = match e.cause {
-            Cause::Faded { fact, round, .. } => (fact, round),
-            Cause::Misbound { binding, round, .. }
-            | Cause::BindingUnconfirmed { binding, round } => (binding, round),
-            _ => continue,
+        let Some((fact, round)) = per_round::below_the_line(e.cause) else {
+            continue;
         };
         prop_assert_eq!(
             round,
@@ -115,27 +112,8 @@ fn agree(s: &Scenario) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-/// What `drift check` finds per action, from the engine: the outcome and the
-/// fact (with its round) an explanation names as below the line.
-fn checked(s: &Scenario) -> Vec<per_round::Checked> {
-    let run = simulate(s).unwrap();
-    run.actions()
-        .iter()
-        .enumerate()
-        .map(|(a, graded)| per_round::Checked {
-            outcome: graded.outcome,
-            faded: explain(s, &run, a).and_then(|e| match e.cause {
-                Cause::Faded { fact, round, .. } => Some((fact, round)),
-                Cause::Misbound { binding, round, .. }
-                | Cause::BindingUnconfirmed { binding, round } => Some((binding, round)),
-                _ => None,
-            }),
-        })
-        .collect()
-}
-
 fn yardstick_agrees(s: &Scenario) -> Result<(), TestCaseError> {
-    let engine = checked(s);
+    let engine = per_round::engine(s);
     for keep in [per_round::Keep::Timelines, per_round::Keep::Latest] {
         let walked = per_round::check(s, keep);
         prop_assert_eq!(&walked, &engine, "{:?}", keep);
@@ -144,11 +122,7 @@ fn yardstick_agrees(s: &Scenario) -> Result<(), TestCaseError> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 512,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(support::cases(512))]
 
     #[test]
     fn closed_form_readings_agree_with_a_walk(seed in any::<u64>()) {

@@ -25,48 +25,28 @@ fn cases() -> Vec<PathBuf> {
 fn compare(expected: &Value, actual: &Value) -> Vec<String> {
     let mut diffs = Vec::new();
     let d = &mut diffs;
-    exact(
-        d,
-        "overflow_turn".into(),
-        &expected["overflow_turn"],
-        &actual["overflow_turn"],
-    );
-    exact(d, "policy".into(), &expected["policy"], &actual["policy"]);
-    let (er, ar) = (
-        expected["rounds"].as_array().unwrap(),
-        actual["rounds"].as_array().unwrap(),
-    );
+    keys(d, exact, "", &["overflow_turn", "policy"], expected, actual);
+    let (er, ar) = arrays(expected, actual, "rounds");
     exact(d, "rounds.len".into(), &er.len().into(), &ar.len().into());
     for (i, (e, a)) in er.iter().zip(ar).enumerate() {
-        for key in [
+        let at = format!("rounds[{i}].");
+        let counts = [
             "index",
             "turn",
             "tokens_before",
             "tokens_after",
             "regime",
             "spills",
-        ] {
-            exact(d, format!("rounds[{i}].{key}"), &e[key], &a[key]);
-        }
-        close(
-            d,
-            format!("rounds[{i}].laundering_rate"),
-            &e["laundering_rate"],
-            &a["laundering_rate"],
-        );
+        ];
+        keys(d, exact, &at, &counts, e, a);
+        keys(d, close, &at, &["laundering_rate"], e, a);
     }
-    let (ef, af) = (
-        expected["facts"].as_array().unwrap(),
-        actual["facts"].as_array().unwrap(),
-    );
+    let (ef, af) = arrays(expected, actual, "facts");
     assert_eq!(ef.len(), af.len());
     for (e, a) in ef.iter().zip(af) {
         let id = e["id"].as_str().unwrap();
         exact(d, format!("fact {id}.id"), &e["id"], &a["id"]);
-        let (et, at) = (
-            e["timeline"].as_array().unwrap(),
-            a["timeline"].as_array().unwrap(),
-        );
+        let (et, at) = arrays(e, a, "timeline");
         exact(
             d,
             format!("fact {id}.timeline.len"),
@@ -74,39 +54,41 @@ fn compare(expected: &Value, actual: &Value) -> Vec<String> {
             &at.len().into(),
         );
         for (k, (e, a)) in et.iter().zip(at).enumerate() {
-            for key in ["round", "turn", "state", "depth", "unverified"] {
-                exact(
-                    d,
-                    format!("fact {id}.timeline[{k}].{key}"),
-                    &e[key],
-                    &a[key],
-                );
-            }
-            for key in ["fidelity", "fabrication_risk"] {
-                close(
-                    d,
-                    format!("fact {id}.timeline[{k}].{key}"),
-                    &e[key],
-                    &a[key],
-                );
-            }
+            let at = format!("fact {id}.timeline[{k}].");
+            let states = ["round", "turn", "state", "depth", "unverified"];
+            keys(d, exact, &at, &states, e, a);
+            keys(d, close, &at, &["fidelity", "fabrication_risk"], e, a);
         }
     }
-    let (ea, aa) = (
-        expected["actions"].as_array().unwrap(),
-        actual["actions"].as_array().unwrap(),
-    );
+    let (ea, aa) = arrays(expected, actual, "actions");
     assert_eq!(ea.len(), aa.len());
     for (e, a) in ea.iter().zip(aa) {
-        let id = e["id"].as_str().unwrap();
-        for key in ["id", "turn", "outcome", "reason", "resolved_resource"] {
-            exact(d, format!("action {id}.{key}"), &e[key], &a[key]);
-        }
-        for key in ["fidelity", "fabrication_risk"] {
-            close(d, format!("action {id}.{key}"), &e[key], &a[key]);
-        }
+        let at = format!("action {}.", e["id"].as_str().unwrap());
+        let outcomes = ["id", "turn", "outcome", "reason", "resolved_resource"];
+        keys(d, exact, &at, &outcomes, e, a);
+        keys(d, close, &at, &["fidelity", "fabrication_risk"], e, a);
     }
     diffs
+}
+
+/// The arrays `key` of `e` and `a`.
+fn arrays<'v>(e: &'v Value, a: &'v Value, key: &str) -> (&'v Vec<Value>, &'v Vec<Value>) {
+    (e[key].as_array().unwrap(), a[key].as_array().unwrap())
+}
+
+/// Compares field `name` of `e` and `a` with `compare` ([`exact`] or
+/// [`close`]) for each of `names`, the difference named `{at}{name}`.
+fn keys(
+    d: &mut Vec<String>,
+    compare: fn(&mut Vec<String>, String, &Value, &Value),
+    at: &str,
+    names: &[&str],
+    e: &Value,
+    a: &Value,
+) {
+    for name in names {
+        compare(d, format!("{at}{name}"), &e[*name], &a[*name]);
+    }
 }
 
 fn exact(diffs: &mut Vec<String>, path: String, e: &Value, a: &Value) {

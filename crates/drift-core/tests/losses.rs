@@ -64,6 +64,14 @@ fn variant(id: &str, preset: Option<Preset>, guards: Guards) -> Scenario {
     s
 }
 
+/// The built-in scenario `id` under its own policy with the guards `set`
+/// turns on.
+fn guarded(id: &str, set: fn(&mut Guards)) -> Scenario {
+    let mut guards = Guards::default();
+    set(&mut guards);
+    variant(id, None, guards)
+}
+
 const GATE_AND_AUDIT: Guards = Guards {
     reinject_constraints: false,
     verify_bindings: false,
@@ -161,14 +169,7 @@ fn a_drifted_binding_affects_the_misbound_actions() {
         .unwrap();
     assert_eq!(run.actions()[a].outcome, Outcome::Misbound);
     // With verify_bindings the same loss is the reason for a refusal.
-    let s = variant(
-        "staging-migration",
-        None,
-        Guards {
-            verify_bindings: true,
-            ..Guards::default()
-        },
-    );
+    let s = guarded("staging-migration", |g| g.verify_bindings = true);
     let (run, losses) = losses_of(&s);
     assert_eq!(run.actions()[a].reason, Reason::BindingUnconfirmed);
     assert_eq!(
@@ -195,14 +196,7 @@ fn a_sliding_window_drops_and_the_audit_spills() {
 
     // Under the audit the rationale is spilled instead of lost, and the
     // actions it governs see it verbatim.
-    let s = variant(
-        "planning-scratchpad",
-        None,
-        Guards {
-            commitment_audit: true,
-            ..Guards::default()
-        },
-    );
+    let s = guarded("planning-scratchpad", |g| g.commitment_audit = true);
     let (_, losses) = losses_of(&s);
     let why = s.fact_index("why-postgres").unwrap();
     let c = losses
@@ -328,16 +322,12 @@ fn check_definitions(s: &Scenario, run: &Run, losses: &[RoundLoss]) -> Result<()
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 384,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(support::cases(384))]
 
     #[test]
     fn changes_match_their_definitions(seed in any::<u64>()) {
         let s = generated(seed, Shape::ANY);
-        let run = simulate(&s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let run = support::simulated(&s)?;
         let losses = round_losses(&s, &run);
         check_definitions(&s, &run, &losses)?;
     }

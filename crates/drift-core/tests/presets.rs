@@ -51,6 +51,11 @@ fn run(s: &Scenario) -> Run {
     simulate(s).unwrap_or_else(|e| panic!("{}: {e}", s.id))
 }
 
+/// [`session`] with `facts` run under `a`, and under `b`.
+fn runs(facts: Vec<Fact>, a: Policy, b: Policy) -> (Run, Run) {
+    (run(&session(a, facts.clone())), run(&session(b, facts)))
+}
+
 fn state_at_first_round(run: &Run, fact: usize) -> RoundState {
     run.fact_state(fact, 0)
         .expect("the fact exists at round 1")
@@ -60,15 +65,11 @@ fn state_at_first_round(run: &Run, fact: usize) -> RoundState {
 #[test]
 fn keep_first_turns_keeps_the_head_verbatim_and_in_the_context() {
     let facts = vec![fact("task", Role::User, Kind::TaskState, 1)];
-    let plain = session(Policy::PINNED_PREFIX, facts.clone());
-    let head = session(
-        Policy {
-            keep_first_turns: 1,
-            ..Policy::PINNED_PREFIX
-        },
-        facts,
-    );
-    let (plain, head) = (run(&plain), run(&head));
+    let head = Policy {
+        keep_first_turns: 1,
+        ..Policy::PINNED_PREFIX
+    };
+    let (plain, head) = runs(facts, Policy::PINNED_PREFIX, head);
     assert_eq!(state_at_first_round(&plain, 0), RoundState::Summarised);
     assert_eq!(state_at_first_round(&head, 0), RoundState::Head);
     assert_eq!(head.fact_state(0, 3).unwrap().1.fidelity, 1.0);
@@ -83,15 +84,11 @@ fn keep_first_turns_keeps_the_head_verbatim_and_in_the_context() {
 fn tail_percent_sizes_the_tail_by_tokens() {
     // 30% of 10,000 tokens is 3,000: three 1,000-token turns, not two.
     let facts = vec![fact("rule", Role::Tool, Kind::StandingRule, 8)];
-    let by_turns = session(Policy::PINNED_PREFIX, facts.clone());
-    let by_tokens = session(
-        Policy {
-            tail_percent: Some(30),
-            ..Policy::PINNED_PREFIX
-        },
-        facts,
-    );
-    let (by_turns, by_tokens) = (run(&by_turns), run(&by_tokens));
+    let by_tokens = Policy {
+        tail_percent: Some(30),
+        ..Policy::PINNED_PREFIX
+    };
+    let (by_turns, by_tokens) = runs(facts, Policy::PINNED_PREFIX, by_tokens);
     assert_eq!(by_turns.rounds()[0].turn, 10);
     assert_eq!(state_at_first_round(&by_turns, 0), RoundState::Summarised);
     assert_eq!(state_at_first_round(&by_tokens, 0), RoundState::Tail);
@@ -114,15 +111,11 @@ fn a_user_budget_drops_old_user_facts_and_counts_recent_messages() {
         fact("old", Role::User, Kind::StandingRule, 2),
         fact("recent", Role::User, Kind::StandingRule, 7),
     ];
-    let verbatim = session(
-        Policy {
-            protected_roles: RoleSet::SYSTEM_USER,
-            ..Policy::PINNED_PREFIX
-        },
-        facts.clone(),
-    );
-    let budgeted = session(budget, facts);
-    let (verbatim, budgeted) = (run(&verbatim), run(&budgeted));
+    let verbatim = Policy {
+        protected_roles: RoleSet::SYSTEM_USER,
+        ..Policy::PINNED_PREFIX
+    };
+    let (verbatim, budgeted) = runs(facts, verbatim, budget);
     assert_eq!(state_at_first_round(&verbatim, 0), RoundState::Protected);
     assert_eq!(state_at_first_round(&budgeted, 0), RoundState::Summarised);
     assert_eq!(state_at_first_round(&budgeted, 1), RoundState::Protected);
@@ -132,20 +125,18 @@ fn a_user_budget_drops_old_user_facts_and_counts_recent_messages() {
         verbatim.rounds()[0].tokens_after + 600
     );
     // Without `user` protected the budget does nothing.
-    let unprotected = session(
-        Policy {
-            user_budget_tokens: Some(1_000),
-            ..Policy::PINNED_PREFIX
-        },
+    let unprotected = Policy {
+        user_budget_tokens: Some(1_000),
+        ..Policy::PINNED_PREFIX
+    };
+    let (unprotected, plain) = runs(
         vec![fact("old", Role::User, Kind::StandingRule, 2)],
-    );
-    let plain = session(
+        unprotected,
         Policy::PINNED_PREFIX,
-        vec![fact("old", Role::User, Kind::StandingRule, 2)],
     );
     assert_eq!(
-        run(&unprotected).rounds()[0].tokens_after,
-        run(&plain).rounds()[0].tokens_after
+        unprotected.rounds()[0].tokens_after,
+        plain.rounds()[0].tokens_after
     );
 }
 
@@ -156,8 +147,7 @@ fn reserve_tokens_make_the_round_due_earlier() {
         reserve_tokens: Some(3_000),
         ..HarnessOverrides::NONE
     };
-    let plain = run(&session(Policy::PINNED_PREFIX, vec![]));
-    let early = run(&session(reserved, vec![]));
+    let (plain, early) = runs(vec![], Policy::PINNED_PREFIX, reserved);
     assert_eq!(plain.rounds()[0].turn, 10);
     // Due once the context exceeds 10,000 - 3,000 tokens: at turn 7.
     assert_eq!(early.rounds()[0].turn, 7);

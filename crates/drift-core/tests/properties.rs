@@ -13,14 +13,6 @@ use support::reference;
 
 const TOLERANCE: f64 = 1e-9;
 
-fn config() -> ProptestConfig {
-    ProptestConfig {
-        cases: 384,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    }
-}
-
 fn rank(o: Outcome) -> Option<u8> {
     o.rank()
 }
@@ -46,13 +38,13 @@ fn close(a: f64, b: f64) -> bool {
 }
 
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(support::cases(384))]
 
     /// The closed-form engine gives the literal reading's rounds, states and grades.
     #[test]
     fn engine_agrees_with_the_literal_reading(seed in any::<u64>()) {
         let s = scenario(seed, Shape::ANY);
-        let run = simulate(&s).map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        let run = support::simulated(&s)?;
         let literal = reference::run(&s);
         prop_assert_eq!(run.overflow_turn(), literal.overflow);
         prop_assert_eq!(run.rounds().len(), literal.rounds.len());

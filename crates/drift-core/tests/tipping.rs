@@ -319,6 +319,13 @@ fn builtins_with_single_guards_and_pressure() {
 
 // ------------------------------------------------------------ named cases
 
+/// payments-incident and its tipping points.
+fn payments_incident() -> (Scenario, Vec<ActionTipping>) {
+    let s = builtin("payments-incident").unwrap();
+    let tips = tipping_points(&s).unwrap();
+    (s, tips)
+}
+
 fn find<'a>(s: &Scenario, tips: &'a [ActionTipping], action: &str) -> &'a ActionTipping {
     let a = s.actions.iter().position(|x| x.id == action).unwrap();
     &tips[a]
@@ -326,8 +333,7 @@ fn find<'a>(s: &Scenario, tips: &'a [ActionTipping], action: &str) -> &'a Action
 
 #[test]
 fn the_freeze_holds_from_the_fourth_root_of_the_threshold() {
-    let s = builtin("payments-incident").unwrap();
-    let tips = tipping_points(&s).unwrap();
+    let (s, tips) = payments_incident();
     let rollback = find(&s, &tips, "rollback-payments");
     assert_eq!(rollback.outcome, Outcome::Ungoverned);
     let rule = rollback
@@ -358,8 +364,7 @@ fn the_freeze_holds_from_the_fourth_root_of_the_threshold() {
 
 #[test]
 fn a_subagent_that_never_saw_the_rule_needs_it_forwarded_not_a_bigger_window() {
-    let s = builtin("payments-incident").unwrap();
-    let tips = tipping_points(&s).unwrap();
+    let (s, tips) = payments_incident();
     let notice = find(&s, &tips, "subagent-notice");
     assert!(matches!(
         notice.window,
@@ -372,8 +377,7 @@ fn a_subagent_that_never_saw_the_rule_needs_it_forwarded_not_a_bigger_window() {
 
 #[test]
 fn a_weakly_governed_action_has_a_floor_and_a_ceiling() {
-    let s = builtin("payments-incident").unwrap();
-    let tips = tipping_points(&s).unwrap();
+    let (s, tips) = payments_incident();
     let watch = find(&s, &tips, "watch-5xx");
     assert_eq!(watch.outcome, Outcome::WeaklyGoverned);
     let t = &watch.retention[0];
@@ -392,8 +396,7 @@ fn a_weakly_governed_action_has_a_floor_and_a_ceiling() {
 
 #[test]
 fn windows_that_end_the_failures_of_the_payments_incident() {
-    let s = builtin("payments-incident").unwrap();
-    let tips = tipping_points(&s).unwrap();
+    let (s, tips) = payments_incident();
     for (action, window) in [
         ("copy-eu-logs", 34_400),
         ("restart-ledger-replica", 48_400),
@@ -503,11 +506,7 @@ fn a_long_guarded_session_bounds_the_walk_and_bisects() {
 // ------------------------------------------------------------ generated
 
 proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: 96,
-        failure_persistence: None,
-        ..ProptestConfig::default()
-    })]
+    #![proptest_config(support::cases(96))]
 
     /// Every claim holds on generated scenarios, guards and pressure included.
     #[test]

@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 mod support;
-use support::{Rng, claude_session, json_string};
+use support::{ClaudeLog, Rng, claude_session, listing, read_group};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_session::read_transcript;
@@ -85,15 +85,12 @@ fn tool_output(seq: &mut Rng) -> String {
             }
         }
         1 => {
-            let _ = writeln!(out, "```rust\n// {}", seq.pick(FILES));
-            for i in 0..(15 + seq.below(40)) {
-                let _ = writeln!(
-                    out,
-                    "    let retry_{i} = backoff.next(attempt_{i}).min(Duration::from_millis({}));",
-                    seq.below(5000)
-                );
-            }
-            out.push_str("```\n");
+            let file = seq.pick(FILES);
+            listing(&mut out, seq, file, (15, 40), |i, ms| {
+                format!(
+                    "    let retry_{i} = backoff.next(attempt_{i}).min(Duration::from_millis({ms}));"
+                )
+            });
         }
         _ => {
             for i in 0..(20 + seq.below(30)) {
@@ -113,18 +110,8 @@ fn tool_output(seq: &mut Rng) -> String {
 /// A Claude Code session of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
     let mut seq = Rng::new(0x5EED);
-    let mut out = String::with_capacity(bytes + 8192);
-    let mut line = 0u64;
-    let mut push = |out: &mut String, kind: &str, message: String| {
-        line += 1;
-        let _ = writeln!(
-            out,
-            r#"{{"parentUuid":"u-{}","isSidechain":false,"userType":"external","cwd":"/home/dev/payments","sessionId":"s-1","version":"2.0.14","gitBranch":"main","type":"{kind}","message":{message},"uuid":"u-{line}","timestamp":"2026-01-02T10:00:00.000Z"}}"#,
-            line.saturating_sub(1)
-        );
-    };
-    let mut call = 0u64;
-    while out.len() < bytes {
+    let mut log = ClaudeLog::new(bytes + 8192, "/home/dev/payments", "s-1", "2.0.14");
+    while log.len() < bytes {
         let rule = fill(seq.pick(RULES), &mut seq);
         let ask = format!(
             "Look at {} next: p99 is {}ms since the deploy of {}. {}",
@@ -133,34 +120,13 @@ fn session(bytes: usize) -> String {
             seq.pick(FILES),
             if seq.below(3) == 0 { rule.as_str() } else { "" }
         );
-        push(
-            &mut out,
-            "user",
-            format!(r#"{{"role":"user","content":{}}}"#, json_string(&ask)),
-        );
-        call += 1;
+        log.user(&ask);
         let reason = fill(seq.pick(REASONS), &mut seq);
         let command = format!("rg -n retry {} && cargo test -p ledger", seq.pick(FILES));
-        push(
-            &mut out,
-            "assistant",
-            format!(
-                r#"{{"role":"assistant","content":[{{"type":"thinking","thinking":"Check the logs first."}},{{"type":"text","text":{}}},{{"type":"tool_use","id":"toolu_{call}","name":"Bash","input":{{"command":{}}}}}]}}"#,
-                json_string(&reason),
-                json_string(&command)
-            ),
-        );
-        let output = tool_output(&mut seq);
-        push(
-            &mut out,
-            "user",
-            format!(
-                r#"{{"role":"user","content":[{{"tool_use_id":"toolu_{call}","type":"tool_result","content":{}}}]}}"#,
-                json_string(&output)
-            ),
-        );
+        log.bash_call(Some("Check the logs first."), &reason, &command, None);
+        log.tool_result(&tool_output(&mut seq));
     }
-    out
+    log.finish()
 }
 
 /// A summary of the session: some rules kept, some lost, a few invented
@@ -202,12 +168,7 @@ fn benches(c: &mut Criterion) {
         report.changed_ids.len()
     );
 
-    let mut group = c.benchmark_group("audit_1mb");
-    group.throughput(Throughput::Bytes(log.len() as u64));
-    group.sample_size(30);
-    group.bench_function("read", |b| {
-        b.iter(|| read_transcript(black_box(&log)).map(|t| t.messages.len()))
-    });
+    let mut group = read_group(c, "audit_1mb", &log, 30);
     group.bench_function("audit", |b| {
         b.iter(|| audit(black_box(&transcript), black_box(SUMMARY)).counts)
     });

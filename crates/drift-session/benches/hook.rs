@@ -19,9 +19,9 @@
 use std::hint::black_box;
 
 mod support;
-use support::claude_session;
+use support::{claude_session, read_group};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use drift_session::{
     DEFAULT_RESTATE_TOKENS, audit_latest_compaction, losses, read_transcript, restate,
 };
@@ -51,12 +51,7 @@ fn benches(c: &mut Criterion) {
         answer.text.chars().count()
     );
 
-    let mut group = c.benchmark_group("hook_10mb");
-    group.throughput(Throughput::Bytes(log.len() as u64));
-    group.sample_size(10);
-    group.bench_function("read", |b| {
-        b.iter(|| read_transcript(black_box(&log)).map(|t| t.messages.len()))
-    });
+    let mut group = read_group(c, "hook_10mb", &log, 10);
     group.bench_function("audit_latest", |b| {
         b.iter(|| audit_latest_compaction(black_box(&transcript)).map(|a| a.rules.len()))
     });

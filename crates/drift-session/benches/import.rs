@@ -14,26 +14,15 @@
 //!
 //! `cargo bench -p drift-core --bench import`; BENCHMARKS.md has the numbers.
 
-use std::fmt::Write as _;
 use std::hint::black_box;
 
 mod support;
-use support::{Rng, json_string};
+use support::{ClaudeLog, Rng, SERVICES, read_group};
+use support::{code_listing, fill_in, freeze_notice, request, request_log, test_run};
 
-use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use criterion::{Criterion, criterion_group, criterion_main};
 use drift_session::read_transcript;
 use drift_session::{ImportOptions, import, import_text};
-
-const SERVICES: &[&str] = &[
-    "payments-api",
-    "ledger-svc",
-    "checkout-web",
-    "auth-gateway",
-    "search-indexer",
-    "billing-worker",
-    "db-prod-01",
-    "db-staging-01",
-];
 
 const OPERATOR: &[&str] = &[
     "Never restart {svc} without an approver on the call.",
@@ -69,63 +58,19 @@ const QUIET: &[&str] = &[
     "cat config/{dir}.toml",
 ];
 
-const DIRS: &[&str] = &["ledger", "payments", "auth", "search", "billing"];
-
 fn fill(template: &str, seed: &mut Rng) -> String {
-    template
-        .replace("{svc}", seed.pick(SERVICES))
-        .replace("{dir}", seed.pick(DIRS))
-        .replace("{day}", &format!("{:02}", 1 + seed.below(28)))
+    fill_in(template, seed, SERVICES)
 }
 
 /// A tool result: a log, a code listing or a test run, 1 to 6 KB; now and
 /// then it reveals a freeze.
 fn tool_result(seed: &mut Rng) -> String {
     let mut out = String::new();
-    if seed.below(12) == 0 {
-        let _ = writeln!(
-            out,
-            "{}: change freeze in effect until 2026-01-{:02}. Deploys need VP approval.",
-            seed.pick(SERVICES),
-            1 + seed.below(28)
-        );
-    }
+    freeze_notice(&mut out, seed, SERVICES);
     match seed.below(3) {
-        0 => {
-            for i in 0..(15 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "2026-01-02T10:{:02}:{:02}Z INFO {} request id=req-{} latency={}ms status={}",
-                    i % 60,
-                    seed.below(60),
-                    seed.pick(SERVICES),
-                    seed.below(1_000_000),
-                    seed.below(900),
-                    [200, 200, 503, 429][seed.below(4) as usize]
-                );
-            }
-        }
-        1 => {
-            let _ = writeln!(out, "```rust\n// crates/{}/src/lib.rs", seed.pick(DIRS));
-            for i in 0..(15 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "    let delay_{i} = backoff.next(attempt).min(Duration::from_millis({}));",
-                    seed.below(5000)
-                );
-            }
-            out.push_str("```\n");
-        }
-        _ => {
-            for i in 0..(20 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "test {}::tests::case_{i} ... {}",
-                    seed.pick(DIRS),
-                    if seed.below(25) == 0 { "FAILED" } else { "ok" }
-                );
-            }
-        }
+        0 => request_log(&mut out, seed, SERVICES, 15, 60),
+        1 => code_listing(&mut out, seed),
+        _ => test_run(&mut out, seed),
     }
     out
 }
@@ -133,52 +78,24 @@ fn tool_result(seed: &mut Rng) -> String {
 /// A Claude Code session log of at least `bytes` bytes.
 fn session(bytes: usize) -> String {
     let mut seed = Rng::new(0x1A7E_57ED);
-    let mut out = String::with_capacity(bytes + 16_384);
-    let mut line = 0u64;
-    let mut push = |out: &mut String, kind: &str, message: String| {
-        line += 1;
-        let _ = writeln!(
-            out,
-            r#"{{"parentUuid":"u-{}","isSidechain":false,"userType":"external","cwd":"/home/dev/platform","sessionId":"s-10mb","version":"2.0.14","gitBranch":"main","type":"{kind}","message":{message},"uuid":"u-{line}","timestamp":"2026-01-02T10:00:00.000Z"}}"#,
-            line.saturating_sub(1)
-        );
-    };
-    let mut call = 0u64;
-    while out.len() < bytes {
-        let mut ask = fill(seed.pick(ASKS), &mut seed);
-        if seed.below(4) == 0 {
-            ask.push(' ');
-            ask.push_str(&fill(seed.pick(OPERATOR), &mut seed));
-        }
-        push(
-            &mut out,
-            "user",
-            format!(r#"{{"role":"user","content":{}}}"#, json_string(&ask)),
-        );
-        call += 1;
+    let mut log = ClaudeLog::new(bytes + 16_384, "/home/dev/platform", "s-10mb", "2.0.14");
+    while log.len() < bytes {
+        let (ask, _) = request(&mut seed, fill, ASKS, OPERATOR, 4);
+        log.user(&ask);
         let command = if seed.below(6) == 0 {
             fill(seed.pick(CALLS), &mut seed)
         } else {
             fill(seed.pick(QUIET), &mut seed)
         };
-        push(
-            &mut out,
-            "assistant",
-            format!(
-                r#"{{"role":"assistant","content":[{{"type":"thinking","thinking":"I must never skip the logs."}},{{"type":"text","text":"Checking that now."}},{{"type":"tool_use","id":"toolu_{call}","name":"Bash","input":{{"command":{},"description":"Run the next step"}}}}]}}"#,
-                json_string(&command)
-            ),
+        log.bash_call(
+            Some("I must never skip the logs."),
+            "Checking that now.",
+            &command,
+            Some("Run the next step"),
         );
-        push(
-            &mut out,
-            "user",
-            format!(
-                r#"{{"role":"user","content":[{{"tool_use_id":"toolu_{call}","type":"tool_result","content":{}}}]}}"#,
-                json_string(&tool_result(&mut seed))
-            ),
-        );
+        log.tool_result(&tool_result(&mut seed));
     }
-    out
+    log.finish()
 }
 
 fn benches(c: &mut Criterion) {
@@ -207,12 +124,7 @@ fn benches(c: &mut Criterion) {
         imported.skipped.len()
     );
 
-    let mut group = c.benchmark_group("import_10mb");
-    group.throughput(Throughput::Bytes(log.len() as u64));
-    group.sample_size(10);
-    group.bench_function("read", |b| {
-        b.iter(|| read_transcript(black_box(&log)).map(|t| t.messages.len()))
-    });
+    let mut group = read_group(c, "import_10mb", &log, 10);
     group.bench_function("import", |b| {
         b.iter(|| {
             import(black_box(&transcript), &options)

@@ -21,23 +21,11 @@ use std::fmt::Write as _;
 use std::hint::black_box;
 
 mod support;
-use support::{Rng, json_string};
+use support::{DIRS, Rng, SERVICES, json_string};
+use support::{code_listing, request, request_log, test_run};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_session::{RuleBook, Source, find_rules};
-
-const SERVICES: &[&str] = &[
-    "payments-api",
-    "ledger-svc",
-    "checkout-web",
-    "auth-gateway",
-    "search-indexer",
-    "billing-worker",
-    "db-prod-01",
-    "db-staging-01",
-];
-
-const DIRS: &[&str] = &["ledger", "payments", "auth", "search", "billing"];
 
 const RULES: &[&str] = &[
     "Never restart {svc} without an approver on the call.",
@@ -93,41 +81,9 @@ fn tool_result(seed: &mut Rng) -> String {
         _ => 5,
     };
     match kind {
-        0 => {
-            for i in 0..(15 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "2026-01-02T10:{:02}:{:02}Z INFO {} request id=req-{} latency={}ms status={}",
-                    i % 60,
-                    seed.below(60),
-                    seed.pick(SERVICES),
-                    seed.below(1_000_000),
-                    seed.below(900),
-                    [200, 200, 503, 429][seed.below(4) as usize]
-                );
-            }
-        }
-        1 => {
-            let _ = writeln!(out, "```rust\n// crates/{}/src/lib.rs", seed.pick(DIRS));
-            for i in 0..(15 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "    let delay_{i} = backoff.next(attempt).min(Duration::from_millis({}));",
-                    seed.below(5000)
-                );
-            }
-            out.push_str("```\n");
-        }
-        2 => {
-            for i in 0..(20 + seed.below(60)) {
-                let _ = writeln!(
-                    out,
-                    "test {}::tests::case_{i} ... {}",
-                    seed.pick(DIRS),
-                    if seed.below(25) == 0 { "FAILED" } else { "ok" }
-                );
-            }
-        }
+        0 => request_log(&mut out, seed, SERVICES, 15, 60),
+        1 => code_listing(&mut out, seed),
+        2 => test_run(&mut out, seed),
         3 => {
             // A runbook read with `cat -n` numbering.
             for i in 1..(20 + seed.below(40)) {
@@ -216,11 +172,7 @@ fn session(bytes: usize) -> Vec<(String, Source)> {
         if seed.below(40) == 0 {
             total += push(&mut out, AGENTS.to_string(), Source::ProjectFile);
         }
-        let mut ask = fill(seed.pick(ASKS), &mut seed);
-        if seed.below(3) == 0 {
-            ask.push(' ');
-            ask.push_str(&fill(seed.pick(RULES), &mut seed));
-        }
+        let (ask, _) = request(&mut seed, fill, ASKS, RULES, 3);
         total += push(&mut out, ask, Source::Chat);
         total += push(
             &mut out,

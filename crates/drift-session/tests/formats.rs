@@ -20,6 +20,17 @@ fn read(name: &str) -> Transcript {
     read_transcript(&text).unwrap_or_else(|e| panic!("{name}: {e}"))
 }
 
+/// The Claude Code 2.1 session with its subagent's log added.
+fn with_subagent() -> Transcript {
+    let mut t = read("claude-code-2.1.jsonl");
+    let agent = std::fs::read_to_string(path(
+        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
+    ))
+    .unwrap();
+    t.add_agent_log(&agent).unwrap();
+    t
+}
+
 fn imported(t: &Transcript) -> Imported {
     import(t, &ImportOptions::default())
 }
@@ -32,6 +43,37 @@ fn actions(i: &Imported) -> Vec<&str> {
 /// Whether some action's text contains `needle`.
 fn acts(i: &Imported, needle: &str) -> bool {
     actions(i).iter().any(|a| a.contains(needle))
+}
+
+/// Fails the test unless, for each of `commands`, some action's text
+/// contains it.
+#[track_caller]
+fn acts_on_all(i: &Imported, commands: &[&str]) {
+    for taken in commands {
+        assert!(acts(i, taken), "{taken} in {:#?}", actions(i));
+    }
+}
+
+/// Fails the test if some action's text contains one of `commands`.
+#[track_caller]
+fn acts_on_none(i: &Imported, commands: &[&str]) {
+    for read_only in commands {
+        assert!(!acts(i, read_only), "{read_only} is no action");
+    }
+}
+
+/// Fails the test unless, for each `(needle, provenance)`, the first
+/// message containing `needle` has that provenance.
+#[track_caller]
+fn assert_provenances(t: &Transcript, cases: &[(&str, Provenance)]) {
+    for &(needle, expected) in cases {
+        assert_eq!(provenance(t, needle), expected, "{needle}");
+    }
+}
+
+/// The provenance of the first message containing `needle`.
+fn provenance(t: &Transcript, needle: &str) -> Provenance {
+    provenance_of(t, needle)[0].1
 }
 
 fn provenance_of(t: &Transcript, needle: &str) -> Vec<(MessageRole, Provenance)> {
@@ -60,12 +102,7 @@ fn claude_code_2_1_opens_with_a_snapshot_and_is_still_claude_code() {
 
 #[test]
 fn claude_code_2_1_reads_every_voice() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     // A queued command is the user speaking mid-turn.
     assert_eq!(
         provenance_of(
@@ -83,7 +120,7 @@ fn claude_code_2_1_reads_every_voice() {
     );
     // A skill's body is the skill's.
     assert_eq!(
-        provenance_of(&t, "Never run `rm -rf` anywhere except under ./tmp/")[0].1,
+        provenance(&t, "Never run `rm -rf` anywhere except under ./tmp/"),
         Provenance::Skill
     );
     // Read results lose their numbering, arrow form and tab form.
@@ -147,22 +184,18 @@ fn claude_code_2_1_compaction_is_surfaced() {
 
 #[test]
 fn claude_code_2_1_actions_and_non_actions() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     let i = imported(&t);
-    for taken in [
-        "terraform -chdir=infra/billing-pool apply tfplan",
-        "git push --force-with-lease origin feat/ledger-rename",
-        "kubectl --context billing-prod drain billing-pool-5 billing-pool-6",
-        "helm upgrade ledger-worker",
-        "rm -rf ./tmp/tfplan-cache",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "terraform -chdir=infra/billing-pool apply tfplan",
+            "git push --force-with-lease origin feat/ledger-rename",
+            "kubectl --context billing-prod drain billing-pool-5 billing-pool-6",
+            "helm upgrade ledger-worker",
+            "rm -rf ./tmp/tfplan-cache",
+        ],
+    );
     // The subagent's drains are delegated actions, once each.
     let drains: Vec<&drift_core::Action> = i
         .scenario
@@ -180,17 +213,18 @@ fn claude_code_2_1_actions_and_non_actions() {
             .all(|a| !a.delegated)
     );
     // Reads, searches and plans act on nothing.
-    for read_only in [
-        "get nodes",
-        "grep -rn",
-        "terraform -chdir=infra/billing-pool plan",
-        "describe node",
-        "logs -n ledger",
-        "git status",
-        "SELECT count",
-    ] {
-        assert!(!acts(&i, read_only), "{read_only} is no action");
-    }
+    acts_on_none(
+        &i,
+        &[
+            "get nodes",
+            "grep -rn",
+            "terraform -chdir=infra/billing-pool plan",
+            "describe node",
+            "logs -n ledger",
+            "git status",
+            "SELECT count",
+        ],
+    );
 }
 
 #[test]
@@ -198,13 +232,15 @@ fn claude_code_1_0_rejections_shell_and_old_compaction() {
     let t = read("claude-code-1.0.jsonl");
     assert_eq!(t.format, TranscriptFormat::ClaudeCodeSession);
     // The user's `!` command is neither a rule nor an action.
-    assert_eq!(
-        provenance_of(&t, "<bash-input>git status</bash-input>")[0].1,
-        Provenance::UserShell
-    );
-    assert_eq!(
-        provenance_of(&t, "Caveat: The messages below were generated by the user")[0].1,
-        Provenance::Harness
+    assert_provenances(
+        &t,
+        &[
+            ("<bash-input>git status</bash-input>", Provenance::UserShell),
+            (
+                "Caveat: The messages below were generated by the user",
+                Provenance::Harness,
+            ),
+        ],
     );
     // The reason given for a rejection is the user's own message.
     assert_eq!(
@@ -260,10 +296,7 @@ fn codex_before_the_envelope() {
             .iter()
             .all(|m| !m.text.contains("<user_instructions>"))
     );
-    assert_eq!(
-        provenance_of(&t, "<environment_context>")[0].1,
-        Provenance::Harness
-    );
+    assert_eq!(provenance(&t, "<environment_context>"), Provenance::Harness);
     // The runbook printed by `cat` and the Jira comment are read as text.
     assert!(t.messages.iter().any(|m| {
         m.role == MessageRole::Tool
@@ -298,9 +331,7 @@ fn codex_before_the_envelope() {
             .contains("git push --force origin ops/rotate-prod-east")
     );
     assert!(push.text.contains("chain of 3 commands"), "{}", push.text);
-    for read_only in ["get nodes", "cat docs/runbooks", "git status"] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(&i, &["get nodes", "cat docs/runbooks", "git status"]);
 }
 
 #[test]
@@ -309,13 +340,12 @@ fn codex_envelope_with_a_local_compaction() {
     assert_eq!(t.format, TranscriptFormat::CodexSession);
     // The base instructions and the sandbox text are the harness's.
     assert_eq!(t.messages[0].provenance, Provenance::Harness);
-    assert_eq!(
-        provenance_of(&t, "<permissions instructions>")[0].1,
-        Provenance::Harness
-    );
-    assert_eq!(
-        provenance_of(&t, "<user_shell_command>")[0].1,
-        Provenance::UserShell
+    assert_provenances(
+        &t,
+        &[
+            ("<permissions instructions>", Provenance::Harness),
+            ("<user_shell_command>", Provenance::UserShell),
+        ],
     );
     // AGENTS.md, re-sent after the compaction, is the project's: twice read,
     // one fact.
@@ -356,16 +386,17 @@ fn codex_envelope_with_a_local_compaction() {
     assert!(c.kept.iter().all(|m| m.role == MessageRole::User));
 
     let i = imported(&t);
-    for taken in [
-        "psql -h billing-replica-2 -d billing -f migrations/0042_invoice_idx.sql",
-        "terraform -chdir=infra/prod-east apply tfplan",
-        "kubectl cordon ip-10-0-3-17",
-        "kubectl delete pod -n payments tmp-reconcile-7f9c",
-        "delete file infra/prod-east/legacy-nodegroup.tf",
-        "DROP TABLE invoice_idx_backup",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "psql -h billing-replica-2 -d billing -f migrations/0042_invoice_idx.sql",
+            "terraform -chdir=infra/prod-east apply tfplan",
+            "kubectl cordon ip-10-0-3-17",
+            "kubectl delete pod -n payments tmp-reconcile-7f9c",
+            "delete file infra/prod-east/legacy-nodegroup.tf",
+            "DROP TABLE invoice_idx_backup",
+        ],
+    );
     // A file's content is not a command; a justification is not one either;
     // polling a running command is not a new one.
     assert!(!acts(&i, "rm -rf"), "{:#?}", actions(&i));
@@ -376,15 +407,16 @@ fn codex_envelope_with_a_local_compaction() {
             .all(|a| !a.text.contains("justification")),
     );
     assert!(!acts(&i, "write_stdin"));
-    for read_only in [
-        "get nodes",
-        "cat docs/runbooks",
-        "git status",
-        "plan -out=tfplan",
-        "SELECT count",
-    ] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(
+        &i,
+        &[
+            "get nodes",
+            "cat docs/runbooks",
+            "git status",
+            "plan -out=tfplan",
+            "SELECT count",
+        ],
+    );
 }
 
 #[test]
@@ -399,10 +431,7 @@ fn codex_remote_compaction_is_encrypted() {
         m.text
             .contains("wait for my OK before deleting any namespace")
     }));
-    assert_eq!(
-        provenance_of(&t, "<turn_aborted>")[0].1,
-        Provenance::Harness
-    );
+    assert_eq!(provenance(&t, "<turn_aborted>"), Provenance::Harness);
     let i = imported(&t);
     assert!(i.compactions[0].encrypted);
     assert!(acts(&i, "delete ns preview-2001"));
@@ -421,13 +450,14 @@ fn responses_request_body() {
             .contains("Never run DROP or TRUNCATE statements")
     );
     let i = imported(&t);
-    for taken in [
-        "systemctl restart billing-api",
-        "delete file services/payments/config/feature_flags.yaml",
-        "DROP TABLE legacy_invoices",
-    ] {
-        assert!(acts(&i, taken), "{taken} in {:#?}", actions(&i));
-    }
+    acts_on_all(
+        &i,
+        &[
+            "systemctl restart billing-api",
+            "delete file services/payments/config/feature_flags.yaml",
+            "DROP TABLE legacy_invoices",
+        ],
+    );
     // The refund moves money: judged by the tool, not its words.
     let refund = i
         .actions
@@ -445,9 +475,7 @@ fn responses_request_body() {
             .any(|s| s.why == SkipReason::NotRun(CallStatus::Denied)
                 && s.command.contains("TRUNCATE"))
     );
-    for read_only in ["get nodes", "SELECT", "grep_logs", "pandas"] {
-        assert!(!acts(&i, read_only), "{read_only}");
-    }
+    acts_on_none(&i, &["get nodes", "SELECT", "grep_logs", "pandas"]);
 }
 
 #[test]
@@ -512,12 +540,7 @@ fn rule<'a>(c: &'a drift_session::CompactionAudit, needle: &str) -> &'a drift_se
 
 #[test]
 fn a_claude_code_compaction_audited_rule_by_rule() {
-    let mut t = read("claude-code-2.1.jsonl");
-    let agent = std::fs::read_to_string(path(
-        "claude-code-2.1/subagents/agent-a7c41e9d2b3f60815.jsonl",
-    ))
-    .unwrap();
-    t.add_agent_log(&agent).unwrap();
+    let t = with_subagent();
     let a = audit_session(&t);
     assert_eq!(a.compactions.len(), 1);
     let c = &a.compactions[0];

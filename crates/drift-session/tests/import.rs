@@ -10,9 +10,11 @@ use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate}
 use drift_session::MessageField;
 use drift_session::{Governance, ImportOptions, Imported, Notice, RuleForm, import, import_text};
 use drift_session::{
-    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    Message, MessageRole, Origin, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
 use proptest::prelude::*;
+
+mod support;
 
 fn sample_text(name: &str) -> String {
     let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -101,6 +103,11 @@ fn check(t: &Transcript, imported: &Imported) -> Result<(), String> {
     Ok(())
 }
 
+/// Where a guess came from: its message and record.
+fn origin(o: &Origin) -> String {
+    format!("message {} record {}", o.place.message, o.record)
+}
+
 /// A person's view of an import: every guess with where it came from and
 /// why, then the scenario file.
 fn render(t: &Transcript, imported: &Imported) -> String {
@@ -129,23 +136,22 @@ fn render(t: &Transcript, imported: &Imported) -> String {
     }
     let _ = writeln!(out, "facts:");
     for (g, f) in imported.facts.iter().zip(&s.facts) {
+        let stated = if g.occurrences > 1 {
+            format!(" · stated {} times", g.occurrences)
+        } else {
+            String::new()
+        };
         let _ = writeln!(
             out,
-            "  {} · {} · {} (from {}) · turn {} · message {} record {} · {} \"{}\"{}",
+            "  {} · {} · {} (from {}) · turn {} · {} · {} \"{}\"{stated}",
             f.id,
             f.kind.id(),
             f.role.id(),
             g.origin.role.id(),
             f.turn,
-            g.origin.place.message,
-            g.origin.record,
+            origin(&g.origin),
             g.form.id(),
             g.cue,
-            if g.occurrences > 1 {
-                format!(" · stated {} times", g.occurrences)
-            } else {
-                String::new()
-            }
         );
     }
     let _ = writeln!(out, "actions:");
@@ -156,11 +162,10 @@ fn render(t: &Transcript, imported: &Imported) -> String {
         };
         let _ = writeln!(
             out,
-            "  {} · turn {} · message {} record {} · {} \"{}\"{}{} · governed by {} ({why})",
+            "  {} · turn {} · {} · {} \"{}\"{}{} · governed by {} ({why})",
             a.id,
             a.turn,
-            g.origin.place.message,
-            g.origin.record,
+            origin(&g.origin),
             g.pattern.id,
             g.matched,
             if g.in_tool_name {
@@ -180,8 +185,10 @@ fn render(t: &Transcript, imported: &Imported) -> String {
     for k in &imported.skipped {
         let _ = writeln!(
             out,
-            "  message {} record {} · {} · {:?}: nothing before it to govern it",
-            k.origin.place.message, k.origin.record, k.pattern.id, k.command
+            "  {} · {} · {:?}: nothing before it to govern it",
+            origin(&k.origin),
+            k.pattern.id,
+            k.command
         );
     }
     out.push_str("---\n");
@@ -462,6 +469,11 @@ fn a_session_of_more_than_a_thousand_messages() {
     assert_eq!(stated, 400usize.div_ceil(7));
     // Every fifth call: restart, rm -rf, (cargo test), deploy, (git status).
     assert_eq!(s.actions.len(), 3 * 400 / 25);
+    // What governs the `n`th action (from 0) whose id starts with `prefix`.
+    let governing = |prefix: &str, n: usize| {
+        let mut named = s.actions.iter().filter(|a| a.id.starts_with(prefix));
+        named.nth(n).unwrap().governed_by.as_slice()
+    };
     let first: Vec<&str> = s.actions.iter().take(3).map(|a| a.id.as_str()).collect();
     assert_eq!(first, ["restart", "rm-rf", "deploy"]);
     assert_eq!(
@@ -473,13 +485,7 @@ fn a_session_of_more_than_a_thousand_messages() {
         ["never-restart-payments-api-without"],
         "before the data rule"
     );
-    let later_rm = s
-        .actions
-        .iter()
-        .filter(|a| a.id.starts_with("rm-rf"))
-        .nth(1)
-        .unwrap();
-    assert_eq!(later_rm.governed_by, ["do-not-delete-anything"]);
+    assert_eq!(governing("rm-rf", 1), ["do-not-delete-anything"]);
     // The first deploy names ledger-svc before any fact does: every rule
     // before it governs it (the scope is no rule).
     assert_eq!(
@@ -489,13 +495,7 @@ fn a_session_of_more_than_a_thousand_messages() {
             "do-not-delete-anything"
         ]
     );
-    let later_deploy = s
-        .actions
-        .iter()
-        .filter(|a| a.id.starts_with("deploy"))
-        .nth(2)
-        .unwrap();
-    assert_eq!(later_deploy.governed_by, ["may-deploy-ledger-svc-during"]);
+    assert_eq!(governing("deploy", 2), ["may-deploy-ledger-svc-during"]);
     // Same input, same file.
     assert_eq!(
         scenario_to_json(s),
@@ -587,27 +587,23 @@ fn options_out_of_range_are_clamped_and_said() {
 
 /// Text made of rule words, cues, resources, commands and noise.
 fn texty() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("Never restart payments-api. ".to_string()),
-        Just("do not ".to_string()),
-        Just("except ".to_string()),
-        Just("Only touch src/. ".to_string()),
-        Just("Correction: ".to_string()),
-        Just("I meant ".to_string()),
-        Just("not db-prod-01 but db-prod-02. ".to_string()),
-        Just("may deploy during ".to_string()),
-        Just("rm -rf /tmp/x ".to_string()),
-        Just("git push --force ".to_string()),
-        Just("DROP TABLE t; ".to_string()),
-        Just("payments-api ".to_string()),
-        Just("\n```\n".to_string()),
-        Just(". ".to_string()),
-        Just("\n".to_string()),
-        Just("ünï ".to_string()),
-        "[a-z]{1,8} ",
-        "\\PC{1,6}",
-    ];
-    prop::collection::vec(piece, 0..24).prop_map(|v| v.concat())
+    support::texty(
+        &[
+            "Never restart payments-api. ",
+            "do not ",
+            "except ",
+            "Only touch src/. ",
+            "Correction: ",
+            "I meant ",
+            "not db-prod-01 but db-prod-02. ",
+            "may deploy during ",
+            "rm -rf /tmp/x ",
+            "git push --force ",
+            "DROP TABLE t; ",
+            "payments-api ",
+        ],
+        24,
+    )
 }
 
 fn role() -> impl Strategy<Value = MessageRole> {

@@ -3,8 +3,9 @@
 //! same rules when it is itself in the log at the next compaction.
 
 use drift_session::{
-    Fate, IdChange, LossKind, MIN_RESTATE_TOKENS, Transcript, audit_latest_compaction,
-    audit_session, audit_text, losses, read_transcript, restate, session_losses,
+    CompactionAudit, Fate, IdChange, Loss, LossKind, MIN_RESTATE_TOKENS, Transcript,
+    audit_latest_compaction, audit_session, audit_text, losses, read_transcript, restate,
+    session_losses,
 };
 use proptest::prelude::*;
 
@@ -18,6 +19,15 @@ fn fixture(name: &str) -> String {
 
 fn read(text: &str) -> Transcript {
     read_transcript(text).expect("the fixture reads")
+}
+
+/// The log `text` read, the audit of its latest compaction and what that
+/// compaction lost.
+fn latest_losses(text: &str) -> (Transcript, CompactionAudit, Vec<Loss>) {
+    let t = read(text);
+    let audit = audit_latest_compaction(&t).unwrap();
+    let lost = losses(&t, &audit);
+    (t, audit, lost)
 }
 
 #[test]
@@ -86,9 +96,7 @@ fn claude_code_2_1_losses_in_order_of_risk() {
 
 #[test]
 fn the_restatement_names_who_where_and_when() {
-    let t = read(&fixture("claude-code-2.1.jsonl"));
-    let audit = audit_latest_compaction(&t).unwrap();
-    let lost = losses(&t, &audit);
+    let (t, audit, lost) = latest_losses(&fixture("claude-code-2.1.jsonl"));
     let r = restate(&t, &audit, &lost, 1_500).unwrap();
     assert_eq!((r.restated, r.left_out), (8, 0));
     assert!(r.text.starts_with(
@@ -115,9 +123,7 @@ fn the_restatement_names_who_where_and_when() {
 
 #[test]
 fn claude_code_1_0_losses() {
-    let t = read(&fixture("claude-code-1.0.jsonl"));
-    let audit = audit_latest_compaction(&t).unwrap();
-    let lost = losses(&t, &audit);
+    let (_, _, lost) = latest_losses(&fixture("claude-code-1.0.jsonl"));
     let texts: Vec<&str> = lost.iter().map(|l| l.text.as_str()).collect();
     assert_eq!(
         texts,
@@ -149,9 +155,7 @@ fn a_log_without_a_compaction_has_nothing_to_restate() {
 
 #[test]
 fn the_budget_keeps_the_riskiest_and_counts_the_rest() {
-    let t = read(&fixture("claude-code-2.1.jsonl"));
-    let audit = audit_latest_compaction(&t).unwrap();
-    let lost = losses(&t, &audit);
+    let (t, audit, lost) = latest_losses(&fixture("claude-code-2.1.jsonl"));
     let full = restate(&t, &audit, &lost, 1_500).unwrap();
     let tokens = |s: &str| s.chars().count().div_ceil(4);
     for budget in [MIN_RESTATE_TOKENS, 80, 120, 150, 200, tokens(&full.text)] {
@@ -186,9 +190,7 @@ fn the_budget_keeps_the_riskiest_and_counts_the_rest() {
 #[test]
 fn a_restatement_reads_back_as_the_same_rules() {
     for name in ["claude-code-2.1.jsonl", "claude-code-1.0.jsonl"] {
-        let t = read(&fixture(name));
-        let audit = audit_latest_compaction(&t).unwrap();
-        let lost = losses(&t, &audit);
+        let (t, audit, lost) = latest_losses(&fixture(name));
         let r = restate(&t, &audit, &lost, 1_500).unwrap();
         // The restatement holds the rules of the sentences it restates, no
         // more and no fewer.
@@ -216,9 +218,7 @@ fn a_restatement_reads_back_as_the_same_rules() {
 #[test]
 fn a_second_compaction_restates_again() {
     let log = fixture("claude-code-2.1.jsonl");
-    let t = read(&log);
-    let audit = audit_latest_compaction(&t).unwrap();
-    let lost = losses(&t, &audit);
+    let (t, audit, lost) = latest_losses(&log);
     let r = restate(&t, &audit, &lost, 1_500).unwrap();
     let attachment = serde_json::json!({
         "type": "attachment",
@@ -271,9 +271,7 @@ fn ids_swapped_by_a_summary_are_restated_after_the_rules() {
     .iter()
     .map(|l| format!("{l}\n"))
     .collect::<String>();
-    let t = read(&log);
-    let audit = audit_latest_compaction(&t).unwrap();
-    let lost = losses(&t, &audit);
+    let (t, audit, lost) = latest_losses(&log);
     let last = lost.last().expect("losses");
     assert!(
         matches!(

@@ -7,6 +7,8 @@ use drift_session::{Audit, MessageField, audit, audit_text};
 use drift_session::{MessageRole, Transcript, TranscriptFormat, read_transcript};
 use proptest::prelude::*;
 
+mod support;
+
 fn sample(name: &str) -> Transcript {
     let path = format!("{}/tests/transcripts/{name}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
@@ -17,13 +19,22 @@ fn roles(t: &Transcript) -> Vec<&'static str> {
     t.messages.iter().map(|m| m.role.id()).collect()
 }
 
+/// The sample `name`, after checking that it reads as `format` with
+/// messages of `roles`, in order.
+#[track_caller]
+fn sample_of(name: &str, format: TranscriptFormat, roles_in_order: &[&str]) -> Transcript {
+    let t = sample(name);
+    assert_eq!(t.format, format, "{name}");
+    assert_eq!(roles(&t), roles_in_order, "{name}");
+    t
+}
+
 #[test]
 fn claude_code_session() {
-    let t = sample("claude-code.jsonl");
-    assert_eq!(t.format, TranscriptFormat::ClaudeCodeSession);
-    assert_eq!(
-        roles(&t),
-        [
+    let t = sample_of(
+        "claude-code.jsonl",
+        TranscriptFormat::ClaudeCodeSession,
+        &[
             "user",
             "reasoning",
             "assistant",
@@ -35,8 +46,8 @@ fn claude_code_session() {
             "assistant",
             "tool",
             "assistant",
-            "user"
-        ]
+            "user",
+        ],
     );
     assert_eq!(t.skipped, 2, "the snapshot and title lines");
     let read = &t.messages[8];
@@ -52,11 +63,10 @@ fn claude_code_session() {
 
 #[test]
 fn codex_session() {
-    let t = sample("codex-rollout.jsonl");
-    assert_eq!(t.format, TranscriptFormat::CodexSession);
-    assert_eq!(
-        roles(&t),
-        [
+    let t = sample_of(
+        "codex-rollout.jsonl",
+        TranscriptFormat::CodexSession,
+        &[
             "system",
             "user",
             "user",
@@ -69,8 +79,8 @@ fn codex_session() {
             "tool",
             "assistant",
             "tool",
-            "summary"
-        ]
+            "summary",
+        ],
     );
     assert_eq!(t.skipped, 2, "the event_msg and turn_context lines");
     assert_eq!(t.messages[8].tool_name.as_deref(), Some("apply_patch"));
@@ -84,19 +94,18 @@ fn codex_session() {
 
 #[test]
 fn responses_items() {
-    let t = sample("responses.json");
-    assert_eq!(t.format, TranscriptFormat::ResponsesItems);
-    assert_eq!(
-        roles(&t),
-        [
+    let t = sample_of(
+        "responses.json",
+        TranscriptFormat::ResponsesItems,
+        &[
             "developer",
             "user",
             "reasoning",
             "assistant",
             "assistant",
             "tool",
-            "assistant"
-        ]
+            "assistant",
+        ],
     );
     assert_eq!(t.messages[4].tool_name.as_deref(), Some("create_file"));
     assert_eq!(t.messages[5].tool_name.as_deref(), Some("create_file"));
@@ -180,26 +189,22 @@ fn spans_fit(a: &Audit, before: &Transcript, after: &str) -> Result<(), TestCase
 /// Text shaped like transcripts and summaries: rule words, ids, versions,
 /// paths, punctuation, line breaks, code fences and non-ASCII letters.
 fn texty() -> impl Strategy<Value = String> {
-    let piece = prop_oneof![
-        Just("never ".to_string()),
-        Just("do not bump ".to_string()),
-        Just("must ".to_string()),
-        Just("because ".to_string()),
-        Just("rejected ".to_string()),
-        Just("T-14 ".to_string()),
-        Just("T-41 ".to_string()),
-        Just("2.3.1 ".to_string()),
-        Just("src/lib.rs ".to_string()),
-        Just("`x` ".to_string()),
-        Just("\n```\n".to_string()),
-        Just(". ".to_string()),
-        Just("\n".to_string()),
-        Just("’s ".to_string()),
-        Just("ünï ".to_string()),
-        "[a-z]{1,8} ",
-        "\\PC{1,6}",
-    ];
-    prop::collection::vec(piece, 0..40).prop_map(|v| v.concat())
+    support::texty(
+        &[
+            "never ",
+            "do not bump ",
+            "must ",
+            "because ",
+            "rejected ",
+            "T-14 ",
+            "T-41 ",
+            "2.3.1 ",
+            "src/lib.rs ",
+            "`x` ",
+            "’s ",
+        ],
+        40,
+    )
 }
 
 proptest! {

@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use std::io::Write as _;
-use std::process::{Command, Stdio};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
 
 use serde_json::Value;
 
@@ -15,22 +16,22 @@ pub struct Output {
     pub stderr: String,
 }
 
-/// Runs `drift args…` from this crate's directory (so that fixture paths,
-/// and the messages naming them, are `tests/fixtures/…`), feeding `stdin`.
-/// Fails the test if drift panicked.
-pub fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_drift"))
+/// `drift args…` with piped standard streams, run in `dir`.
+fn command(args: &[&str], dir: &Path) -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_drift"));
+    command
         .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .env("RUST_BACKTRACE", "1")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the drift binary runs");
-    if let Some(mut pipe) = child.stdin.take() {
-        pipe.write_all(stdin).expect("stdin takes the input");
-    }
+        .stderr(Stdio::piped());
+    command
+}
+
+/// What `child` (drift run with `args`) wrote and its exit code, once it
+/// finishes. Fails the test if drift panicked.
+fn output(child: Child, args: &[&str]) -> Output {
     let out = child.wait_with_output().expect("drift finishes");
     let output = Output {
         code: out.status.code().expect("drift exits with a code"),
@@ -45,42 +46,31 @@ pub fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
     output
 }
 
+/// Runs `drift args…` from this crate's directory (so that fixture paths,
+/// and the messages naming them, are `tests/fixtures/…`), feeding `stdin`.
+/// Fails the test if drift panicked.
+pub fn drift_with(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = command(args, Path::new(env!("CARGO_MANIFEST_DIR")))
+        .spawn()
+        .expect("the drift binary runs");
+    if let Some(mut pipe) = child.stdin.take() {
+        pipe.write_all(stdin).expect("stdin takes the input");
+    }
+    output(child, args)
+}
+
 /// Runs `drift args…` in `dir`, with `env` set, feeding `stdin`. Fails the
 /// test if drift panicked.
-pub fn drift_in(
-    args: &[&str],
-    stdin: &[u8],
-    dir: &std::path::Path,
-    env: &[(&str, &str)],
-) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_drift"));
-    command
-        .args(args)
-        .current_dir(dir)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        command.env(k, v);
-    }
-    let mut child = command.spawn().expect("the drift binary runs");
+pub fn drift_in(args: &[&str], stdin: &[u8], dir: &Path, env: &[(&str, &str)]) -> Output {
+    let mut child = command(args, dir)
+        .envs(env.iter().copied())
+        .spawn()
+        .expect("the drift binary runs");
     if let Some(mut pipe) = child.stdin.take() {
         // A command that does not read stdin may close it first.
         let _ = pipe.write_all(stdin);
     }
-    let out = child.wait_with_output().expect("drift finishes");
-    let output = Output {
-        code: out.status.code().expect("drift exits with a code"),
-        stdout: String::from_utf8(out.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(out.stderr).expect("stderr is UTF-8"),
-    };
-    assert!(
-        !output.stderr.contains("panicked") && !output.stderr.contains("stack backtrace"),
-        "drift {args:?} panicked:\n{}",
-        output.stderr
-    );
-    output
+    output(child, args)
 }
 
 /// A fresh empty directory for one test, removed when dropped.
@@ -136,6 +126,28 @@ pub fn fails_with_code_2_given(args: &[&str], stdin: &[u8], names: &[&str]) -> S
 /// [`fails_with_code_2_given`] with nothing on stdin.
 pub fn fails_with_code_2(args: &[&str], names: &[&str]) -> String {
     fails_with_code_2_given(args, b"", names)
+}
+
+/// Fails the test, showing `text`, unless `text` contains `part`.
+#[track_caller]
+pub fn assert_contains(text: &str, part: &str) {
+    assert!(text.contains(part), "{part:?} is not in:\n{text}");
+}
+
+/// The string `key` of each item of the array `list`.
+pub fn strings<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    list.as_array()
+        .expect("an array")
+        .iter()
+        .map(|item| item[key].as_str().expect("a string"))
+        .collect()
+}
+
+/// [`fails_with_code_2`] for each case of `(args, names)`.
+pub fn fails_with_code_2_each(cases: &[(&[&str], &[&str])]) {
+    for (args, names) in cases {
+        fails_with_code_2(args, names);
+    }
 }
 
 /// `text` as JSON, or the test fails showing it.

@@ -18,7 +18,7 @@
 
 use std::collections::{HashMap, HashSet};
 
-use drift_core::{Kind, Outcome, Role, Scenario};
+use drift_core::{Cause, Kind, Outcome, Role, Scenario, explain, simulate};
 
 #[derive(Clone, Copy, Debug)]
 struct State {
@@ -53,6 +53,33 @@ pub enum Keep {
 pub struct Checked {
     pub outcome: Outcome,
     pub faded: Option<(usize, Option<usize>)>,
+}
+
+/// The fact, and the round it fell below the line at, that `cause` names
+/// as below the line, if it names one.
+pub fn below_the_line(cause: Cause) -> Option<(usize, Option<usize>)> {
+    match cause {
+        Cause::Faded { fact, round, .. } => Some((fact, round)),
+        Cause::Misbound { binding, round, .. } | Cause::BindingUnconfirmed { binding, round } => {
+            Some((binding, round))
+        }
+        _ => None,
+    }
+}
+
+/// `drift check`'s findings on `s` (assumed valid) from the engine, in the
+/// yardstick's terms: the outcome and the fact (with its round) an
+/// explanation names as below the line.
+pub fn engine(s: &Scenario) -> Vec<Checked> {
+    let run = simulate(s).expect("valid");
+    run.actions()
+        .iter()
+        .enumerate()
+        .map(|(a, graded)| Checked {
+            outcome: graded.outcome,
+            faded: explain(s, &run, a).and_then(|e| below_the_line(e.cause)),
+        })
+        .collect()
 }
 
 /// `drift check`'s findings on `s` (assumed valid), the per-round way, in
