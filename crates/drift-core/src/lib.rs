@@ -23,7 +23,7 @@
 //! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
 //! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`], [`ResultJson`] (the result, serialised lazily) | `wire` |
 //! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
-//! | a harness's remedy, modelled | [`apply_remedy`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
+//! | a harness's remedy, modelled | [`apply_remedy`], [`remedied_scenario`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
 //! | a remedy written out, to paste | [`remedy_text`], [`remedy_rules`], [`RemedyText`], [`RemedyRule`], [`RemedyPaste`], [`RemedyPaths`] | `remedy_text` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
 //!
@@ -125,7 +125,9 @@ pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessField, HarnessOverrides};
 pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
-pub use remedy::{Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, rules_at_stake};
+pub use remedy::{
+    Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, remedied_scenario, rules_at_stake,
+};
 pub use remedy_text::{
     RemedyPaste, RemedyPaths, RemedyRule, RemedyText, remedy_rules, remedy_text,
 };

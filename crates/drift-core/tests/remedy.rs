@@ -5,8 +5,8 @@
 
 use drift_core::{
     Kind, Outcome, PolicyChoice, Preset, Remedy, RemedyError, RemedyHarness, RemedyPaths, Role,
-    Run, Scenario, apply_remedy, builtin, builtin_ids, remedy_rules, remedy_text, rules_at_stake,
-    simulate,
+    Run, Scenario, apply_remedy, builtin, builtin_ids, remedied_scenario, remedy_rules,
+    remedy_text, rules_at_stake, simulate,
 };
 
 fn outcomes(s: &Scenario) -> Vec<(String, Outcome)> {
@@ -344,4 +344,32 @@ fn each_remedy_as_markdown_carries_its_rules_word_for_word() {
         }
     }
     assert!(carried > 0, "no built-in has a rule at stake");
+}
+
+/// The lean entry point the page runs is the same model as `apply_remedy`.
+#[test]
+fn remedied_scenario_is_apply_remedys_with() {
+    for id in builtin_ids() {
+        let scenario = builtin(id).expect("a built-in");
+        for h in RemedyHarness::ALL {
+            for &r in h.remedies() {
+                let full = apply_remedy(&scenario, h, r).expect("applies").with;
+                assert_eq!(
+                    remedied_scenario(&scenario, h, r),
+                    Ok(full),
+                    "{id} {} {}",
+                    h.id(),
+                    r.id()
+                );
+            }
+        }
+    }
+    assert!(matches!(
+        remedied_scenario(
+            &builtin("payments-incident").unwrap(),
+            RemedyHarness::LettaSliding,
+            Remedy::RestateHook
+        ),
+        Err(RemedyError::NotOffered { .. })
+    ));
 }
