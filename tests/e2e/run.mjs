@@ -325,6 +325,50 @@ test('a custom harness travels in the link; the compare view marks what differs'
   }
 });
 
+test('"Fix it" writes the harness\'s remedy; applying it lowers the headline count, and the link and a reload keep it', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const count = async () => {
+      const m = /(\d+) of \d+ actions? runs? without/.exec(await page.locator('.summary').textContent());
+      assert.ok(m, 'the headline counts the actions that run without their rules');
+      return Number(m[1]);
+    };
+    const before = await count();
+    assert.ok(before > 0, `${before} actions run without their rules`);
+    await page.click('#tab-fix');
+    await page.selectOption('#fix-harness', 'claude_code');
+    await page.selectOption('#fix-remedy', 'claude_code.claude_md');
+    // The remedy, written by the analysis worker: the CLAUDE.md section.
+    await page.waitForFunction(() => document.querySelector('#fix-markdown')?.textContent.startsWith('# Claude Code: '));
+    const md = await page.locator('#fix-markdown').textContent();
+    assert.match(md, /## Rules that hold for the whole session/);
+    assert.ok(await page.locator('#fix-download').isEnabled());
+    // Modelled beside the run without it, with what changes marked.
+    const counts = await page.locator('#fix-counts').textContent();
+    assert.match(counts, new RegExp(`${before} without it, \\d+ with it`), counts);
+    assert.ok(await page.locator('.fix-model tr.differs').count() > 0, 'no row marked as changed');
+    // Applied: the headline counts fewer, and says a fix is on.
+    await page.check('#fix-apply');
+    await changed(count, before, 'the headline count');
+    const after = await count();
+    assert.ok(after < before, `${before} → ${after}`);
+    assert.ok(await page.locator('#fix-applied').isVisible());
+    // A reload (URL and localStorage) keeps it.
+    await page.waitForTimeout(400);
+    assert.match(page.url(), /f=claude_code\.claude_md/);
+    await page.reload();
+    await page.waitForSelector('.summary:not(:empty)');
+    assert.equal(await count(), after);
+    assert.ok(await page.locator('#fix-apply').isChecked());
+    // Removed from the headline: the count is back.
+    await page.click('#fix-applied button:has-text("Remove it")');
+    await becomes(count, before, 'the headline count without the fix');
+  } finally {
+    await close();
+  }
+});
+
 test('the audit page reports a sample compaction and highlights each finding in both texts', async () => {
   const { context, close } = await freshContext();
   try {

@@ -23,7 +23,8 @@
 //! | §6 the settings, declared once | [`SETTINGS`], [`SettingInfo`], [`Setting`], [`Guards`], [`ModelParams`] | `settings` |
 //! | §6, §7 the file formats | [`parse_scenario`], [`scenario_to_json`], [`result_to_json`], [`ResultJson`] (the result, serialised lazily) | `wire` |
 //! | §8 the built-in scenarios | [`builtin`], [`builtin_ids`] | `builtin` |
-//! | a harness's remedy, modelled | [`apply_remedy`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
+//! | a harness's remedy, modelled | [`apply_remedy`], [`remedied_scenario`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
+//! | a remedy written out, to paste | [`remedy_text`], [`remedy_rules`], [`RemedyText`], [`RemedyRule`], [`RemedyPaste`], [`RemedyPaths`] | `remedy_text` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
 //!
 //! Read from a run: [`explain`] (why an action ended as it did, in one
@@ -107,6 +108,7 @@ mod json;
 mod losses;
 mod policy;
 mod remedy;
+mod remedy_text;
 mod round;
 mod run;
 mod scenario;
@@ -123,7 +125,12 @@ pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessField, HarnessOverrides};
 pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
-pub use remedy::{Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, rules_at_stake};
+pub use remedy::{
+    Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, remedied_scenario, rules_at_stake,
+};
+pub use remedy_text::{
+    RemedyPaste, RemedyPaths, RemedyRule, RemedyText, remedy_rules, remedy_text,
+};
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
 pub use scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};

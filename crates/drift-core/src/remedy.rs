@@ -341,6 +341,73 @@ const fn instructions_home(harness: RemedyHarness) -> &'static str {
     }
 }
 
+/// What `remedy` changes in `with`, for the facts `rules` it carries (the
+/// module table); for [`Remedy::KeepFirst`], the head it keeps (else 0).
+fn change(with: &mut Scenario, remedy: Remedy, rules: &[usize]) -> u32 {
+    match remedy {
+        Remedy::RestateHook => with.guards.reinject_constraints = true,
+        Remedy::ClaudeMd | Remedy::MemoryBlock => {
+            for &i in rules {
+                if let Some(f) = with.facts.get_mut(i) {
+                    f.externalised = true;
+                }
+            }
+        }
+        Remedy::CompactPrompt | Remedy::CompactingPlugin => {
+            for k in kinds(with, rules) {
+                with.retention.set(k, 1.0);
+            }
+        }
+        Remedy::Instructions => {
+            for &i in rules {
+                if let Some(f) = with.facts.get_mut(i) {
+                    f.role = Role::System;
+                    f.turn = 0;
+                }
+            }
+        }
+        Remedy::KeepFirst => {
+            let mut policy = with.effective_policy();
+            let head = rules
+                .iter()
+                .filter_map(|&i| with.facts.get(i))
+                .map(|f| f.turn)
+                .max()
+                .unwrap_or(0)
+                .max(policy.keep_first_turns);
+            policy.keep_first_turns = head;
+            with.policy = PolicyChoice::Custom(policy);
+            return head;
+        }
+    }
+    0
+}
+
+/// The scenario with `remedy` of `harness` applied: [`apply_remedy`]'s
+/// [`Remedied::with`], without the sentences that explain it (a caller
+/// that only runs it links less).
+///
+/// # Errors
+///
+/// As [`apply_remedy`].
+pub fn remedied_scenario(
+    scenario: &Scenario,
+    harness: RemedyHarness,
+    remedy: Remedy,
+) -> Result<Scenario, RemedyError> {
+    if !harness.remedies().contains(&remedy) {
+        return Err(RemedyError::NotOffered { harness, remedy });
+    }
+    let mut with = scenario.clone();
+    if let Some(p) = harness.preset() {
+        with.policy = PolicyChoice::Preset(p);
+    }
+    let rules = rules_at_stake(&with, &simulate(&with)?);
+    change(&mut with, remedy, &rules);
+    with.validate()?;
+    Ok(with)
+}
+
 /// Applies `remedy` of `harness` to `scenario`: the scenario is first put
 /// under the harness's preset (opencode keeps the scenario's policy), run
 /// once to find the [`rules_at_stake`], and changed as the module table
@@ -381,9 +448,9 @@ pub fn apply_remedy(
     let rules = rules_at_stake(&without, &run);
     let listed = ids(&without, &rules);
     let mut with = without.clone();
+    let head = change(&mut with, remedy, &rules);
     match remedy {
         Remedy::RestateHook => {
-            with.guards.reinject_constraints = true;
             modelled.push(
                 "The hook as the reinject_constraints guard: after every round, standing rules, carve-outs and corrections are back word for word."
                     .to_string(),
@@ -409,11 +476,6 @@ pub fn apply_remedy(
             );
         }
         Remedy::ClaudeMd | Remedy::MemoryBlock => {
-            for &i in &rules {
-                if let Some(f) = with.facts.get_mut(i) {
-                    f.externalised = true;
-                }
-            }
             if remedy == Remedy::ClaudeMd {
                 modelled.push(format!(
                     "The facts carried ({listed}) as externalised: Claude Code re-reads the project-root CLAUDE.md from disk after every compaction, as the claude_code preset re-reads externalised facts."
@@ -437,10 +499,7 @@ pub fn apply_remedy(
             );
         }
         Remedy::CompactPrompt | Remedy::CompactingPlugin => {
-            let kinds = kinds(&with, &rules);
-            for k in &kinds {
-                with.retention.set(*k, 1.0);
-            }
+            let kinds = kinds(&without, &rules);
             let names: Vec<&str> = kinds.iter().map(|k| k.label()).collect();
             modelled.push(format!(
                 "The prompt as retention 1 for the kinds of the facts carried ({}): a summary that copies them word for word. Every fact of those kinds keeps its fidelity, not only the ones listed; fabrication risk still grows each round, as for any summarised text.",
@@ -458,12 +517,6 @@ pub fn apply_remedy(
             }
         }
         Remedy::Instructions => {
-            for &i in &rules {
-                if let Some(f) = with.facts.get_mut(i) {
-                    f.role = Role::System;
-                    f.turn = 0;
-                }
-            }
             modelled.push(format!(
                 "The facts carried ({listed}) moved into the system prompt (role system, turn 0): {}.",
                 instructions_home(harness)
@@ -478,16 +531,6 @@ pub fn apply_remedy(
             );
         }
         Remedy::KeepFirst => {
-            let mut policy = with.effective_policy();
-            let head = rules
-                .iter()
-                .filter_map(|&i| with.facts.get(i))
-                .map(|f| f.turn)
-                .max()
-                .unwrap_or(0)
-                .max(policy.keep_first_turns);
-            policy.keep_first_turns = head;
-            with.policy = PolicyChoice::Custom(policy);
             modelled.push(format!(
                 "keep_first as the policy's keep_first_turns = {head}: turns 1 to {head}, where the facts carried ({listed}) enter, are never summarised, and their tokens stay in context after every round (the run shows what that costs)."
             ));

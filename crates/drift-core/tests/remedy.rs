@@ -4,8 +4,9 @@
 //! switch its documentation names.
 
 use drift_core::{
-    Kind, Outcome, PolicyChoice, Preset, Remedy, RemedyError, RemedyHarness, Role, Run, Scenario,
-    apply_remedy, builtin, builtin_ids, rules_at_stake, simulate,
+    Kind, Outcome, PolicyChoice, Preset, Remedy, RemedyError, RemedyHarness, RemedyPaths, Role,
+    Run, Scenario, apply_remedy, builtin, builtin_ids, remedied_scenario, remedy_rules,
+    remedy_text, rules_at_stake, simulate,
 };
 
 fn outcomes(s: &Scenario) -> Vec<(String, Outcome)> {
@@ -296,4 +297,79 @@ fn errors_name_what_is_wrong() {
     small.harness.window_tokens = 1_000;
     let e = apply_remedy(&small, RemedyHarness::ClaudeCode, Remedy::RestateHook).unwrap_err();
     assert!(matches!(e, RemedyError::Scenario(_)), "{e:?}");
+}
+
+/// Every remedy written out for every built-in: its Markdown holds each rule
+/// it carries word for word, every text to paste, and every source.
+#[test]
+fn each_remedy_as_markdown_carries_its_rules_word_for_word() {
+    let paths = RemedyPaths {
+        hook_registration: "{\"hooks\": {}}\n".to_string(),
+        home: "/home/op".to_string(),
+    };
+    let mut carried = 0;
+    for id in builtin_ids() {
+        let scenario = builtin(id).expect("a built-in");
+        for h in RemedyHarness::ALL {
+            for &r in h.remedies() {
+                let remedied = apply_remedy(&scenario, h, r).expect("applies");
+                let without = simulate(&remedied.without).expect("runs");
+                let rules = remedy_rules(&remedied, &without);
+                assert_eq!(rules.len(), remedied.rules.len(), "{id} {}", h.id());
+                let text = remedy_text(h, r, &rules, &paths);
+                let md = text.markdown(h);
+                assert!(
+                    md.starts_with(&format!("# {}: {}", h.name(), text.title)),
+                    "{md}"
+                );
+                for p in &text.pastes {
+                    assert!(md.contains(p.text.trim_end()), "{id} {} {}", h.id(), r.id());
+                }
+                for source in &text.sources {
+                    assert!(md.contains(source), "{id} {} {}", h.id(), r.id());
+                }
+                if r != Remedy::RestateHook && r != Remedy::KeepFirst {
+                    for rule in &rules {
+                        assert!(
+                            md.contains(rule.text.trim()),
+                            "{id} {} {}: {:?} not in\n{md}",
+                            h.id(),
+                            r.id(),
+                            rule.text
+                        );
+                        carried += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(carried > 0, "no built-in has a rule at stake");
+}
+
+/// The lean entry point the page runs is the same model as `apply_remedy`.
+#[test]
+fn remedied_scenario_is_apply_remedys_with() {
+    for id in builtin_ids() {
+        let scenario = builtin(id).expect("a built-in");
+        for h in RemedyHarness::ALL {
+            for &r in h.remedies() {
+                let full = apply_remedy(&scenario, h, r).expect("applies").with;
+                assert_eq!(
+                    remedied_scenario(&scenario, h, r),
+                    Ok(full),
+                    "{id} {} {}",
+                    h.id(),
+                    r.id()
+                );
+            }
+        }
+    }
+    assert!(matches!(
+        remedied_scenario(
+            &builtin("payments-incident").unwrap(),
+            RemedyHarness::LettaSliding,
+            Remedy::RestateHook
+        ),
+        Err(RemedyError::NotOffered { .. })
+    ));
 }

@@ -13,8 +13,9 @@
 //! | --- | --- |
 //! | `v` | format version (1) |
 //! | `s` / `src` | built-in scenario id / imported scenario file (base64url JSON) |
-//! | `t` | view tab (`timelines`, `rounds`, `matrix`, `compare`) |
+//! | `t` | view tab (`timelines`, `rounds`, `matrix`, `compare`, `fix`) |
 //! | `c` | the preset the compare view sets against the current policy |
+//! | `f` | the remedy applied in the simulation: harness and remedy ids, `claude_code.restate_hook` |
 //! | `p` | policy preset id, or `custom` with `pc pr ps px pf pt pu` and `ph.<harness key>` |
 //! | `w tr sy …`, `r.sr …`, `m.at …` | a harness field, a kind's retention, a model parameter: each setting's key in [`drift_core::SETTINGS`] |
 //! | `g` | guards on: their letters in [`drift_core::SETTINGS`] (`r` `v` `e` `c`); empty for none |
@@ -34,7 +35,7 @@ use drift_core::{
     parse_scenario, scenario_to_json,
 };
 
-pub use crate::page::{DEFAULT_COMPARE, PageState, Source, Tab};
+pub use crate::page::{DEFAULT_COMPARE, Fix, PageState, Source, Tab};
 
 /// The current link format.
 pub const VERSION: u32 = 1;
@@ -214,6 +215,9 @@ pub fn encode(state: &PageState) -> String {
     }
     if state.compare != DEFAULT_COMPARE {
         q.push("c", state.compare.id().to_string());
+    }
+    if let Some(fix) = state.fix {
+        q.push("f", fix.id());
     }
     let s = &state.scenario;
     let base = base.unwrap_or_else(|| s.clone());
@@ -461,14 +465,23 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
         .scenario()
         .ok_or_else(|| LinkError::UnknownScenario(String::new()))?;
     let tab = match get("t") {
-        Some(t) => {
-            Tab::from_id(t).ok_or_else(|| bad("t", t, "timelines, rounds, matrix or compare"))?
-        }
+        Some(t) => Tab::from_id(t)
+            .ok_or_else(|| bad("t", t, "timelines, rounds, matrix, compare or fix"))?,
         None => Tab::default(),
     };
     let compare = match get("c") {
         Some(c) => Preset::from_id(c).ok_or_else(|| bad("c", c, "a policy preset id"))?,
         None => DEFAULT_COMPARE,
+    };
+    let fix = match get("f") {
+        Some(f) => Some(Fix::from_id(f).ok_or_else(|| {
+            bad(
+                "f",
+                f,
+                "a harness and one of its remedies, as claude_code.restate_hook",
+            )
+        })?),
+        None => None,
     };
 
     if let Some(p) = get("p") {
@@ -528,6 +541,7 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
         scenario,
         tab,
         compare,
+        fix,
     }))
 }
 
@@ -535,7 +549,7 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
 const POLICY_KEYS: [&str; 7] = ["pc", "pr", "ps", "px", "pf", "pt", "pu"];
 
 fn is_known_key(key: &str) -> bool {
-    const FIXED: [&str; 8] = ["v", "s", "src", "t", "c", "p", "g", "x"];
+    const FIXED: [&str; 9] = ["v", "s", "src", "t", "c", "f", "p", "g", "x"];
     FIXED.contains(&key)
         || key == "nf"
         || POLICY_KEYS.contains(&key)

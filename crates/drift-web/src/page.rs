@@ -3,7 +3,7 @@
 //! [`PageState`] is what the simulator shows and what a link carries; the
 //! codec that writes it into a link and reads it back is [`crate::link`].
 
-use drift_core::{Harness, PolicyChoice, Preset, Scenario, builtin};
+use drift_core::{Harness, PolicyChoice, Preset, Remedy, RemedyHarness, Scenario, builtin};
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -17,11 +17,19 @@ pub enum Tab {
     Matrix,
     /// The current policy against another preset.
     Compare,
+    /// The harness's remedy: to paste, and applied in the simulation.
+    Fix,
 }
 
 impl Tab {
     /// Every tab, in display order.
-    pub const ALL: [Tab; 4] = [Tab::Timelines, Tab::Rounds, Tab::Matrix, Tab::Compare];
+    pub const ALL: [Tab; 5] = [
+        Tab::Timelines,
+        Tab::Rounds,
+        Tab::Matrix,
+        Tab::Compare,
+        Tab::Fix,
+    ];
 
     /// The identifier in links.
     pub const fn id(self) -> &'static str {
@@ -30,6 +38,7 @@ impl Tab {
             Tab::Rounds => "rounds",
             Tab::Matrix => "matrix",
             Tab::Compare => "compare",
+            Tab::Fix => "fix",
         }
     }
 
@@ -40,6 +49,7 @@ impl Tab {
             Tab::Rounds => "Rounds",
             Tab::Matrix => "Matrix",
             Tab::Compare => "Compare",
+            Tab::Fix => "Fix it",
         }
     }
 
@@ -79,6 +89,42 @@ pub struct PageState {
     pub tab: Tab,
     /// The preset the compare view sets against the current policy.
     pub compare: Preset,
+    /// The remedy applied in the simulation, if any.
+    pub fix: Option<Fix>,
+}
+
+/// A harness's remedy, applied in the simulation: the run on screen is that
+/// of [`drift_core::apply_remedy`]'s scenario with it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fix {
+    /// The harness.
+    pub harness: RemedyHarness,
+    /// Its remedy.
+    pub remedy: Remedy,
+}
+
+impl Fix {
+    /// The identifier in links: `claude_code.restate_hook`.
+    pub fn id(self) -> String {
+        format!("{}.{}", self.harness.id(), self.remedy.id())
+    }
+
+    /// Reads an identifier; `None` unless the harness offers the remedy.
+    pub fn from_id(id: &str) -> Option<Fix> {
+        let (h, r) = id.split_once('.')?;
+        let harness = RemedyHarness::from_id(h)?;
+        let remedy = Remedy::from_id(r)?;
+        harness
+            .remedies()
+            .contains(&remedy)
+            .then_some(Fix { harness, remedy })
+    }
+
+    /// The scenario with the fix applied, when it applies (a scenario that
+    /// does not validate under the harness's preset is left as it is).
+    pub fn apply(self, scenario: &Scenario) -> Option<Scenario> {
+        drift_core::remedied_scenario(scenario, self.harness, self.remedy).ok()
+    }
 }
 
 impl PageState {
@@ -93,6 +139,7 @@ impl PageState {
             scenario,
             tab: Tab::Timelines,
             compare: DEFAULT_COMPARE,
+            fix: None,
         }
     }
 }

@@ -19,17 +19,30 @@
 //!   line of its own, then the scenario file) and [`reply`] (the file's
 //!   text). A result of every fact's timeline, or a chart of hundreds of
 //!   rows, is written off the page.
+//! - The compare view's report, by the same worker: [`compare_request`]
+//!   (`compare` and the other preset's id on a line of their own, then the
+//!   scenario file) and [`reply`] (the markup, [`compare_html`]).
+//! - Remedies, by the same worker: [`remedy_request`] (`remedy` and the
+//!   [`Fix`]'s id on a line of their own, then the scenario file) and
+//!   [`reply`] (the remedy written out and modelled, [`Remedial`]).
 //! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
 //!   [`Guesses`]).
 
 use drift_core::round_losses;
 use drift_core::tipping_points;
-use drift_core::{Scenario, parse_scenario, result_to_json, scenario_to_json, simulate};
+use drift_core::{
+    Outcome, PolicyChoice, Preset, RemedyHarness, RemedyPaths, Scenario, apply_remedy,
+    parse_scenario, remedy_rules, remedy_text, result_to_json, scenario_to_json, simulate,
+};
 use serde_json::{Value, json};
 
 use crate::chart::{Chart, Palette};
+use crate::compare::{compare, to_html};
+use crate::html::escape;
 #[cfg(feature = "session")]
 use crate::imported::Guesses;
+use crate::page::Fix;
+use crate::story::policy_name;
 use crate::tables::{losses_html, tipping_text};
 
 /// What a worker says once it listens: requests sent before are lost.
@@ -153,6 +166,204 @@ pub fn read_export_reply(reply: &str) -> Option<Reply<String>> {
     read_answer(reply, |v| Some(Ok(v.as_str()?.to_string())))
 }
 
+/// The message asking for `scenario` under its own policy against `other`
+/// (the compare view's report).
+pub fn compare_request(seq: u64, other: Preset, scenario: &Scenario) -> String {
+    format!(
+        "{seq}\ncompare {}\n{}",
+        other.id(),
+        scenario_to_json(scenario)
+    )
+}
+
+/// The compare view as markup: its picker (`other` chosen), then
+/// `scenario` under its own policy against `other`, every action and fact
+/// whose fate differs marked.
+///
+/// # Errors
+///
+/// The scenario does not run under `other`.
+pub fn compare_html(scenario: &Scenario, other: Preset) -> Result<String, String> {
+    let a = simulate(scenario).map_err(|e| e.to_string())?;
+    let mut s = scenario.clone();
+    s.policy = PolicyChoice::Preset(other);
+    let b = simulate(&s).map_err(|e| e.to_string())?;
+    let mut out = format!(
+        "<div class=\"compare-pick\"><span>{} against</span><label class=\"picker\"><span class=\"visually-hidden\">Preset to compare with</span><select id=\"compare-with\">",
+        escape(policy_name(&scenario.policy))
+    );
+    for p in Preset::ALL {
+        let selected = if p == other { " selected" } else { "" };
+        out.push_str(&format!(
+            "<option value=\"{}\"{selected}>{}</option>",
+            p.id(),
+            escape(p.info().name)
+        ));
+    }
+    out.push_str("</select></label></div><div class=\"compare-report\">");
+    out.push_str(&to_html(
+        &compare(scenario, &a, &b),
+        scenario,
+        policy_name(&scenario.policy),
+        other.info().name,
+    ));
+    out.push_str("</div>");
+    Ok(out)
+}
+
+/// The message asking for `fix` written out for `scenario`.
+pub fn remedy_request(seq: u64, fix: Fix, applied: bool, scenario: &Scenario) -> String {
+    format!(
+        "{seq}\nremedy {}{}\n{}",
+        fix.id(),
+        if applied { " applied" } else { "" },
+        scenario_to_json(scenario)
+    )
+}
+
+/// "Fix it" as markup: the pickers, the switch, the buttons, and what the
+/// worker wrote (`model` and `markdown`; no markdown while it writes or
+/// when it could not).
+pub fn fix_markup(chosen: Fix, applied: bool, model: &str, markdown: Option<&str>) -> String {
+    let mut out = String::from(
+        "<div class=\"compare-pick\"><label class=\"picker\"><span>Harness</span><select id=\"fix-harness\">",
+    );
+    for h in RemedyHarness::ALL {
+        let selected = if h == chosen.harness { " selected" } else { "" };
+        out.push_str(&format!(
+            "<option value=\"{}\"{selected}>{}</option>",
+            h.id(),
+            escape(h.name())
+        ));
+    }
+    out.push_str(
+        "</select></label><label class=\"picker\"><span>Remedy</span><select id=\"fix-remedy\">",
+    );
+    for &remedy in chosen.harness.remedies() {
+        let f = Fix {
+            harness: chosen.harness,
+            remedy,
+        };
+        let selected = if f == chosen { " selected" } else { "" };
+        out.push_str(&format!(
+            "<option value=\"{}\"{selected}>{}</option>",
+            f.id(),
+            remedy.id()
+        ));
+    }
+    let checked = if applied { " checked" } else { "" };
+    let disabled = if markdown.is_some() { "" } else { " disabled" };
+    out.push_str(&format!(
+        "</select></label><label class=\"switch\"><input type=\"checkbox\" id=\"fix-apply\"{checked}> Apply it in the simulation</label></div><div class=\"fix-model\">{model}</div><div class=\"fix-text\"><div class=\"compare-pick\"><button type=\"button\" id=\"fix-copy\"{disabled}>Copy</button><button type=\"button\" id=\"fix-download\"{disabled}>Download (.md)</button></div><pre id=\"fix-markdown\">{}</pre></div>",
+        escape(markdown.unwrap_or(""))
+    ));
+    out
+}
+
+/// What the page's remedies name that depends on a machine it cannot see:
+/// the hook's registration as `drift hook claude-code --install` writes it
+/// with `drift` on the PATH, and a home directory to replace.
+fn page_paths() -> RemedyPaths {
+    RemedyPaths {
+        hook_registration: "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"compact\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"drift hook claude-code\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+        home: "/home/you".to_string(),
+    }
+}
+
+/// What "Fix it" shows for `fix` on `scenario`: the remedy written out as
+/// Markdown, and as markup the run without it beside the run with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Remedial {
+    /// The rules it carries (those governing an action that fails without
+    /// it), the text to paste and where, its sources, and what the harness
+    /// has no mechanism for; `None` when it cannot be applied.
+    pub markdown: Option<String>,
+    /// The view ([`fix_markup`]): the pickers, the switch, how many actions
+    /// run without their rules without it and with it, what the model
+    /// represents of it and what not, the comparison of both runs with
+    /// every action and fact whose fate differs marked, and the Markdown.
+    pub html: String,
+}
+
+/// [`Remedial`] for `fix` on `scenario`, the switch shown `applied` or not.
+/// A scenario the remedy cannot be applied to is said so in the view.
+pub fn remedial(fix: Fix, applied: bool, scenario: &Scenario) -> Remedial {
+    match modelled(fix, scenario) {
+        Ok((model, markdown)) => Remedial {
+            html: fix_markup(fix, applied, &model, Some(&markdown)),
+            markdown: Some(markdown),
+        },
+        Err(e) => Remedial {
+            html: fix_markup(
+                fix,
+                applied,
+                &format!(
+                    "<p class=\"note\">This remedy cannot be applied here: {}</p>",
+                    escape(&e)
+                ),
+                None,
+            ),
+            markdown: None,
+        },
+    }
+}
+
+/// The model's markup for `fix` on `scenario`, and the remedy as Markdown.
+fn modelled(fix: Fix, scenario: &Scenario) -> Result<(String, String), String> {
+    let h = fix.harness;
+    let remedied = apply_remedy(scenario, h, fix.remedy).map_err(|e| e.to_string())?;
+    let without = simulate(&remedied.without).map_err(|e| e.to_string())?;
+    let with = simulate(&remedied.with).map_err(|e| e.to_string())?;
+    let rules = remedy_rules(&remedied, &without);
+    let mut markdown = if rules.is_empty() {
+        format!(
+            "No action fails under {} for want of a standing rule, carve-out, correction, scope or binding: nothing to carry.\n",
+            h.name()
+        )
+    } else {
+        remedy_text(h, fix.remedy, &rules, &page_paths()).markdown(h)
+    };
+    if let Some(none) = h.no_mechanism() {
+        markdown.push_str(&format!("\n{none}\n"));
+    }
+    let ungoverned = |run: &drift_core::Run| run.counts().get(Outcome::Ungoverned);
+    let mut html = format!(
+        "<p class=\"fix-counts\" id=\"fix-counts\">Actions that run without their rules: <strong>{}</strong> without it, <strong>{}</strong> with it (of {}).</p><ul class=\"fix-notes\">",
+        ungoverned(&without),
+        ungoverned(&with),
+        without.actions().len()
+    );
+    for line in &remedied.modelled {
+        html.push_str(&format!("<li>Modelled: {}</li>", escape(line)));
+    }
+    for line in &remedied.not_modelled {
+        html.push_str(&format!("<li>Not modelled: {}</li>", escape(line)));
+    }
+    html.push_str("</ul>");
+    html.push_str(&to_html(
+        &compare(&remedied.without, &without, &with),
+        &remedied.without,
+        "without the fix",
+        "with the fix",
+    ));
+    Ok((html, markdown))
+}
+
+impl Remedial {
+    /// The remedy in a reply's answer.
+    pub fn from_json(v: &Value) -> Option<Remedial> {
+        Some(Remedial {
+            markdown: v.get("markdown")?.as_str().map(str::to_string),
+            html: v.get("html")?.as_str()?.to_string(),
+        })
+    }
+}
+
+/// Reads a remedy reply.
+pub fn read_remedy_reply(reply: &str) -> Option<Reply<Remedial>> {
+    read_answer(reply, |v| Some(Ok(Remedial::from_json(v)?)))
+}
+
 /// The analysis worker's answer to a request: for an analysis
 /// `{"tips": [[...], ...], "losses": "..."}`, for an export the file's text.
 pub fn reply(message: &str) -> String {
@@ -162,6 +373,25 @@ pub fn reply(message: &str) -> String {
         {
             let s = parse_scenario(file).map_err(|e| e.to_string())?;
             return export.write(&s).map(Value::String);
+        }
+        if let Some((kind, file)) = body.split_once('\n')
+            && let Some(id) = kind.strip_prefix("compare ")
+        {
+            let other = Preset::from_id(id).ok_or_else(|| format!("no preset {id:?}"))?;
+            let s = parse_scenario(file).map_err(|e| e.to_string())?;
+            return compare_html(&s, other).map(Value::String);
+        }
+        if let Some((kind, file)) = body.split_once('\n')
+            && let Some(what) = kind.strip_prefix("remedy ")
+        {
+            let (id, applied) = match what.split_once(' ') {
+                Some((id, "applied")) => (id, true),
+                _ => (what, false),
+            };
+            let fix = Fix::from_id(id).ok_or_else(|| format!("no remedy {id:?}"))?;
+            let s = parse_scenario(file).map_err(|e| e.to_string())?;
+            let r = remedial(fix, applied, &s);
+            return Ok(json!({ "markdown": r.markdown, "html": r.html }));
         }
         let file = body;
         let s = parse_scenario(file).map_err(|e| e.to_string())?;
@@ -253,6 +483,81 @@ pub fn start(answer: fn(&str) -> String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_compare_request_comes_back_as_the_report() {
+        let s = drift_core::builtin("staging-migration").unwrap();
+        let (seq, html) = read_export_reply(&reply(&compare_request(
+            9,
+            drift_core::Preset::OpenaiCompact,
+            &s,
+        )))
+        .unwrap();
+        assert_eq!(seq, 9);
+        let html = html.unwrap();
+        let a = simulate(&s).unwrap();
+        let mut t = s.clone();
+        t.policy = PolicyChoice::Preset(drift_core::Preset::OpenaiCompact);
+        let b = simulate(&t).unwrap();
+        let direct = to_html(
+            &compare(&s, &a, &b),
+            &s,
+            policy_name(&s.policy),
+            drift_core::Preset::OpenaiCompact.info().name,
+        );
+        assert!(html.contains(&direct), "{html}");
+        assert!(
+            html.contains("<option value=\"openai_compact\" selected>"),
+            "{html}"
+        );
+        let (_, e) = read_export_reply(&reply("2\ncompare nonesuch\n{}")).unwrap();
+        assert!(e.unwrap_err().contains("nonesuch"));
+    }
+
+    #[test]
+    fn a_remedy_request_comes_back_written_out_and_modelled() {
+        use drift_core::{Remedy, RemedyHarness};
+        let s = drift_core::builtin("payments-incident").unwrap();
+        let fix = Fix {
+            harness: RemedyHarness::ClaudeCode,
+            remedy: Remedy::ClaudeMd,
+        };
+        let (seq, r) = read_remedy_reply(&reply(&remedy_request(3, fix, false, &s))).unwrap();
+        assert_eq!(seq, 3);
+        let r = r.unwrap();
+        let text = r.markdown.as_deref().unwrap_or_default();
+        assert!(r.html.contains("id=\"fix-apply\">"), "{}", r.html);
+        assert!(
+            text.starts_with("# Claude Code: the rules in the project-root CLAUDE.md"),
+            "{text}"
+        );
+        assert!(
+            text.contains("```markdown\n## Rules that hold for the whole session"),
+            "{text}"
+        );
+        // payments-incident under Claude Code: five actions fail without it.
+        assert!(
+            r.html.contains("<strong>5</strong> without it"),
+            "{}",
+            r.html
+        );
+        assert!(r.html.contains("class=\"differs\""), "{}", r.html);
+        let hook = Fix {
+            remedy: Remedy::RestateHook,
+            ..fix
+        };
+        let (_, r) = read_remedy_reply(&reply(&remedy_request(4, hook, true, &s))).unwrap();
+        let r = r.unwrap();
+        assert!(r.html.contains("id=\"fix-apply\" checked>"), "{}", r.html);
+        assert!(
+            r.markdown
+                .unwrap_or_default()
+                .contains("\"command\": \"drift hook claude-code\"")
+        );
+        // An id that names no remedy is an error reply, not a panic.
+        let (_, e) = read_remedy_reply(&reply("5\nremedy letta_sliding.restate_hook\n{}")).unwrap();
+        assert!(e.unwrap_err().contains("letta_sliding.restate_hook"));
+    }
 
     #[test]
     fn a_request_comes_back_as_tipping_lines_per_action() {

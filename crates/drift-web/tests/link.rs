@@ -18,6 +18,7 @@ fn base(id: &str) -> PageState {
         scenario: builtin(id).unwrap(),
         tab: Tab::Timelines,
         compare: DEFAULT_COMPARE,
+        fix: None,
     }
 }
 
@@ -190,6 +191,7 @@ fn an_imported_scenario_travels_inside_the_link() {
         scenario: imported.clone(),
         tab: Tab::Rounds,
         compare: Preset::CodexCli,
+        fix: None,
     };
     let link = encode(&state);
     assert!(link.contains("src=") && !link.contains(' '));
@@ -215,6 +217,7 @@ fn a_long_state_travels_in_the_fragment_and_reads_back_from_it() {
         scenario: long,
         tab: Tab::Timelines,
         compare: DEFAULT_COMPARE,
+        fix: None,
     };
     let query = encode(&state);
     assert!(query.len() > LONGEST_QUERY, "{}", query.len());
@@ -313,4 +316,34 @@ fn invalid_settings_are_reported_as_the_engine_sees_them() {
         panic!("turns shorter than the actions must be rejected");
     };
     assert!(e.to_string().contains("outside the session"), "{e}");
+}
+
+#[test]
+fn an_applied_fix_travels_in_the_link() {
+    use drift_core::RemedyHarness;
+    use drift_web::link::Fix;
+    for h in RemedyHarness::ALL {
+        for &remedy in h.remedies() {
+            let mut state = base("payments-incident");
+            state.tab = Tab::Fix;
+            state.fix = Some(Fix { harness: h, remedy });
+            let query = encode(&state);
+            assert!(
+                query.contains(&format!("f={}.{}", h.id(), remedy.id())),
+                "{query}"
+            );
+            assert_eq!(decode(&query).unwrap(), Some(state));
+        }
+    }
+    // A remedy the harness does not offer, or a word that is no remedy, is
+    // named, not guessed at.
+    for bad in [
+        "letta_sliding.restate_hook",
+        "claude_code",
+        "claude_code.hook",
+        "x.y",
+    ] {
+        let e = decode(&format!("v=1&s=payments-incident&f={bad}")).unwrap_err();
+        assert!(e.to_string().contains(&format!("f={bad}")), "{e}");
+    }
 }

@@ -206,8 +206,14 @@ pub fn build_pages(release: bool, public_url: &str) -> Result {
     run(session)
 }
 
+/// The most the simulator page's own `.wasm` may weigh, gzipped: what a
+/// person waits for before the page works. Its workers and the session page
+/// load apart.
+const SIMULATOR_GZIPPED: usize = 250_000;
+
 /// Prints the size of every `.wasm` of the pages, raw and gzipped (`gzip
-/// -9`, what a browser downloads from a server that compresses).
+/// -9`, what a browser downloads from a server that compresses), and fails
+/// when the simulator's own is over [`SIMULATOR_GZIPPED`].
 pub fn report_wasm_size() -> Result {
     for dir in [root().join("dist"), root().join("dist/session")] {
         let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
@@ -226,13 +232,23 @@ pub fn report_wasm_size() -> Result {
                 .arg(&wasm)
                 .output()
                 .map_err(|e| Failed(format!("cannot run gzip: {e}")))?;
+            let name = wasm.strip_prefix(root()).unwrap_or(&wasm).display();
+            let gzipped = out.stdout.len();
             eprintln!(
-                "  {}: {} bytes, {} bytes gzipped ({:.1} KiB)",
-                wasm.strip_prefix(root()).unwrap_or(&wasm).display(),
-                raw,
-                out.stdout.len(),
-                out.stdout.len() as f64 / 1024.0
+                "  {name}: {raw} bytes, {gzipped} bytes gzipped ({:.1} KiB)",
+                gzipped as f64 / 1024.0
             );
+            // The simulator: `dist/drift-web-<hash>_bg.wasm`.
+            let simulator = wasm.parent() == Some(root().join("dist").as_path())
+                && wasm
+                    .file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.starts_with("drift-web-"));
+            if simulator && gzipped > SIMULATOR_GZIPPED {
+                return Err(Failed(format!(
+                    "{name} is {gzipped} bytes gzipped, over the simulator's {SIMULATOR_GZIPPED}: a feature pays for itself or loads only when used"
+                )));
+            }
         }
     }
     Ok(())

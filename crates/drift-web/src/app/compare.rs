@@ -1,60 +1,52 @@
 //! The compare view: the current policy against another preset, on the
 //! current scenario, with every action and fact whose fate differs marked.
+//!
+//! The view is markup the analysis worker writes ([`crate::worker::compare_html`]):
+//! two runs of the engine and the report of both, off the page and out of
+//! its WebAssembly; the page answers its picker where the change bubbles.
 
-use drift_core::{PolicyChoice, Preset, simulate};
+use drift_core::Preset;
 use leptos::prelude::*;
+use serde_json::Value;
 
+use super::dom::target_id;
 use super::state::AppState;
-use crate::compare::{compare, to_html};
-use crate::story::policy_name;
+use super::workers::{Answer, Worker};
+use crate::html::escape;
+use crate::worker::compare_request;
 
-/// The compare view. The report is static markup rebuilt when the settings
-/// change (cheaper, in code size, than a reactive table).
+const WORKER: &str = "drift-tipping_loader.js";
+
+/// The compare view, asked of the worker again when the settings or the
+/// preset change.
 #[component]
 pub fn CompareView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    let name_a = move || state.scenario.with(|s| policy_name(&s.policy).to_string());
-    let report = Memo::new(move |_| {
+    let (html, set_html) = signal("<p class=\"note\">Comparing…</p>".to_string());
+    let worker = Worker::new(WORKER, move |answer| {
+        set_html.set(match answer {
+            Answer::Done(Ok(Value::String(html))) => html,
+            Answer::Done(Ok(_)) => {
+                "<p class=\"note\">The worker's answer is not a report.</p>".to_string()
+            }
+            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => format!(
+                "<p class=\"note\">These settings cannot be compared: {}</p>",
+                escape(&why)
+            ),
+        });
+    });
+    Effect::new(move |_| {
         let other = state.compare.get();
         state
-            .with_sim(|sim| {
-                let mut s = sim.scenario.clone();
-                s.policy = PolicyChoice::Preset(other);
-                let b = simulate(&s).ok()?;
-                let c = compare(&sim.scenario, &sim.run, &b);
-                Some(to_html(
-                    &c,
-                    &sim.scenario,
-                    policy_name(&sim.scenario.policy),
-                    other.info().name,
-                ))
-            })
-            .flatten()
-            .unwrap_or_else(|| "<p class=\"note\">These settings cannot run.</p>".to_string())
+            .scenario
+            .with(|s| worker.ask(|n| compare_request(n, other, s)));
     });
-    view! {
-        <div class="compare">
-            <div class="compare-pick">
-                <span>{move || format!("{} against", name_a())}</span>
-                <label class="picker">
-                    <span class="visually-hidden">"Preset to compare with"</span>
-                    <select
-                        id="compare-with"
-                        prop:value=move || state.compare.get().id()
-                        on:change=move |ev| {
-                            if let Some(p) = Preset::from_id(&event_target_value(&ev)) {
-                                state.compare.set(p);
-                            }
-                        }
-                    >
-                        {Preset::ALL
-                            .iter()
-                            .map(|p| view! { <option value=p.id()>{p.info().name}</option> })
-                            .collect_view()}
-                    </select>
-                </label>
-            </div>
-            <div class="compare-report" inner_html=move || report.get()></div>
-        </div>
-    }
+    let on_change = move |ev: leptos::ev::Event| {
+        if target_id(&ev) == "compare-with"
+            && let Some(p) = Preset::from_id(&event_target_value(&ev))
+        {
+            state.compare.set(p);
+        }
+    };
+    view! { <div class="compare" on:change=on_change inner_html=html></div> }
 }

@@ -144,6 +144,27 @@ fn watch(el: &web_sys::Element, set_seen: WriteSignal<bool>) {
     on_cleanup(move || held.take().0.disconnect());
 }
 
+/// The id of the element an event happened on ("" for none): for markup
+/// whose events are answered where they bubble.
+pub fn target_id(ev: &web_sys::Event) -> String {
+    ev.target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .map(|e| e.id())
+        .unwrap_or_default()
+}
+
+/// Puts `text` on the clipboard, then tells `done` whether it could.
+pub fn copy_text(text: String, done: impl FnOnce(bool) + 'static) {
+    let clipboard = window().navigator().clipboard();
+    leptos::task::spawn_local(async move {
+        done(
+            wasm_bindgen_futures::JsFuture::from(clipboard.write_text(&text))
+                .await
+                .is_ok(),
+        );
+    });
+}
+
 /// Offers `bytes` as a download named `name`.
 pub fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
     let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));

@@ -5,9 +5,8 @@
 use drift_core::{parse_scenario, scenario_to_json};
 use leptos::html::Input;
 use leptos::prelude::*;
-use wasm_bindgen_futures::JsFuture;
 
-use super::dom::{download, download_url, file_name, file_text, take_chosen_file};
+use super::dom::{copy_text, download, download_url, file_name, file_text, take_chosen_file};
 use super::state::{AppState, Notice, share_url};
 use super::timelines::png_data_url;
 use super::workers::{Answer, Worker};
@@ -84,9 +83,7 @@ pub fn Toolbar() -> impl IntoView {
     let copy = move |_| {
         let url = share_url(&state.page_state());
         set_link.set(Some(url.clone()));
-        let clipboard = window().navigator().clipboard();
-        leptos::task::spawn_local(async move {
-            let copied = JsFuture::from(clipboard.write_text(&url)).await.is_ok();
+        copy_text(url, move |copied| {
             state.notice.set(Some(if copied {
                 Notice::info("Link copied. Anyone who opens it sees exactly this view.")
             } else {

@@ -6,6 +6,7 @@ mod compare;
 mod controls;
 mod dom;
 mod files;
+mod fix;
 mod panels;
 #[cfg(feature = "session")]
 mod session;
@@ -15,7 +16,7 @@ mod timelines;
 mod tips;
 mod workers;
 
-use leptos::either::EitherOf4;
+use leptos::either::EitherOf5;
 use leptos::prelude::*;
 
 use crate::link::Tab;
@@ -96,10 +97,11 @@ pub fn App() -> impl IntoView {
         }
     };
     let view_for_tab = move || match state.tab.get() {
-        Tab::Timelines => EitherOf4::A(view! { <timelines::Timelines /> }),
-        Tab::Rounds => EitherOf4::B(view! { <panels::RoundsPanel /> }),
-        Tab::Matrix => EitherOf4::C(view! { <panels::MatrixView /> }),
-        Tab::Compare => EitherOf4::D(view! { <compare::CompareView /> }),
+        Tab::Timelines => EitherOf5::A(view! { <timelines::Timelines /> }),
+        Tab::Rounds => EitherOf5::B(view! { <panels::RoundsPanel /> }),
+        Tab::Matrix => EitherOf5::C(view! { <panels::MatrixView /> }),
+        Tab::Compare => EitherOf5::D(view! { <compare::CompareView /> }),
+        Tab::Fix => EitherOf5::E(view! { <fix::FixView /> }),
     };
     view! {
         <header class="top">

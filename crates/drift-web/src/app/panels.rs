@@ -3,7 +3,7 @@
 use drift_core::{PolicyChoice, Preset, builtin, builtin_ids, simulate};
 use leptos::prelude::*;
 
-use super::dom::{EAGER_ROWS, seen};
+use super::dom::{EAGER_ROWS, seen, target_id};
 use super::state::AppState;
 use super::tips::Tips;
 use crate::html::escape;
@@ -16,15 +16,30 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn Headline() -> impl IntoView {
     let state = expect_context::<AppState>();
+    // With a fix applied, a line says so, with buttons answered where their
+    // clicks bubble.
     let html = Memo::new(move |_| {
-        state
+        let mut html = state
             .with_sim(|sim| headline_html(&sim.scenario, &sim.story))
-            .unwrap_or_default()
+            .unwrap_or_default();
+        if let Some(f) = state.fix.get() {
+            html.push_str(&format!(
+                "<p class=\"note\" id=\"fix-applied\">With {}'s remedy {} applied. <button type=\"button\" class=\"link-button\" id=\"fix-remove\">Remove it</button> <button type=\"button\" class=\"link-button\" id=\"fix-see\">See what it changes</button></p>",
+                escape(f.harness.name()),
+                f.remedy.id()
+            ));
+        }
+        html
     });
     let error = move || state.sim.with(|r| r.as_ref().err().map(|e| e.to_string()));
+    let on_click = move |ev: leptos::ev::MouseEvent| match target_id(&ev).as_str() {
+        "fix-remove" => state.fix.set(None),
+        "fix-see" => state.tab.set(Tab::Fix),
+        _ => {}
+    };
     view! {
         <section class="headline" aria-live="polite">
-            <div inner_html=move || html.get()></div>
+            <div on:click=on_click inner_html=move || html.get()></div>
             <p class="control-error" role="alert" hidden=move || error().is_none()>
                 {move || error().map(|e| format!("These settings cannot run: {e}"))}
             </p>

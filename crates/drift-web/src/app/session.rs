@@ -378,6 +378,7 @@ fn ImportResults(import: Import) -> impl IntoView {
             scenario: s,
             tab: Tab::Timelines,
             compare: link::DEFAULT_COMPARE,
+            fix: None,
         };
         let _ = window()
             .location()

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use super::storage::{self, Saved};
 use crate::chart::Axis;
-use crate::link::{self, PageState, Source, Tab};
+use crate::link::{self, Fix, PageState, Source, Tab};
 use crate::story::{self, Story};
 
 /// A message shown in the banner.
@@ -103,6 +103,8 @@ pub struct AppState {
     pub tab: RwSignal<Tab>,
     /// The preset the compare view sets against the current policy.
     pub compare: RwSignal<drift_core::Preset>,
+    /// The remedy applied in the simulation, if any.
+    pub fix: RwSignal<Option<Fix>>,
     /// The banner.
     pub notice: RwSignal<Option<Notice>>,
     /// Fires when the settings are replaced as a whole (Reset, a loaded
@@ -125,9 +127,14 @@ impl AppState {
         let scenario = RwSignal::new(initial.scenario);
         let tab = RwSignal::new(initial.tab);
         let compare = RwSignal::new(initial.compare);
+        let fix = RwSignal::new(initial.fix);
         let notice = RwSignal::new(notice);
         let sim = Memo::new(move |previous: Option<&Result<Sim, ScenarioError>>| {
-            let current = scenario.get();
+            let mut current = scenario.get();
+            // With a fix applied, the run is that of the scenario with it.
+            if let Some(with) = fix.get().and_then(|f| f.apply(&current)) {
+                current = with;
+            }
             let run = simulate(&current)?;
             Ok(Sim::of(
                 current,
@@ -140,6 +147,7 @@ impl AppState {
             scenario,
             tab,
             compare,
+            fix,
             notice,
             replaced: Trigger::new(),
             sim,
@@ -155,6 +163,7 @@ impl AppState {
             scenario: self.scenario.get(),
             tab: self.tab.get(),
             compare: self.compare.get(),
+            fix: self.fix.get(),
         }
     }
 
@@ -185,6 +194,7 @@ impl AppState {
     pub fn load(&self, source: Source, scenario: Scenario) {
         self.source.set(source);
         self.scenario.set(scenario);
+        self.fix.set(None);
         self.replaced.notify();
     }
 
@@ -193,6 +203,7 @@ impl AppState {
         if let Some(s) = self.source.with_untracked(Source::scenario) {
             self.scenario.set(s);
         }
+        self.fix.set(None);
         self.replaced.notify();
         self.notice.set(None);
     }
@@ -207,6 +218,7 @@ impl AppState {
             self.scenario.track();
             self.tab.track();
             self.compare.track();
+            self.fix.track();
             if let Some(handle) = pending.get_value() {
                 handle.clear();
             }
