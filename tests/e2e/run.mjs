@@ -465,6 +465,28 @@ test('a session log imports as guesses; an edited guess changes the outcome, and
   }
 });
 
+test('a Claude Code log lists its compactions rule by rule, and the retention they measured opens in the simulator', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-text');
+    await page.setInputFiles('#import-file', `${here}../../crates/drift-session/tests/transcripts/formats/claude-code-2.1.jsonl`);
+    const compaction = page.locator('.compactions details.compaction[data-line="56"]');
+    await compaction.waitFor();
+    assert.match(await compaction.locator('summary').textContent(), /^line 56 · auto · 167,412 tokens before — .*dropped/);
+    await compaction.locator('summary').click();
+    assert.ok(await compaction.locator('li.fate-dropped').count() > 0, 'no dropped rule listed');
+    assert.ok(await compaction.locator('li.fate-weakened').count() > 0, 'no weakened rule listed');
+    // The retention its summaries showed, carried into the simulator by the link.
+    await page.click('#use-measured-retention');
+    await page.waitForSelector('.summary:not(:empty)');
+    assert.match(page.url(), /[?#&]r\.[a-z]+=0?\.\d+/);
+  } finally {
+    await close();
+  }
+});
+
 test('a large session log is read aside and named, not pasted; a broken one names its line and keeps what was read', async () => {
   // A Codex-style JSON-lines log of about 1.5 MB.
   const lines = [JSON.stringify({ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Do not force-push to main; the release branch is frozen until Monday.' }] })];

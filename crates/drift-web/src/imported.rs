@@ -7,10 +7,14 @@
 //! from an [`Imported`]; [`Guesses::to_json`] and [`Guesses::from_json`]
 //! carry it across.
 
-use drift_core::{PolicyChoice, Scenario, parse_scenario, scenario_to_json};
-use drift_session::{Governance, ImportOptions, Imported, import_text};
+use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
+use drift_session::{
+    Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit, audit_session,
+    import_text, read_transcript,
+};
 use serde_json::{Value, json};
 
+use crate::html::escape;
 use crate::story::plural;
 use drift_core::thousands;
 
@@ -41,6 +45,157 @@ pub struct Guesses {
     pub skipped: usize,
     /// What the import changed or assumed, as sentences.
     pub notices: Vec<String>,
+}
+
+/// A log's compactions, audited rule by rule, as the session page shows
+/// them. Read apart from the guesses (by a second worker), so that a long
+/// log's guesses do not wait for the audit of every compaction.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Compactions {
+    /// The markup ([`compactions_html`]).
+    pub html: String,
+    /// Retention measured from them, per kind of rule their summaries judged.
+    pub retention: Vec<(Kind, f64)>,
+}
+
+impl Compactions {
+    /// Audits every compaction of `transcript`, or says why it could not be
+    /// read, naming the line.
+    pub fn read(transcript: &str) -> Result<Compactions, String> {
+        let t = read_transcript(transcript)
+            .map_err(|e| format!("The transcript could not be read: {e}"))?;
+        let audit = audit_session(&t);
+        let mut measured = MeasuredRetention::default();
+        measured.add(&audit);
+        Ok(Compactions {
+            html: compactions_html(&audit),
+            retention: measured.retention(),
+        })
+    }
+
+    /// The wire form: `{"html", "retention": [[kind id, share], …]}`.
+    pub fn to_json(&self) -> Value {
+        json!({
+            "html": self.html,
+            "retention": self
+                .retention
+                .iter()
+                .map(|(k, r)| json!([k.id(), r]))
+                .collect::<Vec<_>>(),
+        })
+    }
+
+    /// Reads the wire form back.
+    ///
+    /// # Errors
+    ///
+    /// The markup is missing, or a retention is not `[kind id, share]`.
+    pub fn from_json(v: &Value) -> Result<Compactions, String> {
+        let html = v
+            .get("html")
+            .and_then(Value::as_str)
+            .ok_or("the compactions reply has no markup")?
+            .to_string();
+        let retention = v
+            .get("retention")
+            .and_then(Value::as_array)
+            .ok_or("the compactions reply has no retention list")?
+            .iter()
+            .map(|x| match x.as_array().map(Vec::as_slice) {
+                Some([k, r]) => k
+                    .as_str()
+                    .and_then(Kind::from_id)
+                    .zip(r.as_f64())
+                    .ok_or_else(|| {
+                        "a retention in the compactions reply is not [kind, share]".to_string()
+                    }),
+                _ => Err("a retention in the compactions reply is not [kind, share]".to_string()),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Compactions { html, retention })
+    }
+}
+
+/// A log's compactions as "Your own session" lists them: per compaction its
+/// line, trigger, size and how many rules it kept, weakened, dropped or
+/// contradicted, opening to every rule with its fate.
+pub fn compactions_html(audit: &SessionAudit) -> String {
+    if audit.compactions.is_empty() {
+        return "<p class=\"note\" id=\"compactions-none\">The log records no compaction.</p>"
+            .to_string();
+    }
+    let mut out = format!(
+        "<p class=\"compactions-summary\">{} in this log:</p>",
+        plural(audit.compactions.len() as u64, "compaction", "compactions")
+    );
+    for c in &audit.compactions {
+        const FATES: [Fate; 5] = [
+            Fate::Kept,
+            Fate::Reinjected,
+            Fate::Weakened,
+            Fate::Dropped,
+            Fate::Contradicted,
+        ];
+        let count = |f: Fate| c.rules.iter().filter(|r| r.rule.fate == f).count();
+        let mut head = format!("line {}", c.record);
+        if let Some(t) = c.trigger {
+            head.push_str(&format!(" · {}", t.id()));
+        }
+        if let Some(n) = c.tokens_before {
+            head.push_str(&format!(" · {} tokens before", thousands(n)));
+        }
+        let said = if c.readable {
+            let parts: Vec<String> = FATES
+                .into_iter()
+                .map(|f| (f, count(f)))
+                .filter(|(_, n)| *n > 0)
+                .map(|(f, n)| format!("{n} {}", f.id()))
+                .collect();
+            let mut said = if parts.is_empty() {
+                "no rule in force".to_string()
+            } else {
+                parts.join(", ")
+            };
+            if !c.invented.is_empty() {
+                said.push_str(&format!(", {} invented", c.invented.len()));
+            }
+            if !c.changed_ids.is_empty() {
+                said.push_str(&format!(
+                    ", {} re-bound",
+                    plural(c.changed_ids.len() as u64, "id", "ids")
+                ));
+            }
+            said
+        } else {
+            format!(
+                "encrypted: {} in force cannot be judged",
+                plural(c.unjudged.len() as u64, "rule", "rules")
+            )
+        };
+        out.push_str(&format!(
+            "<details class=\"compaction\" data-line=\"{}\"><summary>{} — {}</summary><ul class=\"fates\">",
+            c.record,
+            escape(&head),
+            escape(&said)
+        ));
+        for r in &c.rules {
+            out.push_str(&format!(
+                "<li class=\"fate-{0}\"><span class=\"fate\">{0}</span> {1}, line {2}: “{3}”</li>",
+                r.rule.fate.id(),
+                escape(r.rule.kind.label()),
+                r.record,
+                escape(r.rule.text.trim())
+            ));
+        }
+        for r in &c.invented {
+            out.push_str(&format!(
+                "<li class=\"fate-invented\"><span class=\"fate\">invented</span> “{}”</li>",
+                escape(r.text.trim())
+            ));
+        }
+        out.push_str("</ul></details>");
+    }
+    out
 }
 
 impl Guesses {
@@ -219,6 +374,41 @@ mod tests {
 
     fn imported() -> Imported {
         import_text(LOG, &ImportOptions::default()).unwrap()
+    }
+
+    #[test]
+    fn a_log_lists_its_compactions_and_the_retention_they_measure() {
+        let log =
+            include_str!("../../drift-session/tests/transcripts/formats/claude-code-2.1.jsonl");
+        let g = Guesses::read(log).unwrap();
+        assert!(
+            g.compactions
+                .contains("line 56 · auto · 167,412 tokens before"),
+            "{}",
+            g.compactions
+        );
+        assert!(
+            g.compactions.contains("class=\"fate-weakened\""),
+            "{}",
+            g.compactions
+        );
+        assert!(
+            g.compactions.contains("class=\"fate-dropped\""),
+            "{}",
+            g.compactions
+        );
+        assert!(!g.retention.is_empty());
+        assert!(g.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
+        let back = Guesses::from_json(&g.to_json()).unwrap();
+        assert_eq!(back, g);
+        // A log without a compaction says so.
+        let plain = Guesses::read(LOG).unwrap();
+        assert!(
+            plain.compactions.contains("no compaction"),
+            "{}",
+            plain.compactions
+        );
+        assert!(plain.retention.is_empty());
     }
 
     #[test]

@@ -40,7 +40,7 @@ use crate::chart::{Chart, Palette};
 use crate::compare::{compare, to_html};
 use crate::html::escape;
 #[cfg(feature = "session")]
-use crate::imported::Guesses;
+use crate::imported::{Compactions, Guesses};
 use crate::page::Fix;
 use crate::story::policy_name;
 use crate::tables::{losses_html, tipping_text};
@@ -445,10 +445,27 @@ pub fn import_request(seq: u64, transcript: &str) -> String {
 }
 
 #[cfg(feature = "session")]
+/// The first line of a request for a transcript's compactions (see
+/// [`compactions_request`]).
+const COMPACTIONS: &str = "drift:compactions";
+
+#[cfg(feature = "session")]
+/// The message asking the import worker for the compactions of
+/// `transcript`, audited rule by rule ([`crate::imported::Compactions`]).
+pub fn compactions_request(seq: u64, transcript: &str) -> String {
+    format!("{seq}\n{COMPACTIONS}\n{transcript}")
+}
+
+#[cfg(feature = "session")]
 /// The import worker's answer: the [`Guesses`] (see [`Guesses::to_json`]),
 /// or why the transcript could not be read, naming the line.
 pub fn import_reply(message: &str) -> String {
-    answer(message, |text| Guesses::read(text).map(|g| g.to_json()))
+    answer(message, |text| match text.strip_prefix(COMPACTIONS) {
+        Some(rest) => {
+            Compactions::read(rest.strip_prefix('\n').unwrap_or(rest)).map(|c| c.to_json())
+        }
+        None => Guesses::read(text).map(|g| g.to_json()),
+    })
 }
 
 #[cfg(feature = "session")]

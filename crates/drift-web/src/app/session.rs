@@ -15,11 +15,11 @@ use super::audit::AuditView;
 use super::dom::{download, file_name, file_text, take_chosen_file};
 use super::workers::{Answer, Worker};
 use crate::html::escape;
-use crate::imported::Guesses;
+use crate::imported::{Compactions, Guesses};
 use crate::link::{self, PageState, Source, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html};
-use crate::worker::import_request;
+use crate::worker::{compactions_request, import_request};
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -142,6 +142,8 @@ fn import_here(
 #[derive(Clone, Copy)]
 struct Import {
     imported: RwSignal<Option<Guesses>>,
+    /// The log's compactions audited (by a second worker), once they are.
+    compactions: RwSignal<Option<Result<Compactions, String>>>,
     edits: RwSignal<Edits>,
     window_tokens: RwSignal<Option<u64>>,
     preset: RwSignal<Option<Preset>>,
@@ -152,6 +154,7 @@ struct Import {
 impl Import {
     fn new() -> Import {
         let imported = RwSignal::new(None::<Guesses>);
+        let compactions = RwSignal::new(None);
         let edits = RwSignal::new(Edits::default());
         let window_tokens = RwSignal::new(None::<u64>);
         let preset = RwSignal::new(None::<Preset>);
@@ -171,6 +174,7 @@ impl Import {
         });
         Import {
             imported,
+            compactions,
             edits,
             window_tokens,
             preset,
@@ -203,8 +207,21 @@ fn ImportView() -> impl IntoView {
         }
         Err(e) => set_error.set(Some(e)),
     };
+    // Once the guesses are in, the same worker audits the log's compactions,
+    // so that a long log's guesses do not wait for them; its answer is told
+    // apart by its markup.
+    let auditing = StoredValue::new(false);
     let worker = Worker::new(WORKER, move |answer| {
         set_busy.set(None);
+        if auditing.get_value() {
+            auditing.set_value(false);
+            import.compactions.set(Some(match answer {
+                Answer::Done(result) => result.and_then(|v| Compactions::from_json(&v)),
+                Answer::Stopped(why) => Err(format!("The compactions could not be audited: {why}")),
+                Answer::Gone(_) => Compactions::read(&source.get_value()),
+            }));
+            return;
+        }
         match answer {
             Answer::Done(result) => done(result.and_then(|v| Guesses::from_json(&v))),
             // It stopped while reading (a log too large for its memory, say):
@@ -221,6 +238,9 @@ fn ImportView() -> impl IntoView {
         if text.trim().is_empty() {
             return;
         }
+        // A new read supersedes an audit still running.
+        auditing.set_value(false);
+        import.compactions.set(None);
         let size = text.len();
         if let Some(n) = worker.ask(|n| import_request(n, &text)) {
             set_timeout(
@@ -233,6 +253,23 @@ fn ImportView() -> impl IntoView {
             );
         }
     };
+    Effect::new(move |_| {
+        if import.imported.with(Option::is_none)
+            || import.compactions.with_untracked(Option::is_some)
+        {
+            return;
+        }
+        let text = source.get_value();
+        if worker.gone().is_some() {
+            set_timeout(
+                move || import.compactions.set(Some(Compactions::read(&text))),
+                Duration::from_millis(30),
+            );
+            return;
+        }
+        auditing.set_value(true);
+        worker.ask(|n| compactions_request(n, &text));
+    });
     let load_text = move |name: String, text: String| {
         if let Some(el) = text_box.get() {
             // A log of megabytes in a text box makes the page crawl; it is
@@ -351,7 +388,10 @@ fn ImportSettings(import: Import, set_error: WriteSignal<Option<String>>) -> imp
 #[component]
 fn ImportResults(import: Import) -> impl IntoView {
     let Import {
-        imported, edited, ..
+        imported,
+        compactions,
+        edited,
+        ..
     } = import;
     let results = Memo::new(move |_| {
         edited.with(|e| {
@@ -369,12 +409,22 @@ fn ImportResults(import: Import) -> impl IntoView {
             })
         })
     });
-    let open_in_simulator = move |_| {
-        let Some((s, _)) = edited.get_untracked() else {
+    // The simulator, on the edited scenario; `measured`: with the retention
+    // this log's compactions showed for each kind they judged.
+    let open = move |measured: bool| {
+        let Some((mut s, _)) = edited.get_untracked() else {
             return;
         };
+        let loaded = s.clone();
+        if measured {
+            compactions.with_untracked(|c| {
+                for (kind, r) in c.iter().flatten().flat_map(|c| &c.retention) {
+                    s.retention.set(*kind, *r);
+                }
+            });
+        }
         let state = PageState {
-            source: Source::Imported(Box::new(s.clone())),
+            source: Source::Imported(Box::new(loaded)),
             scenario: s,
             tab: Tab::Timelines,
             compare: link::DEFAULT_COMPARE,
@@ -383,6 +433,25 @@ fn ImportResults(import: Import) -> impl IntoView {
         let _ = window()
             .location()
             .set_href(&format!("../{}", link::url_suffix(&link::encode(&state))));
+    };
+    let open_in_simulator = move |_| open(false);
+    let audited = move || {
+        compactions.with(|c| match c {
+            None => "<p class=\"note\">Auditing its compactions…</p>".to_string(),
+            Some(Ok(c)) => c.html.clone(),
+            Some(Err(e)) => format!("<p class=\"note\">{}</p>", escape(e)),
+        })
+    };
+    let measured = move || {
+        compactions.with(|c| match c {
+            Some(Ok(c)) => c
+                .retention
+                .iter()
+                .map(|(k, r)| format!("{} {:.2}", k.label(), r))
+                .collect::<Vec<_>>()
+                .join(", "),
+            _ => String::new(),
+        })
     };
     let export = move |_| {
         if let Some((s, _)) = edited.get_untracked() {
@@ -408,6 +477,14 @@ fn ImportResults(import: Import) -> impl IntoView {
             <button type="button" id="open-in-simulator" on:click=open_in_simulator>"Open in the simulator →"</button>
             <button type="button" id="export-imported" on:click=export>"Export the scenario file"</button>
         </div>
+        <h3>"Compactions, rule by rule"</h3>
+        <div class="compactions" inner_html=audited></div>
+        <p class="import-buttons" hidden=move || measured().is_empty()>
+            <button type="button" id="use-measured-retention" on:click=move |_| open(true)>
+                "Use the retention measured here →"
+            </button>
+            <span class="note">{move || format!(" the share of each kind of rule its summaries kept: {}", measured())}</span>
+        </p>
         <div class="import-results" aria-live="polite">
             {move || {
                 results.with(|r| match r {
