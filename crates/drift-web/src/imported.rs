@@ -380,35 +380,28 @@ mod tests {
     fn a_log_lists_its_compactions_and_the_retention_they_measure() {
         let log =
             include_str!("../../drift-session/tests/transcripts/formats/claude-code-2.1.jsonl");
-        let g = Guesses::read(log).unwrap();
+        let c = Compactions::read(log).unwrap();
         assert!(
-            g.compactions
-                .contains("line 56 · auto · 167,412 tokens before"),
+            c.html.contains("line 56 · auto · 167,412 tokens before"),
             "{}",
-            g.compactions
+            c.html
         );
-        assert!(
-            g.compactions.contains("class=\"fate-weakened\""),
-            "{}",
-            g.compactions
-        );
-        assert!(
-            g.compactions.contains("class=\"fate-dropped\""),
-            "{}",
-            g.compactions
-        );
-        assert!(!g.retention.is_empty());
-        assert!(g.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
-        let back = Guesses::from_json(&g.to_json()).unwrap();
-        assert_eq!(back, g);
-        // A log without a compaction says so.
-        let plain = Guesses::read(LOG).unwrap();
-        assert!(
-            plain.compactions.contains("no compaction"),
-            "{}",
-            plain.compactions
-        );
+        assert!(c.html.contains("class=\"fate-weakened\""), "{}", c.html);
+        assert!(c.html.contains("class=\"fate-dropped\""), "{}", c.html);
+        assert!(!c.retention.is_empty());
+        assert!(c.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
+        assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);
+        // A log without a compaction says so; a broken one names its line.
+        let plain = Compactions::read(LOG).unwrap();
+        assert!(plain.html.contains("no compaction"), "{}", plain.html);
         assert!(plain.retention.is_empty());
+        let broken =
+            Compactions::read("{oops\n{\"type\":\"message\",\"role\":\"user\"}").unwrap_err();
+        assert!(broken.contains("line"), "{broken}");
+        // Through the import worker's protocol.
+        let reply = crate::worker::import_reply(&crate::worker::compactions_request(4, log));
+        let v: Value = serde_json::from_str(&reply).unwrap();
+        assert_eq!(Compactions::from_json(&v["answer"]).unwrap(), c);
     }
 
     #[test]
