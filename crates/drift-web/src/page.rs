@@ -109,6 +109,18 @@ impl Fix {
         format!("{}.{}", self.harness.id(), self.remedy.id())
     }
 
+    /// The harness's first remedy, the one that carries most.
+    pub fn first(harness: RemedyHarness) -> Fix {
+        Fix {
+            harness,
+            remedy: harness
+                .remedies()
+                .first()
+                .copied()
+                .unwrap_or(Remedy::Instructions),
+        }
+    }
+
     /// Reads an identifier; `None` unless the harness offers the remedy.
     pub fn from_id(id: &str) -> Option<Fix> {
         let (h, r) = id.split_once('.')?;

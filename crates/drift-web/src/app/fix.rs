@@ -24,17 +24,15 @@ const WORKER: &str = "drift-tipping_loader.js";
 /// the harness the policy approximates (Claude Code's for any other).
 fn first_fix(state: AppState) -> Fix {
     state.fix.get_untracked().unwrap_or_else(|| {
-        let harness = state
-            .scenario
-            .with_untracked(|s| match s.policy {
-                PolicyChoice::Preset(p) => RemedyHarness::of_preset(p),
-                PolicyChoice::Custom(_) => None,
-            })
-            .unwrap_or(RemedyHarness::ClaudeCode);
-        Fix {
-            harness,
-            remedy: harness.remedies()[0],
-        }
+        Fix::first(
+            state
+                .scenario
+                .with_untracked(|s| match s.policy {
+                    PolicyChoice::Preset(p) => RemedyHarness::of_preset(p),
+                    PolicyChoice::Custom(_) => None,
+                })
+                .unwrap_or(RemedyHarness::ClaudeCode),
+        )
     })
 }
 
@@ -75,10 +73,7 @@ pub fn FixView() -> impl IntoView {
     });
     let on_change = move |ev: leptos::ev::Event| {
         let next = match target_id(&ev).as_str() {
-            "fix-harness" => RemedyHarness::from_id(&event_target_value(&ev)).map(|h| Fix {
-                harness: h,
-                remedy: h.remedies()[0],
-            }),
+            "fix-harness" => RemedyHarness::from_id(&event_target_value(&ev)).map(Fix::first),
             "fix-remedy" => Fix::from_id(&event_target_value(&ev)),
             "fix-apply" => {
                 state
