@@ -9,8 +9,8 @@
 
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_session::{
-    Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit, audit_session,
-    import_text, read_transcript,
+    AfterPart, Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit,
+    audit_session, import_text, read_transcript,
 };
 use serde_json::{Value, json};
 
@@ -116,9 +116,22 @@ impl Compactions {
     }
 }
 
+/// At most this many characters of a quote in the list.
+const QUOTE: usize = 240;
+
+/// `text` trimmed, cut to [`QUOTE`] characters with an ellipsis.
+fn quote(text: &str) -> String {
+    let text = text.trim();
+    match text.char_indices().nth(QUOTE) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_string(),
+    }
+}
+
 /// A log's compactions as "Your own session" lists them: per compaction its
 /// line, trigger, size and how many rules it kept, weakened, dropped or
-/// contradicted, opening to every rule with its fate.
+/// contradicted, opening to every rule with its fate and, where the summary
+/// holds it, the summary's words for it.
 pub fn compactions_html(audit: &SessionAudit) -> String {
     if audit.compactions.is_empty() {
         return "<p class=\"note\" id=\"compactions-none\">The log records no compaction.</p>"
@@ -179,12 +192,27 @@ pub fn compactions_html(audit: &SessionAudit) -> String {
             escape(&said)
         ));
         for r in &c.rules {
+            let evidence = match (r.after_part, r.rule.evidence) {
+                (Some(AfterPart::Summary), Some(e)) => format!(
+                    "<br><span class=\"evidence\">{}: “{}”</span>",
+                    match r.rule.fate {
+                        Fate::Dropped => "closest in the summary",
+                        Fate::Contradicted => "broken by",
+                        _ => "the summary",
+                    },
+                    escape(&quote(e.span.of(&c.summary_text)))
+                ),
+                (Some(AfterPart::Reinjected), _) => {
+                    "<br><span class=\"evidence\">put back by the harness</span>".to_string()
+                }
+                _ => String::new(),
+            };
             out.push_str(&format!(
-                "<li class=\"fate-{0}\"><span class=\"fate\">{0}</span> {1}, line {2}: “{3}”</li>",
+                "<li class=\"fate-{0}\"><span class=\"fate\">{0}</span> {1}, line {2}: “{3}”{evidence}</li>",
                 r.rule.fate.id(),
                 escape(r.rule.kind.label()),
                 r.record,
-                escape(r.rule.text.trim())
+                escape(&quote(&r.rule.text))
             ));
         }
         for r in &c.invented {
@@ -388,6 +416,12 @@ mod tests {
         );
         assert!(c.html.contains("class=\"fate-weakened\""), "{}", c.html);
         assert!(c.html.contains("class=\"fate-dropped\""), "{}", c.html);
+        // A weakened rule quotes the summary's words for it.
+        assert!(
+            c.html.contains("<span class=\"evidence\">the summary: “"),
+            "{}",
+            c.html
+        );
         assert!(!c.retention.is_empty());
         assert!(c.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
         assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);

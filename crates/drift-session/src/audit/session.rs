@@ -105,6 +105,12 @@ pub struct CompactionAudit {
     pub changed_ids: Vec<ChangedId>,
     /// Details of the summary the log does not support.
     pub unsupported: Vec<Unsupported>,
+    /// The summary as audited: its message with the harness's own sentences
+    /// (preamble, closing) blanked out, offsets unchanged. The evidence spans
+    /// of the summary, and those of `invented`, `changed_ids` and
+    /// `unsupported`, point into it.
+    #[serde(skip)]
+    pub summary_text: String,
 }
 
 impl CompactionAudit {
@@ -393,6 +399,7 @@ fn compaction(reading: &Reading<'_>, c: &Compaction, lost: &[(String, usize)]) -
     }
     let readable = c.summary.is_some();
     CompactionAudit {
+        summary_text,
         record: c.record,
         trigger: c.trigger,
         tokens_before: c.tokens_before,
@@ -601,10 +608,7 @@ struct WireChangedId<'a> {
 
 impl<'a> WireCompaction<'a> {
     fn of(c: &'a CompactionAudit, t: &'a Transcript) -> WireCompaction<'a> {
-        let summary = c
-            .summary
-            .and_then(|s| t.messages.get(s))
-            .map_or("", |m| m.text.as_str());
+        let summary = c.summary_text.as_str();
         let kept = t
             .compactions
             .iter()
