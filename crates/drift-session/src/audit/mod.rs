@@ -31,7 +31,10 @@
 //! sentences longer than [`MAX_SENTENCE_BYTES`] (logs, minified data) are
 //! not read as rules or reasons. Every message's text and tool arguments
 //! count as support for (b). A rule or reason stated several times is
-//! reported once, at its first statement, with the count.
+//! reported once, at its first statement, with the count. A carve-out its
+//! speaker later forbids ("the old table can go, just drop it", then "my
+//! mistake, don't drop anything") is withdrawn: it is no rule in force, so
+//! it is never reported lost nor restated.
 //!
 //! [`Audit::drifted`] is true when (a) or (b) found something: the summary
 //! lost a rule or asserted what the transcript does not say.
