@@ -1236,47 +1236,45 @@ impl Reading<'_> {
 /// the same role whose prohibition forbids what the carve-out allows
 /// leaves nothing of it in force.
 fn withdraw(rules: &mut Vec<Rule>) {
+    let read: Vec<Vec<(String, bool)>> = rules.iter().map(|r| stems(&r.text)).collect();
     let withdrawn: Vec<bool> = rules
         .iter()
-        .map(|c| {
-            if c.kind != Kind::CarveOut {
-                return false;
-            }
-            let allowed: Vec<String> = words(&c.text).map(lexicon::stem).collect();
-            rules.iter().any(|p| {
-                p.place.message > c.place.message
-                    && p.role == c.role
-                    && forbidden(&p.text).any(|verb| allowed.contains(&verb))
-            })
+        .zip(&read)
+        .map(|(c, allowed)| {
+            c.kind == Kind::CarveOut
+                && rules.iter().zip(&read).any(|(p, said)| {
+                    p.place.message > c.place.message
+                        && p.role == c.role
+                        && said.iter().any(|(stem, negated)| {
+                            *negated && allowed.iter().any(|(a, _)| a == stem)
+                        })
+                })
         })
         .collect();
     let mut k = withdrawn.iter();
     rules.retain(|_| !k.next().copied().unwrap_or(false));
 }
 
-/// The words of `text`, apostrophes kept ("don't").
-fn words(text: &str) -> impl Iterator<Item = &str> {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '\u{2019}'))
-        .filter(|w| !w.is_empty())
-}
-
-/// The stems of the verbs `text` forbids: the word after "don't", "do
-/// not", "never" ("don't drop anything": "drop").
-fn forbidden(text: &str) -> impl Iterator<Item = String> + '_ {
-    let w: Vec<&str> = words(text).collect();
-    (0..w.len()).filter_map(move |i| {
-        let negation = w.get(i).is_some_and(|x| {
-            ["don't", "don\u{2019}t", "dont", "never", "not"]
-                .iter()
-                .any(|n| x.eq_ignore_ascii_case(n))
-        });
-        let next = w.get(i + 1)?;
-        (negation
-            && !["to", "be", "a", "the", "only"]
-                .iter()
-                .any(|n| next.eq_ignore_ascii_case(n)))
-        .then(|| lexicon::stem(next))
-    })
+/// The stems of the content words of `text`, each with whether "not" or
+/// "never" stands just before it (the scanner reads "don't" as "do not").
+fn stems(text: &str) -> Vec<(String, bool)> {
+    let tokens = scan::tokens(text, Span::new(0, text.len()));
+    tokens
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.entity.is_none() && !lexicon::is_stopword(&t.text.to_ascii_lowercase()))
+        .map(|(i, t)| {
+            let negated = i
+                .checked_sub(1)
+                .and_then(|j| tokens.get(j))
+                .is_some_and(|p| {
+                    ["not", "never"]
+                        .iter()
+                        .any(|n| p.text.eq_ignore_ascii_case(n))
+                });
+            (lexicon::stem(t.text), negated)
+        })
+        .collect()
 }
 
 fn note_id(
