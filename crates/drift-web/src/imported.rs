@@ -10,7 +10,7 @@
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_session::{
     AfterPart, Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit,
-    audit_session, import_text, read_transcript,
+    audit_session, import_text, read_transcript, shorten,
 };
 use serde_json::{Value, json};
 
@@ -119,15 +119,6 @@ impl Compactions {
 /// At most this many characters of a quote in the list.
 const QUOTE: usize = 240;
 
-/// `text` trimmed, cut to [`QUOTE`] characters with an ellipsis.
-fn quote(text: &str) -> String {
-    let text = text.trim();
-    match text.char_indices().nth(QUOTE) {
-        Some((end, _)) => format!("{}…", &text[..end]),
-        None => text.to_string(),
-    }
-}
-
 /// A log's compactions as "Your own session" lists them: per compaction its
 /// line, trigger, size and how many rules it kept, weakened, dropped or
 /// contradicted, opening to every rule with its fate and, where the summary
@@ -200,7 +191,7 @@ pub fn compactions_html(audit: &SessionAudit) -> String {
                         Fate::Contradicted => "broken by",
                         _ => "the summary",
                     },
-                    escape(&quote(e.span.of(&c.summary_text)))
+                    escape(&shorten(e.span.of(&c.summary_text), QUOTE))
                 ),
                 (Some(AfterPart::Reinjected), _) => {
                     "<br><span class=\"evidence\">put back by the harness</span>".to_string()
@@ -212,7 +203,7 @@ pub fn compactions_html(audit: &SessionAudit) -> String {
                 r.rule.fate.id(),
                 escape(r.rule.kind.label()),
                 r.record,
-                escape(&quote(&r.rule.text))
+                escape(&shorten(&r.rule.text, QUOTE))
             ));
         }
         for r in &c.invented {
