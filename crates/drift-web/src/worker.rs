@@ -192,14 +192,12 @@ pub fn compare_html(scenario: &Scenario, other: Preset) -> Result<String, String
         "<div class=\"compare-pick\"><span>{} against</span><label class=\"picker\"><span class=\"visually-hidden\">Preset to compare with</span><select id=\"compare-with\">",
         escape(policy_name(&scenario.policy))
     );
-    for p in Preset::ALL {
-        let selected = if p == other { " selected" } else { "" };
-        out.push_str(&format!(
-            "<option value=\"{}\"{selected}>{}</option>",
-            p.id(),
-            escape(p.info().name)
-        ));
-    }
+    options(
+        &mut out,
+        Preset::ALL
+            .into_iter()
+            .map(|p| (p.id().to_string(), p.info().name, p == other)),
+    );
     out.push_str("</select></label></div><div class=\"compare-report\">");
     out.push_str(&to_html(
         &compare(scenario, &a, &b),
@@ -209,6 +207,18 @@ pub fn compare_html(scenario: &Scenario, other: Preset) -> Result<String, String
     ));
     out.push_str("</div>");
     Ok(out)
+}
+
+/// A picker's `<option>`s: each value, label, and whether it is chosen.
+fn options<'a>(out: &mut String, items: impl Iterator<Item = (String, &'a str, bool)>) {
+    for (value, label, selected) in items {
+        out.push_str(&format!(
+            "<option value=\"{}\"{}>{}</option>",
+            escape(&value),
+            if selected { " selected" } else { "" },
+            escape(label)
+        ));
+    }
 }
 
 /// The message asking for `fix` written out for `scenario`.
@@ -228,29 +238,25 @@ pub fn fix_markup(chosen: Fix, applied: bool, model: &str, markdown: Option<&str
     let mut out = String::from(
         "<div class=\"compare-pick\"><label class=\"picker\"><span>Harness</span><select id=\"fix-harness\">",
     );
-    for h in RemedyHarness::ALL {
-        let selected = if h == chosen.harness { " selected" } else { "" };
-        out.push_str(&format!(
-            "<option value=\"{}\"{selected}>{}</option>",
-            h.id(),
-            escape(h.name())
-        ));
-    }
+    options(
+        &mut out,
+        RemedyHarness::ALL
+            .into_iter()
+            .map(|h| (h.id().to_string(), h.name(), h == chosen.harness)),
+    );
     out.push_str(
         "</select></label><label class=\"picker\"><span>Remedy</span><select id=\"fix-remedy\">",
     );
-    for &remedy in chosen.harness.remedies() {
-        let f = Fix {
-            harness: chosen.harness,
-            remedy,
-        };
-        let selected = if f == chosen { " selected" } else { "" };
-        out.push_str(&format!(
-            "<option value=\"{}\"{selected}>{}</option>",
-            f.id(),
-            remedy.id()
-        ));
-    }
+    options(
+        &mut out,
+        chosen.harness.remedies().iter().map(|&remedy| {
+            let f = Fix {
+                harness: chosen.harness,
+                remedy,
+            };
+            (f.id(), remedy.id(), f == chosen)
+        }),
+    );
     let checked = if applied { " checked" } else { "" };
     let disabled = if markdown.is_some() { "" } else { " disabled" };
     out.push_str(&format!(

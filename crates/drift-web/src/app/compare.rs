@@ -11,11 +11,9 @@ use serde_json::Value;
 
 use super::dom::target_id;
 use super::state::AppState;
-use super::workers::{Answer, Worker};
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::html::escape;
 use crate::worker::compare_request;
-
-const WORKER: &str = "drift-tipping_loader.js";
 
 /// The compare view, asked of the worker again when the settings or the
 /// preset change.
@@ -23,7 +21,7 @@ const WORKER: &str = "drift-tipping_loader.js";
 pub fn CompareView() -> impl IntoView {
     let state = expect_context::<AppState>();
     let (html, set_html) = signal("<p class=\"note\">Comparing…</p>".to_string());
-    let worker = Worker::new(WORKER, move |answer| {
+    let worker = Worker::new(ANALYSIS, move |answer| {
         set_html.set(match answer {
             Answer::Done(Ok(Value::String(html))) => html,
             Answer::Done(Ok(_)) => {

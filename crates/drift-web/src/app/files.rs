@@ -9,13 +9,10 @@ use leptos::prelude::*;
 use super::dom::{copy_text, download, download_url, file_name, file_text, take_chosen_file};
 use super::state::{AppState, Notice, share_url};
 use super::timelines::png_data_url;
-use super::workers::{Answer, Worker};
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::chart::{self, Palette};
 use crate::link::Source;
 use crate::worker::{Export, export_request};
-
-/// The analysis worker's loader, which Trunk puts beside the page's script.
-const WORKER: &str = "drift-tipping_loader.js";
 
 /// Reads `file` and loads it as a scenario; a file that does not read leaves
 /// the session as it was and says what is wrong.
@@ -109,7 +106,7 @@ pub fn Toolbar() -> impl IntoView {
     // (a second one, started at the first export), off the page: for a long
     // session they are megabytes. The latest export asked for is saved.
     let asked = StoredValue::new((String::new(), ""));
-    let exports = Worker::new(WORKER, move |answer| {
+    let exports = Worker::new(ANALYSIS, move |answer| {
         let (name, mime) = asked.get_value();
         report(match answer {
             Answer::Done(Ok(text)) => match text.as_str() {

@@ -13,12 +13,10 @@ use leptos::prelude::*;
 
 use super::dom::{copy_text, download, file_name, target_id};
 use super::state::{AppState, Notice};
-use super::workers::{Answer, Worker};
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::html::escape;
 use crate::link::Fix;
 use crate::worker::{Remedial, remedy_request};
-
-const WORKER: &str = "drift-tipping_loader.js";
 
 /// The fix the view starts with: the one applied, else the first remedy of
 /// the harness the policy approximates (Claude Code's for any other).
@@ -46,7 +44,7 @@ pub fn FixView() -> impl IntoView {
     // edited (without any fix).
     let (html, set_html) = signal("<p class=\"note\">Writing the remedy…</p>".to_string());
     let (markdown, set_markdown) = signal(None::<String>);
-    let worker = Worker::new(WORKER, move |answer| {
+    let worker = Worker::new(ANALYSIS, move |answer| {
         let why = match answer {
             Answer::Done(Ok(v)) => match Remedial::from_json(&v) {
                 Some(r) => {

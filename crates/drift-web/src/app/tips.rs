@@ -6,11 +6,8 @@ use std::time::Duration;
 use leptos::prelude::*;
 
 use super::state::AppState;
-use super::workers::{Answer, Worker};
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::worker::{Analysis, request};
-
-/// The worker's loader, which Trunk puts beside the page's script.
-const WORKER: &str = "drift-tipping_loader.js";
 
 /// How long settings must stay put before the worker is asked.
 const SETTLE: Duration = Duration::from_millis(120);
@@ -30,7 +27,7 @@ pub enum Tips {
 /// Starts the worker and keeps its analysis of the current simulation.
 pub fn tips(state: AppState) -> ReadSignal<Tips> {
     let (tips, set_tips) = signal(Tips::Pending(None));
-    let worker = Worker::new(WORKER, move |answer| {
+    let worker = Worker::new(ANALYSIS, move |answer| {
         set_tips.set(match answer {
             Answer::Done(Ok(v)) => match Analysis::from_json(&v) {
                 Some(t) => Tips::Ready(t),
