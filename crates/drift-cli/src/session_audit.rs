@@ -133,7 +133,7 @@ fn text(out: &mut String, log: &Audited) {
             count(Fate::Dropped),
             count(Fate::Contradicted)
         );
-        let summary = c.summary_text.as_str();
+        let summary = c.summary_text(t);
         let mut ordered: Vec<&SessionRule> = c.rules.iter().collect();
         ordered.sort_by_key(|r| std::cmp::Reverse(r.rule.fate));
         for r in ordered {

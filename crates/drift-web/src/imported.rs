@@ -10,7 +10,7 @@
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_session::{
     AfterPart, Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit,
-    audit_session, import_text, read_transcript, shorten,
+    Transcript, audit_session, import_text, read_transcript, shorten,
 };
 use serde_json::{Value, json};
 
@@ -68,7 +68,7 @@ impl Compactions {
         let mut measured = MeasuredRetention::default();
         measured.add(&audit);
         Ok(Compactions {
-            html: compactions_html(&audit),
+            html: compactions_html(&audit, &t),
             retention: measured.retention(),
         })
     }
@@ -123,7 +123,7 @@ const QUOTE: usize = 240;
 /// line, trigger, size and how many rules it kept, weakened, dropped or
 /// contradicted, opening to every rule with its fate and, where the summary
 /// holds it, the summary's words for it.
-pub fn compactions_html(audit: &SessionAudit) -> String {
+pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String {
     if audit.compactions.is_empty() {
         return "<p class=\"note\" id=\"compactions-none\">The log records no compaction.</p>"
             .to_string();
@@ -191,7 +191,7 @@ pub fn compactions_html(audit: &SessionAudit) -> String {
                         Fate::Contradicted => "broken by",
                         _ => "the summary",
                     },
-                    escape(&shorten(e.span.of(&c.summary_text), QUOTE))
+                    escape(&shorten(e.span.of(c.summary_text(transcript)), QUOTE))
                 ),
                 (Some(AfterPart::Reinjected), _) => {
                     "<br><span class=\"evidence\">put back by the harness</span>".to_string()

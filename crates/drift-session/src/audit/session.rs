@@ -105,15 +105,19 @@ pub struct CompactionAudit {
     pub changed_ids: Vec<ChangedId>,
     /// Details of the summary the log does not support.
     pub unsupported: Vec<Unsupported>,
-    /// The summary as audited: its message with the harness's own sentences
-    /// (preamble, closing) blanked out, offsets unchanged. The evidence spans
-    /// of the summary, and those of `invented`, `changed_ids` and
-    /// `unsupported`, point into it.
-    #[serde(skip)]
-    pub summary_text: String,
 }
 
 impl CompactionAudit {
+    /// The text of its summary in `transcript` (empty when it has none):
+    /// what the evidence spans in the summary, and those of `invented`,
+    /// `changed_ids` and `unsupported`, point into. (The audit reads it with
+    /// the harness's own sentences blanked out, offsets unchanged.)
+    pub fn summary_text<'t>(&self, transcript: &'t Transcript) -> &'t str {
+        self.summary
+            .and_then(|s| transcript.messages.get(s))
+            .map_or("", |m| m.text.as_str())
+    }
+
     /// Whether it weakened, dropped or contradicts a rule, invented one or
     /// re-bound an id.
     pub fn broke_rules(&self) -> bool {
@@ -399,7 +403,6 @@ fn compaction(reading: &Reading<'_>, c: &Compaction, lost: &[(String, usize)]) -
     }
     let readable = c.summary.is_some();
     CompactionAudit {
-        summary_text,
         record: c.record,
         trigger: c.trigger,
         tokens_before: c.tokens_before,
@@ -608,7 +611,7 @@ struct WireChangedId<'a> {
 
 impl<'a> WireCompaction<'a> {
     fn of(c: &'a CompactionAudit, t: &'a Transcript) -> WireCompaction<'a> {
-        let summary = c.summary_text.as_str();
+        let summary = c.summary_text(t);
         let kept = t
             .compactions
             .iter()
