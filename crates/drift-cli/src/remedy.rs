@@ -22,7 +22,7 @@ use drift_core::{
 };
 use drift_session::{
     LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, read_transcript,
-    session_losses, speaker,
+    session_losses, speaker, when,
 };
 
 use crate::audit::{plural, quote, read_text};
@@ -178,11 +178,7 @@ fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<RemedyRule> {
     let mut rules: Vec<RemedyRule> = session_losses(t, audit)
         .into_iter()
         .map(|l| {
-            let when = t
-                .messages
-                .get(l.message)
-                .and_then(|m| m.timestamp.as_deref())
-                .map_or(String::new(), |ts| format!(", {ts}"));
+            let when = when(t, l.message);
             RemedyRule {
                 kind: match l.what {
                     LossKind::Rule { kind, .. } => kind.label(),
@@ -203,15 +199,15 @@ fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<RemedyRule> {
             continue;
         }
         let message = r.rule.before.message;
-        let when = t
-            .messages
-            .get(message)
-            .and_then(|m| m.timestamp.as_deref())
-            .map_or(String::new(), |ts| format!(", {ts}"));
         rules.push(RemedyRule {
             text: r.rule.text.clone(),
             kind: kind.label(),
-            origin: format!("{}, {}{when}", speaker(t, message), place(t, message)),
+            origin: format!(
+                "{}, {}{}",
+                speaker(t, message),
+                place(t, message),
+                when(t, message)
+            ),
             why: "unknown: the compaction's summary is encrypted, so what it kept cannot be read"
                 .to_string(),
             id: None,

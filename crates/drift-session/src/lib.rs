@@ -66,7 +66,7 @@ pub use import::{
 };
 pub use restate::{
     DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,
-    restate, session_losses, speaker,
+    restate, session_losses, speaker, when,
 };
 pub use rules::{
     BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,

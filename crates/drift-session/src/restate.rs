@@ -309,6 +309,16 @@ pub fn speaker(transcript: &Transcript, index: usize) -> String {
     }
 }
 
+/// When message `index` was written, as ", <timestamp>" to follow a place
+/// ("line 12, 2026-03-27T09:12:23.881Z"); empty when the log does not say.
+pub fn when(transcript: &Transcript, index: usize) -> String {
+    transcript
+        .messages
+        .get(index)
+        .and_then(|m| m.timestamp.as_deref())
+        .map_or(String::new(), |t| format!(", {t}"))
+}
+
 /// Where message `index` is in the log: "line 12", "item 4", "subagent
 /// log agent-a1 line 3".
 pub fn place(transcript: &Transcript, index: usize) -> String {
@@ -403,11 +413,7 @@ pub fn restate(
     let blocks: Vec<String> = lost
         .iter()
         .map(|l| {
-            let when = transcript
-                .messages
-                .get(l.message)
-                .and_then(|m| m.timestamp.as_deref())
-                .map_or(String::new(), |t| format!(", {t}"));
+            let when = when(transcript, l.message);
             format!(
                 "\n[{}] {}, {}{when}:\n{}\n",
                 l.what_happened(),
