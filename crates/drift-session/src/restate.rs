@@ -309,8 +309,9 @@ pub fn speaker(transcript: &Transcript, index: usize) -> String {
     }
 }
 
-/// When message `index` was written, as ", <timestamp>" to follow a place
-/// ("line 12, 2026-03-27T09:12:23.881Z"); empty when the log does not say.
+/// When message `index` was written, as a suffix to its place: `", "` and
+/// the log's timestamp ("line 12, 2026-03-27T09:12:23.881Z"); empty when the
+/// log does not say.
 pub fn when(transcript: &Transcript, index: usize) -> String {
     transcript
         .messages
