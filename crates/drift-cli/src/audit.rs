@@ -33,15 +33,35 @@ pub(crate) fn read_text(path: &str, which: &str) -> Result<String, String> {
     })
 }
 
+/// Reads a file (or stdin) as a transcript; the error names the file. A
+/// line that could not be read (torn) is said on stderr, naming it, and the
+/// rest of the log is read.
+pub(crate) fn read_log(path: &str, which: &str) -> Result<(String, Transcript), String> {
+    let text = read_text(path, which)?;
+    let transcript = parse_log(path, &text)?;
+    Ok((text, transcript))
+}
+
+/// `text`, read from `path`, as a transcript (see [`read_log`]).
+pub(crate) fn parse_log(path: &str, text: &str) -> Result<Transcript, String> {
+    let transcript = read_transcript(text).map_err(|e| format!("{path}: {e}"))?;
+    for d in &transcript.damaged {
+        eprintln!(
+            "drift: {path}: line {} is damaged (not JSON from column {}: {}): skipped, the rest of the log is read",
+            d.line, d.column, d.message
+        );
+    }
+    Ok(transcript)
+}
+
 /// Runs the audit; returns the report and whether it found drift, or a
 /// message for exit code 2.
 pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(String, bool), String> {
     if before_path == "-" && after_path == "-" {
         return Err("only one of --before and --after can be read from stdin".to_string());
     }
-    let before_text = read_text(before_path, "BEFORE")?;
+    let (before_text, before) = read_log(before_path, "BEFORE")?;
     let after = read_text(after_path, "AFTER")?;
-    let before = read_transcript(&before_text).map_err(|e| format!("{before_path}: {e}"))?;
     let report = audit(&before, &after);
     let drifted = report.drifted() || report.broke_rules();
     let out = if json {

@@ -13,10 +13,10 @@ use std::io::Write as _;
 use drift_core::{Kind, Preset, scenario_to_json, thousands};
 use drift_session::{
     Governance, ImportOptions, Imported, MessageRole, Origin, SkipReason, SkippedAction,
-    Transcript, TranscriptFormat, import, read_transcript,
+    Transcript, TranscriptFormat, import,
 };
 
-use crate::audit::{heading, line_of, plural, quote, read_text, section};
+use crate::audit::{heading, line_of, plural, quote, read_log, section};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -37,8 +37,7 @@ pub struct Request {
 /// code 2 naming the file (and the line, for a broken line).
 pub fn command(request: &Request) -> Result<String, String> {
     let path = request.transcript.as_str();
-    let text = read_text(path, "TRANSCRIPT")?;
-    let mut transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
+    let (text, mut transcript) = read_log(path, "TRANSCRIPT")?;
     let agent_logs = read_agent_logs(path, &mut transcript)?;
     let options = ImportOptions {
         id: request.id.clone().unwrap_or_else(|| id_from_path(path)),

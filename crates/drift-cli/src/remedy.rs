@@ -21,11 +21,11 @@ use drift_core::{
     simulate,
 };
 use drift_session::{
-    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, read_transcript,
-    session_losses, speaker, when,
+    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, session_losses,
+    speaker, when,
 };
 
-use crate::audit::{plural, quote, read_text};
+use crate::audit::{parse_log, plural, quote, read_text};
 use crate::import::read_agent_logs;
 
 /// The `format` of `drift remedy --format json`.
@@ -92,7 +92,7 @@ fn read(input: &str) -> Result<Source, String> {
             .map(|s| Source::Scenario(Box::new(s)))
             .map_err(|e| format!("{input}: {e}"));
     }
-    let mut transcript = read_transcript(&text).map_err(|e| format!("{input}: {e}"))?;
+    let mut transcript = parse_log(input, &text)?;
     read_agent_logs(input, &mut transcript)?;
     let audit = audit_session(&transcript);
     Ok(Source::Log {

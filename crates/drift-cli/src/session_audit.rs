@@ -7,10 +7,10 @@ use std::fmt::Write as _;
 use drift_core::thousands;
 use drift_session::{
     AfterPart, Fate, IdChange, MeasuredRetention, SessionAudit, SessionRule, Transcript,
-    audit_session, read_transcript,
+    audit_session,
 };
 
-use crate::audit::{plural, quote, read_text};
+use crate::audit::{plural, quote, read_log};
 use crate::import::read_agent_logs;
 
 /// A log, read and audited.
@@ -22,8 +22,7 @@ pub struct Audited {
 
 /// Reads and audits the log at `path` (with its Claude Code agent logs).
 pub fn read(path: &str) -> Result<Audited, String> {
-    let text = read_text(path, "SESSION")?;
-    let mut transcript = read_transcript(&text).map_err(|e| format!("{path}: {e}"))?;
+    let (_, mut transcript) = read_log(path, "SESSION")?;
     read_agent_logs(path, &mut transcript)?;
     let audit = audit_session(&transcript);
     Ok(Audited {

@@ -165,20 +165,23 @@ fn the_summary_can_come_from_stdin() {
 // ------------------------------------------------------------ unreadable input
 
 #[test]
-fn a_broken_transcript_line_exits_2_naming_the_file_and_line() {
-    fails_with_code_2(
-        &[
-            "audit",
-            "--before",
-            &fixture("broken.jsonl"),
-            "--after",
-            &fixture("plain-after.txt"),
-        ],
-        &[
-            "tests/fixtures/audit/broken.jsonl: line 2, column",
-            "not valid JSON",
-        ],
+fn a_torn_transcript_line_is_named_and_the_rest_read() {
+    let args = [
+        "audit",
+        "--before",
+        &fixture("broken.jsonl"),
+        "--after",
+        &fixture("plain-after.txt"),
+    ];
+    let out = drift(&args);
+    assert_ne!(out.code, 2, "{}", out.stderr);
+    assert_contains(
+        &out.stderr,
+        "tests/fixtures/audit/broken.jsonl: line 2 is damaged (not JSON from column",
     );
+    assert_contains(&out.stderr, "skipped, the rest of the log is read");
+    // The line before it is read: its rule is audited.
+    assert_contains(&out.stdout, "Do not bump libfoo.");
 }
 
 #[test]
@@ -349,10 +352,16 @@ fn retention_is_measured_from_logs() {
 
 #[test]
 fn bad_session_logs_exit_2_naming_the_line() {
-    fails_with_code_2_given(
+    let torn = drift_with(
         &["audit", "-"],
         b"{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"},\"sessionId\":\"s\"}\n{oops\n{\"type\":\"user\"}\n",
-        &["line 2"],
+    );
+    assert_eq!(torn.code, 0, "{}", torn.stderr);
+    assert_contains(&torn.stderr, "-: line 2 is damaged");
+    fails_with_code_2_given(
+        &["audit", "-"],
+        b"{\"a\":1}\n{\"b\":2}\n",
+        &["not a transcript"],
     );
     fails_with_code_2(&["audit", "no-such-log.jsonl"], &["no-such-log.jsonl"]);
     fails_with_code_2(

@@ -162,14 +162,18 @@ fn a_missing_transcript_is_one_line_and_exit_0() {
 fn an_unreadable_transcript_is_one_line_and_exit_0() {
     let dir = TempDir::new("hook-broken-log");
     let path = dir.path().join("session.jsonl");
+    std::fs::write(&path, "{\"name\":\"x\"}\n{\"name\":\"y\"}\n").unwrap();
+    let shown = path.display().to_string();
+    let out = hook(&[], &input(&shown, "compact"));
+    quiet_failure(&out, &[&shown, "not a transcript"]);
+    // A torn line is skipped: this log reads, and holds no compaction.
     std::fs::write(
         &path,
         "{\"type\":\"user\",\"message\":{\"role\":\"user\",\"content\":\"hi\"}}\n{not json\n{\"type\":\"user\"}\n",
     )
     .unwrap();
-    let shown = path.display().to_string();
     let out = hook(&[], &input(&shown, "compact"));
-    quiet_failure(&out, &[&shown, "line 2"]);
+    assert_eq!((out.code, out.stdout.as_str()), (0, ""), "{}", out.stderr);
     // A directory is not a log either.
     let out = hook(&[], &input(&dir.path().display().to_string(), "compact"));
     quiet_failure(&out, &["cannot read"]);

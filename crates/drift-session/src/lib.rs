@@ -74,8 +74,8 @@ pub use rules::{
 };
 pub use transcript::text::strip_line_numbers;
 pub use transcript::{
-    CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
-    TranscriptError, TranscriptFormat, read_transcript,
+    CallStatus, Compaction, CompactionKind, CompactionTrigger, DamagedLine, Message, MessageRole,
+    Provenance, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
 
 /// The README's Rust examples, compiled and run as doc tests so that they

@@ -457,6 +457,8 @@ pub struct Imported {
     pub compactions: Vec<LoggedCompaction>,
     /// The line the log was cut off in, when it was (still being written).
     pub truncated: Option<usize>,
+    /// Lines of the log that could not be read and were skipped (torn).
+    pub damaged: Vec<usize>,
     /// What the import changed or assumed.
     pub notices: Vec<Notice>,
 }
@@ -533,6 +535,7 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         records_skipped: transcript.skipped,
         skipped_records: transcript.skipped_records.clone(),
         truncated: transcript.truncated,
+        damaged: transcript.damaged.iter().map(|d| d.line).collect(),
         notices,
     }
 }

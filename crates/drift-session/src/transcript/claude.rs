@@ -21,20 +21,30 @@
 //! - `isMeta` lines: a skill's body is [`Provenance::Skill`], the rest is
 //!   harness text.
 //! - Compactions: a `system` line of subtype `compact_boundary` (its
-//!   `compactMetadata.trigger` and `preTokens`) and the `isCompactSummary`
-//!   user line after it; in logs without these (1.0.x), a user line that
-//!   opens with the continuation preamble.
-//! - Mid-turn input: an `attachment` of type `queued_command` is the user
-//!   speaking ([`Provenance::Queued`]); `hook_additional_context` is text
-//!   the model saw ([`Provenance::Hook`], role system).
+//!   `compactMetadata.trigger`, `preTokens`, `postTokens`, and the messages
+//!   it kept word for word, `preservedMessages.uuids`) and the
+//!   `isCompactSummary` user line after it (a message typed while the
+//!   compaction ran may come between); in logs without these (1.0.x), a
+//!   user line that opens with the continuation preamble. A
+//!   `microcompact_boundary` clears tool results and writes no summary: a
+//!   compaction of kind [`CompactionKind::ToolResults`] naming the outputs
+//!   it cleared (`compactedToolIds`).
+//! - Mid-turn input: a `queue-operation` enqueue is a message the user
+//!   typed while the agent worked ([`Provenance::Queued`]), read where it
+//!   was typed unless the same text comes again as a user line or an
+//!   `attachment` of type `queued_command` (which is then read instead); a
+//!   queued slash command is its arguments (`/compact keep the API frozen`),
+//!   or nothing. `hook_additional_context` is text the model saw
+//!   ([`Provenance::Hook`], role system).
 //! - Subagents: `isSidechain` lines (inline in 1.0.x), messages embedded in
 //!   `progress` lines of type `agent_progress`, and separate agent logs
 //!   (`agent-<id>.jsonl`; see [`super::Transcript::add_agent_log`]) carry
 //!   the subagent's id in [`Message::agent`]; the first user line of a
 //!   subagent is its brief ([`Provenance::Brief`]).
-//! - Bookkeeping (`file-history-snapshot`, `summary` titles, `queue-operation`,
-//!   `permission-mode`, `last-prompt`, hook runs, other `system` subtypes, …)
-//!   is counted by type and skipped.
+//! - Bookkeeping (`file-history-snapshot`, `summary` titles, the queue's
+//!   other operations, `permission-mode`, `last-prompt`, `teleported-from`,
+//!   hook runs, other `system` subtypes, …) is counted by type and skipped:
+//!   a log of nothing else holds no conversation.
 
 use alloc::collections::{BTreeMap, BTreeSet};
 use alloc::string::{String, ToString};
@@ -45,8 +55,8 @@ use serde_json::{Map, Value};
 use super::jsonl::{JsonLine, JsonLines};
 use super::text::{arguments_text, content_text, strip_line_numbers, strip_reminders};
 use super::{
-    CallStatus, Compaction, CompactionTrigger, Message, MessageRole, Provenance, Reader,
-    Transcript, TranscriptError, TranscriptFormat, str_field,
+    CallStatus, Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance,
+    Reader, Transcript, TranscriptError, TranscriptFormat, str_field,
 };
 
 /// Line types only Claude Code writes (besides `user` and `assistant`).
@@ -68,6 +78,14 @@ const CLAUDE_TYPES: &[&str] = &[
     "tag",
     "mode",
     "turn_end",
+    "teleported-from",
+    "relocated",
+    "worktree-state",
+    "fork-context-ref",
+    "file-history-delta",
+    "frame-link",
+    "bridge-session",
+    "atis-latch",
 ];
 
 /// Whether a line is a Claude Code log line.
@@ -92,6 +110,16 @@ pub(crate) struct State {
     briefed: BTreeSet<String>,
     /// Embedded subagent messages already read (by uuid).
     embedded: BTreeSet<String>,
+    /// The messages each `user` or `assistant` line gave, by the line's
+    /// uuid (a compaction's `preservedMessages` names them).
+    by_uuid: BTreeMap<String, (usize, usize)>,
+    /// Messages typed while the agent worked, read from their
+    /// `queue-operation` enqueue, by their text: when the same text comes
+    /// again as a user line or a `queued_command`, that one is the message
+    /// and the enqueue's copy goes.
+    queued: BTreeMap<String, usize>,
+    /// Messages to leave out when the log is read (copies).
+    pub(crate) copies: BTreeSet<usize>,
 }
 
 /// The continuation preamble a compaction summary opens with (every
@@ -113,44 +141,168 @@ pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
                             .unwrap_or_else(|| "sidechain".to_string())
                     })
                 });
+            let before = r.messages.len();
             if !chain_line(r, kind, object, agent, record) {
                 r.skip(kind);
             }
+            if let Some(uuid) = str_field(object, "uuid") {
+                r.claude
+                    .by_uuid
+                    .insert(uuid.to_string(), (before, r.messages.len()));
+            }
         }
         "system" => match str_field(object, "subtype") {
-            Some("compact_boundary") => {
-                let meta = object
-                    .get("compactMetadata")
-                    .or_else(|| object.get("compact_metadata"))
-                    .and_then(Value::as_object);
-                let trigger = meta
-                    .and_then(|m| str_field(m, "trigger"))
-                    .and_then(|t| match t {
-                        "auto" => Some(CompactionTrigger::Auto),
-                        "manual" => Some(CompactionTrigger::Manual),
-                        _ => None,
-                    });
-                let tokens_before = meta.and_then(|m| {
-                    m.get("preTokens")
-                        .or_else(|| m.get("pre_tokens"))
-                        .and_then(Value::as_u64)
-                });
-                r.compactions.push(Compaction {
-                    record,
-                    at: r.messages.len(),
-                    trigger,
-                    tokens_before,
-                    summary: None,
-                    encrypted: false,
-                    kept: Vec::new(),
-                });
-            }
+            Some("compact_boundary") => boundary(r, object, record),
+            Some("microcompact_boundary") => microcompact(r, object, record),
             Some(subtype) => r.skip(&alloc::format!("system ({subtype})")),
             None => r.skip("system"),
         },
         "attachment" => attachment(r, object, record),
         "progress" => progress(r, object, record),
+        "queue-operation" => queue_operation(r, object, record),
         other => r.skip(other),
+    }
+}
+
+/// The metadata object of a boundary line, under either spelling.
+fn metadata<'o>(object: &'o Map<String, Value>, key: &str) -> Option<&'o Map<String, Value>> {
+    let snake: String = key
+        .chars()
+        .flat_map(|c| {
+            let lower = c.to_ascii_lowercase();
+            let under = (c != lower).then_some('_');
+            under.into_iter().chain(core::iter::once(lower))
+        })
+        .collect();
+    object
+        .get(key)
+        .or_else(|| object.get(snake.as_str()))
+        .and_then(Value::as_object)
+}
+
+fn number(meta: Option<&Map<String, Value>>, key: &str) -> Option<u64> {
+    meta.and_then(|m| m.get(key)).and_then(Value::as_u64)
+}
+
+/// A `compact_boundary` line: a compaction, with its trigger and sizes, and
+/// the messages it kept verbatim (`preservedMessages`, newer logs).
+fn boundary(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    let meta = metadata(object, "compactMetadata");
+    let trigger = meta
+        .and_then(|m| str_field(m, "trigger"))
+        .and_then(|t| match t {
+            "auto" => Some(CompactionTrigger::Auto),
+            "manual" => Some(CompactionTrigger::Manual),
+            _ => None,
+        });
+    let tokens_before = number(meta, "preTokens").or_else(|| number(meta, "pre_tokens"));
+    let tokens_after = number(meta, "postTokens").or_else(|| number(meta, "post_tokens"));
+    let mut preserved: Vec<usize> = meta
+        .and_then(|m| m.get("preservedMessages"))
+        .and_then(|p| p.get("uuids"))
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(Value::as_str)
+        .filter_map(|uuid| r.claude.by_uuid.get(uuid))
+        .flat_map(|&(start, end)| start..end)
+        .collect();
+    preserved.sort_unstable();
+    preserved.dedup();
+    r.compactions.push(Compaction {
+        trigger,
+        tokens_before,
+        tokens_after,
+        preserved,
+        ..Compaction::at(record, r.messages.len())
+    });
+}
+
+/// A `microcompact_boundary` line: tool results cleared, no summary.
+fn microcompact(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    let meta = metadata(object, "microcompactMetadata");
+    let ids: BTreeSet<&str> = meta
+        .and_then(|m| m.get("compactedToolIds"))
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice)
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    let cleared: Vec<usize> = r
+        .messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.role == MessageRole::Tool && m.call_id.as_deref().is_some_and(|id| ids.contains(id))
+        })
+        .map(|(i, _)| i)
+        .collect();
+    let tokens_before = number(meta, "preTokens");
+    let saved = number(meta, "tokensSaved");
+    let trigger = meta
+        .and_then(|m| str_field(m, "trigger"))
+        .and_then(|t| match t {
+            "auto" => Some(CompactionTrigger::Auto),
+            "manual" => Some(CompactionTrigger::Manual),
+            _ => None,
+        });
+    r.compactions.push(Compaction {
+        kind: CompactionKind::ToolResults,
+        trigger,
+        tokens_before,
+        tokens_after: tokens_before.zip(saved).map(|(b, s)| b.saturating_sub(s)),
+        cleared,
+        ..Compaction::at(record, r.messages.len())
+    });
+}
+
+/// The text the user typed, from a queued message: a slash command's
+/// arguments (`/compact keep the API frozen`), none for a bare command
+/// (`/status`), else the text.
+fn typed(text: &str) -> Option<&str> {
+    let t = text.trim();
+    if let Some(command) = t.strip_prefix('/')
+        && command.split_whitespace().next().is_some_and(|name| {
+            name.chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | ':'))
+        })
+    {
+        let args = command
+            .split_once(char::is_whitespace)
+            .map_or("", |(_, args)| args.trim());
+        return (!args.is_empty()).then_some(args);
+    }
+    (!t.is_empty()).then_some(t)
+}
+
+/// A `queue-operation` line. An enqueue is a message the user typed while
+/// the agent worked: it is read there, unless the same text comes again as
+/// a user line or a `queued_command` (which then stands for it).
+fn queue_operation(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+    let text = match object.get("content") {
+        Some(v @ (Value::String(_) | Value::Array(_))) => content_text(Some(v)),
+        _ => String::new(),
+    };
+    let Some(typed) = (str_field(object, "operation") == Some("enqueue"))
+        .then(|| typed(&text))
+        .flatten()
+    else {
+        r.skip("queue-operation");
+        return;
+    };
+    if is_harness_marker(typed) {
+        r.skip("queue-operation");
+        return;
+    }
+    let index = r.messages.len();
+    r.claude.queued.insert(typed.to_string(), index);
+    r.push(Message::new(MessageRole::User, typed, record).from(Provenance::Queued));
+}
+
+/// A user message the log also queued: the enqueue's copy goes.
+fn unqueue(r: &mut Reader, text: &str) {
+    if let Some(copy) = typed(text).and_then(|t| r.claude.queued.remove(t)) {
+        r.claude.copies.insert(copy);
     }
 }
 
@@ -168,6 +320,7 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
             if text.trim().is_empty() {
                 r.skip("attachment (queued_command)");
             } else {
+                unqueue(r, &text);
                 r.push(Message::new(MessageRole::User, text, record).from(Provenance::Queued));
             }
         }
@@ -351,6 +504,12 @@ fn user_or_assistant_text(
     } else {
         provenance
     };
+    if speaker == MessageRole::User && provenance == Provenance::Said {
+        unqueue(r, &body);
+    }
+    if let Some(typed) = &typed {
+        unqueue(r, typed);
+    }
     if !body.trim().is_empty() {
         let mut m = Message::new(speaker, body, record).from(provenance);
         m.agent = agent.map(ToString::to_string);
@@ -369,15 +528,15 @@ fn summary(r: &mut Reader, text: String, record: usize) {
     let index = r.messages.len();
     r.push(Message::new(MessageRole::Summary, text, record));
     match r.compactions.last_mut() {
-        Some(c) if c.summary.is_none() && c.at == index => c.summary = Some(index),
+        // The boundary before it that has no summary yet: what the log
+        // wrote between the two (a message typed as the compaction ran)
+        // is already the new context's.
+        Some(c) if c.kind == CompactionKind::Summary && c.summary.is_none() => {
+            c.summary = Some(index);
+        }
         _ => r.compactions.push(Compaction {
-            record,
-            at: index,
-            trigger: None,
-            tokens_before: None,
             summary: Some(index),
-            encrypted: false,
-            kept: Vec::new(),
+            ..Compaction::at(record, index)
         }),
     }
 }
@@ -395,6 +554,16 @@ const HARNESS_MARKERS: &[&str] = &[
     "<ide_opened_file>",
     "<user-memory-input>",
 ];
+
+/// Whether `text` opens with a marker of text the harness writes in the
+/// user's name.
+fn is_harness_marker(text: &str) -> bool {
+    let t = text.trim_start();
+    HARNESS_MARKERS.iter().any(|m| t.starts_with(m))
+        || ["<bash-", "<command-", "<bash-notification>"]
+            .iter()
+            .any(|m| t.starts_with(m))
+}
 
 /// A user line's text: who really wrote it, the text to keep, and text the
 /// user typed inside a harness wrapper (a command's arguments).

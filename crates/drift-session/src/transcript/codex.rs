@@ -40,7 +40,14 @@ pub(crate) fn is_codex_line(object: &Map<String, Value>) -> bool {
     let envelope = object.contains_key("payload")
         && matches!(
             str_field(object, "type"),
-            Some("session_meta" | "response_item" | "event_msg" | "turn_context" | "compacted")
+            Some(
+                "session_meta"
+                    | "response_item"
+                    | "event_msg"
+                    | "turn_context"
+                    | "compacted"
+                    | "world_state"
+            )
         );
     let bare_meta = !object.contains_key("type")
         && object.contains_key("id")
@@ -82,6 +89,7 @@ pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
         "session_meta" => meta(r, p, record),
         "response_item" => responses::item(r, p, record),
         "compacted" => compacted(r, p, record),
+        "world_state" => world_state(r, p, record),
         other => r.skip(other),
     }
 }
@@ -102,6 +110,27 @@ fn meta(r: &mut Reader, meta: &Map<String, Value>, record: usize) {
     }
     if base.is_none() && instructions.is_none() {
         r.skip("session_meta");
+    }
+}
+
+/// A `world_state` line (0.145+): what the harness puts into every
+/// context. AGENTS.md's text (`state.agents_md.text`) is the project's
+/// rules; the rest (environments, permissions, modes, skills listed) is
+/// the harness about itself.
+fn world_state(r: &mut Reader, payload: &Map<String, Value>, record: usize) {
+    let agents_md = payload
+        .get("state")
+        .and_then(|s| s.get("agents_md"))
+        .and_then(|a| a.get("text"))
+        .and_then(Value::as_str)
+        .filter(|t| !t.trim().is_empty());
+    match agents_md {
+        Some(text) => {
+            r.push(
+                Message::new(MessageRole::Developer, text, record).from(Provenance::ProjectFile),
+            );
+        }
+        None => r.skip("world_state"),
     }
 }
 
@@ -129,20 +158,32 @@ fn compacted(r: &mut Reader, payload: &Map<String, Value>, record: usize) {
         .filter(|m| m.role != MessageRole::Summary)
         .collect();
     let at = r.messages.len();
+    // The kept messages the log holds before this compaction, newest
+    // first (the history keeps the newest of the same text).
+    let mut preserved: Vec<usize> = Vec::new();
+    for k in &kept {
+        let found = r.messages[..at].iter().enumerate().rev().find(|(i, m)| {
+            m.role == k.role && m.text.trim() == k.text.trim() && !preserved.contains(i)
+        });
+        if let Some((i, _)) = found {
+            preserved.push(i);
+        }
+    }
+    preserved.sort_unstable();
     let summary = if message.trim().is_empty() {
         None
     } else {
         r.push(Message::new(MessageRole::Summary, message, record));
         Some(at)
     };
+    let window = payload.get("window_number").and_then(Value::as_u64);
     r.compactions.push(Compaction {
-        record,
-        at,
-        trigger: None,
-        tokens_before: None,
         summary,
         encrypted: summary.is_none() && encrypted,
         kept,
+        preserved,
+        window,
+        ..Compaction::at(record, at)
     });
 }
 
@@ -163,6 +204,11 @@ pub(crate) fn message_role(role: Option<&str>) -> Option<MessageRole> {
 /// operator's content inside when there is some (AGENTS.md).
 fn fragment(text: &str) -> Option<(Provenance, Option<&str>)> {
     let t = text.trim_start();
+    if t.starts_with(IDE_CONTEXT) {
+        // The IDE's context is the harness's; the request after it, the
+        // user's own words.
+        return Some((Provenance::Said, ide_request(t)));
+    }
     if t.starts_with("<user_instructions>") {
         let inner = inside(t, "<user_instructions>", "</user_instructions>");
         return Some((Provenance::ProjectFile, inner));
@@ -194,6 +240,20 @@ fn fragment(text: &str) -> Option<(Provenance, Option<&str>)> {
         .iter()
         .any(|m| t.starts_with(m))
         .then_some((Provenance::Harness, None))
+}
+
+/// The header of the context the Codex IDE extension wraps a request in.
+const IDE_CONTEXT: &str = "# Context from my IDE setup";
+/// The heading of the user's request inside it.
+const IDE_REQUEST: &str = "## My request for Codex:";
+
+/// The user's request inside the IDE extension's wrapper (empty when there
+/// is none).
+fn ide_request(text: &str) -> Option<&str> {
+    let start = text
+        .find(IDE_REQUEST)
+        .map_or(text.len(), |i| i + IDE_REQUEST.len());
+    Some(text.get(start..).unwrap_or("").trim())
 }
 
 fn inside<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {

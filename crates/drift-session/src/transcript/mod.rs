@@ -22,8 +22,9 @@
 //! (bookkeeping, copies of messages the log keeps twice, encrypted
 //! reasoning) are counted by record type in [`Transcript::skipped_records`].
 //! A log cut off in its last line (still being written) reads up to it and
-//! says so in [`Transcript::truncated`]; a broken line anywhere else is an
-//! error naming the line.
+//! says so in [`Transcript::truncated`]; a broken line anywhere else (a
+//! torn line: a write interrupted and the next record spliced into it) is
+//! skipped and named in [`Transcript::damaged`], and the rest is read.
 //!
 //! Every message remembers its record: the 1-based line of a JSON-lines
 //! file, or the 1-based position of an item in conversation order. Tool
@@ -348,14 +349,38 @@ impl CompactionTrigger {
     }
 }
 
+/// What a compaction replaced the context's early part with.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompactionKind {
+    /// A summary (readable or encrypted), plus what the harness keeps.
+    #[default]
+    Summary,
+    /// Tool results cleared, no summary written (Claude Code's
+    /// `microcompact_boundary`): a compaction of tool output only.
+    ToolResults,
+}
+
+impl CompactionKind {
+    /// The identifier used in reports.
+    pub const fn id(self) -> &'static str {
+        match self {
+            CompactionKind::Summary => "summary",
+            CompactionKind::ToolResults => "tool_results",
+        }
+    }
+}
+
 /// A compaction the log records: where it happened, and what the new
 /// context held.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Compaction {
-    /// The record of its marker: a Claude Code `compact_boundary` line (or
-    /// the summary line when there is none), a Codex `compacted` line, a
-    /// Responses `compaction` item.
+    /// The record of its marker: a Claude Code `compact_boundary` or
+    /// `microcompact_boundary` line (or the summary line when there is
+    /// none), a Codex `compacted` line, a Responses `compaction` item.
     pub record: usize,
+    /// A summary, or tool results cleared.
+    pub kind: CompactionKind,
     /// The messages before this index were in the context it replaced.
     pub at: usize,
     /// How it was set off, when the log says.
@@ -373,6 +398,45 @@ pub struct Compaction {
     /// user messages before a Responses `compaction` item). Empty when the
     /// log does not record it.
     pub kept: Vec<Message>,
+    /// The messages of the replaced context the new context holds word for
+    /// word (indices into the transcript's messages): Claude Code's
+    /// `preservedMessages`, and the messages of Codex's
+    /// `replacement_history` found in the log.
+    pub preserved: Vec<usize>,
+    /// For a compaction of tool results: the tool outputs it cleared
+    /// (indices into the transcript's messages).
+    pub cleared: Vec<usize>,
+    /// The context's size after it, when the log says (Claude Code's
+    /// `postTokens`).
+    pub tokens_after: Option<u64>,
+    /// Codex 0.145+: the number of the context window it opened
+    /// (`window_number`), when the log says.
+    pub window: Option<u64>,
+}
+
+impl Compaction {
+    /// A compaction recorded at `record` whose replaced context is the
+    /// messages before `at`.
+    pub fn at(record: usize, at: usize) -> Compaction {
+        Compaction {
+            record,
+            at,
+            ..Compaction::default()
+        }
+    }
+}
+
+/// A line of a JSON-lines log that could not be read and was skipped: most
+/// often a torn line, one record spliced into another where a write was
+/// interrupted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DamagedLine {
+    /// Its 1-based number.
+    pub line: usize,
+    /// The 1-based column where it stops being JSON.
+    pub column: usize,
+    /// What the parser expected there.
+    pub message: String,
 }
 
 /// A transcript: its format, its messages in order, and its compactions.
@@ -393,6 +457,9 @@ pub struct Transcript {
     /// The line the log was cut off in (the last, without a line break:
     /// still being written), read up to it.
     pub truncated: Option<usize>,
+    /// Lines that are not JSON, skipped (a torn line: one record spliced
+    /// into another); the rest of the log is read.
+    pub damaged: Vec<DamagedLine>,
     /// The agent logs added with [`Transcript::add_agent_log`], by agent id.
     pub agent_logs: Vec<String>,
 }
@@ -407,8 +474,23 @@ impl Transcript {
             skipped_records: Vec::new(),
             compactions: Vec::new(),
             truncated: None,
+            damaged: Vec::new(),
             agent_logs: Vec::new(),
         }
+    }
+
+    /// Whether it holds no conversation: no message at all (a Claude Code
+    /// log of only a title, or only a `teleported-from` record).
+    pub fn is_empty(&self) -> bool {
+        self.messages.is_empty()
+    }
+
+    /// The compactions that wrote a summary (readable or not), in order:
+    /// what an audit of rules judges.
+    pub fn summaries(&self) -> impl Iterator<Item = &Compaction> {
+        self.compactions
+            .iter()
+            .filter(|c| c.kind == CompactionKind::Summary)
     }
 
     /// Plain text as a one-message transcript (none when it is blank).
@@ -550,12 +632,17 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
             JsonLine::Broken { number, error, .. } if !parsed_any => {
                 // The first record is not JSON. When the next is a JSON
                 // object, this is a JSON-lines log whose first line is
-                // damaged: say which. Otherwise it is text that happens to
-                // start with a brace.
-                if lines.next_is_record() {
-                    return Err(TranscriptError::json(number, &error));
+                // damaged: skipped and named like any other. Otherwise it
+                // is text that happens to start with a brace.
+                if !lines.next_is_record() {
+                    return Ok(Transcript::plain(text));
                 }
-                return Ok(Transcript::plain(text));
+                reader.damaged.push(DamagedLine {
+                    line: number,
+                    column: error.column(),
+                    message: json_message(&error),
+                });
+                continue;
             }
             JsonLine::Broken {
                 number,
@@ -567,7 +654,14 @@ fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
                 break;
             }
             JsonLine::Broken { number, error, .. } => {
-                return Err(TranscriptError::json(number, &error));
+                // A torn line (a write interrupted, the next record spliced
+                // into it): skipped and named, the rest read.
+                reader.damaged.push(DamagedLine {
+                    line: number,
+                    column: error.column(),
+                    message: json_message(&error),
+                });
+                continue;
             }
         };
         parsed_any = true;
@@ -608,6 +702,7 @@ pub(crate) struct Reader {
     pub skipped: BTreeMap<String, (usize, usize)>,
     pub compactions: Vec<Compaction>,
     pub truncated: Option<usize>,
+    pub damaged: Vec<DamagedLine>,
     /// Tool names by call id, to name outputs; and the message of each call.
     pub calls: BTreeMap<String, (String, usize)>,
     /// Claude Code: what the reader carries from line to line.
@@ -652,9 +747,41 @@ impl Reader {
     }
 
     /// The transcript, or an error when no record was of a known format.
-    pub fn finish(self) -> Result<Transcript, TranscriptError> {
+    pub fn finish(mut self) -> Result<Transcript, TranscriptError> {
         let format = self.format.ok_or(TranscriptError::NotATranscript)?;
+        let copies = core::mem::take(&mut self.claude.copies);
+        self.leave_out(&copies);
         Ok(self.into_transcript(format))
+    }
+
+    /// Leaves the messages at `drop` out, keeping what points at the others
+    /// (compactions, their summaries, preserved and cleared messages) true.
+    pub fn leave_out(&mut self, drop: &alloc::collections::BTreeSet<usize>) {
+        if drop.is_empty() {
+            return;
+        }
+        let old = core::mem::take(&mut self.messages);
+        // `map[i]`: where old message `i` (or, for one left out, the next
+        // one kept) now is.
+        let mut map: Vec<usize> = Vec::with_capacity(old.len() + 1);
+        for (i, m) in old.into_iter().enumerate() {
+            map.push(self.messages.len());
+            if !drop.contains(&i) {
+                self.messages.push(m);
+            }
+        }
+        map.push(self.messages.len());
+        let kept = |i: &usize| !drop.contains(i);
+        for c in &mut self.compactions {
+            c.at = map.get(c.at).copied().unwrap_or(self.messages.len());
+            c.summary = c.summary.filter(kept).and_then(|s| map.get(s).copied());
+            for list in [&mut c.preserved, &mut c.cleared] {
+                list.retain(kept);
+                for i in list.iter_mut() {
+                    *i = map.get(*i).copied().unwrap_or(*i);
+                }
+            }
+        }
     }
 
     pub fn into_transcript(self, format: TranscriptFormat) -> Transcript {
@@ -675,6 +802,7 @@ impl Reader {
                 .collect(),
             compactions: self.compactions,
             truncated: self.truncated,
+            damaged: self.damaged,
             agent_logs: Vec::new(),
         }
     }
@@ -756,14 +884,15 @@ mod tests {
     }
 
     #[test]
-    fn a_broken_later_line_is_an_error_naming_it() {
-        let log = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n{\"type\": oops}\n";
-        let err = read_transcript(log).unwrap_err();
-        assert!(
-            matches!(err, TranscriptError::Json { line: 2, .. }),
-            "{err:?}"
-        );
-        assert!(err.to_string().starts_with("line 2, column "));
+    fn a_torn_line_is_skipped_and_named() {
+        let log = "{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n{\"type\": oops}\n{\"type\":\"message\",\"role\":\"user\",\"content\":\"again\"}\n";
+        let t = read_transcript(log).unwrap();
+        assert_eq!(t.messages.len(), 2);
+        assert_eq!(t.messages[1].record, 3);
+        assert_eq!(t.damaged.len(), 1);
+        assert_eq!(t.damaged[0].line, 2);
+        assert!(t.damaged[0].column > 0);
+        // A record that is JSON but no object is still an error.
         let err =
             read_transcript("{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n[1]\n")
                 .unwrap_err();
@@ -776,12 +905,11 @@ mod tests {
         let t = read_transcript(log).unwrap();
         assert_eq!(t.messages.len(), 1);
         assert_eq!(t.truncated, Some(2));
-        // The same line with a line break after it is broken, not cut off.
-        let broken = alloc::format!("{log}\n");
-        assert!(matches!(
-            read_transcript(&broken),
-            Err(TranscriptError::Json { line: 2, .. })
-        ));
+        assert!(t.damaged.is_empty());
+        // The same line with a line break after it is torn, not cut off.
+        let torn = read_transcript(&alloc::format!("{log}\n")).unwrap();
+        assert_eq!(torn.truncated, None);
+        assert_eq!(torn.damaged.iter().map(|d| d.line).collect::<Vec<_>>(), [2]);
     }
 
     #[test]

@@ -323,20 +323,19 @@ pub(crate) fn item(r: &mut Reader, item: &Map<String, Value>, record: usize) {
             r.push(Message::new(MessageRole::Reasoning, text, record));
         }
         "compaction" | "compaction_summary" => {
-            let kept: Vec<Message> = r
+            let preserved: Vec<usize> = r
                 .messages
                 .iter()
-                .filter(|m| m.role == MessageRole::User && m.provenance == Provenance::Said)
-                .cloned()
+                .enumerate()
+                .filter(|(_, m)| m.role == MessageRole::User && m.provenance == Provenance::Said)
+                .map(|(i, _)| i)
                 .collect();
+            let kept: Vec<Message> = preserved.iter().map(|&i| r.messages[i].clone()).collect();
             r.compactions.push(Compaction {
-                record,
-                at: r.messages.len(),
-                trigger: None,
-                tokens_before: None,
-                summary: None,
                 encrypted: true,
                 kept,
+                preserved,
+                ..Compaction::at(record, r.messages.len())
             });
         }
         other => r.skip(other),
