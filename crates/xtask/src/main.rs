@@ -23,6 +23,8 @@ usage: cargo xtask <command>
   test     install what is missing, then run every check CI runs
   serve    install what is missing, then serve the pages at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to make)
+  eval     score the rule finder and the judge on every labelled set
+           (--split dev|held_out|all, --misses; see docs/LABELLING.md)
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
@@ -191,6 +193,22 @@ fn dist(public_url: &str) -> Result {
     step("size of the release pages", tools::report_wasm_size)
 }
 
+/// `cargo xtask eval`: the evaluation binary, built for speed.
+fn eval(args: &[&str]) -> Result {
+    let mut cmd = cargo(&[
+        "run",
+        "--quiet",
+        "--locked",
+        "--profile",
+        "eval",
+        "--package",
+        "drift-eval",
+        "--",
+    ]);
+    cmd.args(args);
+    run(cmd)
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let started = Instant::now();
@@ -203,6 +221,7 @@ fn main() -> ExitCode {
         ["test"] => test(),
         ["serve"] => serve(false),
         ["serve", "--dev"] => serve(true),
+        ["eval", rest @ ..] => eval(rest),
         ["dist"] => dist("/"),
         ["dist", "--public-url", url] => dist(url),
         // Run by Trunk (see Trunk.toml), not by people.

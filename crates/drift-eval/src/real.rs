@@ -1,0 +1,448 @@
+//! Real compactions scored against their labels.
+//!
+//! For every labelled compaction, the labelled rules in force (every fate
+//! but `withdrawn`) are matched to the rules the tool judged at that
+//! compaction by the words they share ([`crate::text`]), one to one, best
+//! first, a rule on its labelled line before one elsewhere. Then:
+//!
+//! - **found**: labelled rules the tool judged at all;
+//! - **carried, called lost**: of the rules the new context carried (kept,
+//!   put back, kept verbatim), the share the tool called weakened, dropped
+//!   or contradicted;
+//! - **lost, caught**: of the rules the compaction lost, the share the tool
+//!   called lost (a rule it never found is not caught);
+//! - **reported lost**: every loss the tool shows up front, against the
+//!   labelled losses, per compaction;
+//! - **rule-like, not rules**: labelled sentences that are no standing rule
+//!   and that the tool reported lost at any compaction;
+//! - **invented**: the tool's invented rules that a labelled invention
+//!   matches (precision), and the labelled ones it found (recall).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use drift_session::{Transcript, read_transcript};
+
+use crate::anchor::fnv64;
+use crate::labels::{By, LabelFate, LogLabels, Split};
+use crate::text::{SAME, overlap, words};
+use crate::view::{CompactionView, Reported, audit};
+
+/// A labelled log, read.
+#[derive(Debug)]
+pub struct Case {
+    pub labels: LogLabels,
+    pub path: PathBuf,
+    pub bytes: Vec<u8>,
+    pub transcript: Transcript,
+}
+
+impl Case {
+    /// The log's raw lines.
+    pub fn lines(&self) -> Vec<&[u8]> {
+        self.bytes.split(|b| *b == b'\n').collect()
+    }
+}
+
+/// Every labelled log found in `logs` (a directory of session logs),
+/// with the label files that name a log not there.
+///
+/// # Errors
+///
+/// A message naming a label file that cannot be read, or a log that the
+/// tool cannot read.
+pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
+    let mut by_hash: BTreeMap<u64, PathBuf> = BTreeMap::new();
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(logs)
+        .map_err(|e| format!("{}: {e}", logs.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
+        .collect();
+    entries.sort();
+    for path in entries {
+        if let Ok(bytes) = std::fs::read(&path) {
+            by_hash.insert(fnv64(&bytes), path);
+        }
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(labels_dir)
+        .map_err(|e| format!("{}: {e}", labels_dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "labels"))
+        .collect();
+    files.sort();
+    let mut cases = Vec::new();
+    let mut missing = Vec::new();
+    for file in files {
+        let shown = file.display().to_string();
+        let text = std::fs::read_to_string(&file).map_err(|e| format!("{shown}: {e}"))?;
+        let labels = LogLabels::parse(&shown, &text).map_err(|e| e.to_string())?;
+        let Some(path) = by_hash.get(&labels.hash) else {
+            missing.push(shown);
+            continue;
+        };
+        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let log = String::from_utf8_lossy(&bytes).into_owned();
+        let transcript = read_transcript(&log).map_err(|e| format!("{}: {e}", path.display()))?;
+        cases.push(Case {
+            labels,
+            path: path.clone(),
+            bytes,
+            transcript,
+        });
+    }
+    Ok((cases, missing))
+}
+
+/// Counts of one class of rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ClassCounts {
+    /// (rule, compaction) pairs labelled in force.
+    pub labelled: usize,
+    /// Of those, judged by the tool.
+    pub found: usize,
+    /// Labelled carried and found.
+    pub carried: usize,
+    /// Of those, called lost.
+    pub carried_called_lost: usize,
+    /// Labelled lost.
+    pub lost: usize,
+    /// Of those, called lost by the tool.
+    pub lost_caught: usize,
+    /// Found pairs whose fate agrees (weakened, dropped and contradicted
+    /// kept apart; kept, put back and kept verbatim apart).
+    pub exact: usize,
+}
+
+impl ClassCounts {
+    fn add(&mut self, o: &ClassCounts) {
+        self.labelled += o.labelled;
+        self.found += o.found;
+        self.carried += o.carried;
+        self.carried_called_lost += o.carried_called_lost;
+        self.lost += o.lost;
+        self.lost_caught += o.lost_caught;
+        self.exact += o.exact;
+    }
+}
+
+/// A mismatch worth a look (dev only).
+#[derive(Clone, Debug)]
+pub struct Miss {
+    pub log: String,
+    pub compaction: usize,
+    pub what: &'static str,
+    pub label: String,
+    pub reported: String,
+}
+
+/// The scores of one split.
+#[derive(Clone, Debug, Default)]
+pub struct Scores {
+    pub logs: usize,
+    pub compactions: usize,
+    pub by: BTreeMap<By, ClassCounts>,
+    /// Fate confusion on found pairs: (label, reported) → count.
+    pub confusion: BTreeMap<(LabelFate, Reported), usize>,
+    /// Losses the tool showed up front, and the labelled losses.
+    pub reported_losses: usize,
+    pub labelled_losses: usize,
+    /// Reported losses that match no labelled rule.
+    pub unlabelled_losses: usize,
+    /// Rules of the user's (or a brief's) the tool judged, and how many of
+    /// them a label calls a rule.
+    pub user_reported: usize,
+    pub user_reported_right: usize,
+    /// Labelled rule-like sentences that are no rule, by why, and how many
+    /// the tool reported lost.
+    pub nonrules: BTreeMap<String, (usize, usize)>,
+    /// Inventions: reported, of those right; labelled, of those found.
+    pub invented_reported: usize,
+    pub invented_right: usize,
+    pub invented_labelled: usize,
+    pub invented_found: usize,
+    /// Anchors that did not decode.
+    pub stale: Vec<String>,
+    pub misses: Vec<Miss>,
+}
+
+fn reported_matches(label: LabelFate, reported: Reported) -> bool {
+    matches!(
+        (label, reported),
+        (LabelFate::Kept, Reported::Kept)
+            | (LabelFate::Reinjected, Reported::Reinjected)
+            | (LabelFate::Verbatim, Reported::Verbatim)
+            | (LabelFate::Weakened, Reported::Weakened)
+            | (LabelFate::Dropped, Reported::Dropped)
+            | (LabelFate::Contradicted, Reported::Contradicted)
+            | (LabelFate::Unknown, Reported::Unjudged)
+    )
+}
+
+/// Scores `cases` of `split` (see the module docs). `misses` collects the
+/// mismatches to show.
+pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
+    let mut s = Scores::default();
+    for case in cases.iter().filter(|c| c.labels.split == split) {
+        s.logs += 1;
+        let lines = case.lines();
+        let log = case
+            .path
+            .file_name()
+            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let decode = |a: crate::anchor::Anchor, s: &mut Scores| match a.decode(&lines) {
+            Ok(t) => Some(t),
+            Err(e) => {
+                s.stale.push(format!("{}: {e}", case.labels.file));
+                None
+            }
+        };
+        let rules: Vec<Option<String>> = case
+            .labels
+            .rules
+            .iter()
+            .map(|r| decode(r.anchor, &mut s))
+            .collect();
+        let nonrules: Vec<Option<String>> = case
+            .labels
+            .nonrules
+            .iter()
+            .map(|n| decode(n.anchor, &mut s))
+            .collect();
+        let views = audit(&case.transcript);
+        let mut nonrule_lost = vec![false; nonrules.len()];
+        for &(number, line) in &case.labels.compactions {
+            s.compactions += 1;
+            let Some(view) = views.iter().find(|v| v.line == line) else {
+                if misses {
+                    s.misses.push(Miss {
+                        log: log.clone(),
+                        compaction: number,
+                        what: "compaction not found",
+                        label: format!("line {line}"),
+                        reported: String::new(),
+                    });
+                }
+                continue;
+            };
+            score_compaction(
+                &mut s,
+                case,
+                &log,
+                number,
+                view,
+                &rules,
+                &nonrules,
+                &mut nonrule_lost,
+                misses,
+            );
+            // Inventions.
+            let labelled: Vec<String> = case
+                .labels
+                .invented
+                .iter()
+                .filter(|i| i.compaction == number)
+                .filter_map(|i| i.anchor.decode(&lines).ok())
+                .collect();
+            let labelled_words: Vec<_> = labelled.iter().map(|t| words(t)).collect();
+            s.invented_labelled += labelled.len();
+            s.invented_reported += view.invented.len();
+            let mut found = vec![false; labelled.len()];
+            for inv in &view.invented {
+                let w = words(inv);
+                let hit = labelled_words.iter().position(|l| overlap(l, &w) >= SAME);
+                match hit {
+                    Some(i) => {
+                        s.invented_right += 1;
+                        found[i] = true;
+                    }
+                    None if misses => s.misses.push(Miss {
+                        log: log.clone(),
+                        compaction: number,
+                        what: "invented, wrongly",
+                        label: String::new(),
+                        reported: inv.clone(),
+                    }),
+                    None => {}
+                }
+            }
+            s.invented_found += found.iter().filter(|f| **f).count();
+            if misses {
+                for (i, f) in found.iter().enumerate() {
+                    if !f {
+                        s.misses.push(Miss {
+                            log: log.clone(),
+                            compaction: number,
+                            what: "invention missed",
+                            label: labelled[i].clone(),
+                            reported: String::new(),
+                        });
+                    }
+                }
+            }
+        }
+        for (i, n) in case.labels.nonrules.iter().enumerate() {
+            let entry = s.nonrules.entry(n.why.clone()).or_default();
+            entry.0 += 1;
+            if nonrule_lost[i] {
+                entry.1 += 1;
+            }
+        }
+    }
+    s
+}
+
+#[allow(clippy::too_many_arguments)]
+fn score_compaction(
+    s: &mut Scores,
+    case: &Case,
+    log: &str,
+    number: usize,
+    view: &CompactionView,
+    rules: &[Option<String>],
+    nonrules: &[Option<String>],
+    nonrule_lost: &mut [bool],
+    misses: bool,
+) {
+    let reported_words: Vec<_> = view.rules.iter().map(|r| words(&r.text)).collect();
+    // Labelled pairs in force here.
+    let pairs: Vec<(usize, LabelFate)> = case
+        .labels
+        .rules
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| {
+            let fate = r.fates.iter().find(|(n, _)| *n == number)?.1;
+            (fate != LabelFate::Withdrawn && rules[i].is_some()).then_some((i, fate))
+        })
+        .collect();
+    // Candidate matches, best first.
+    let mut candidates: Vec<(f64, bool, usize, usize)> = Vec::new();
+    for (p, &(i, _)) in pairs.iter().enumerate() {
+        let lw = words(rules[i].as_deref().unwrap_or(""));
+        for (j, rw) in reported_words.iter().enumerate() {
+            let o = overlap(&lw, rw);
+            if o >= SAME {
+                let same_line = view.rules[j].line == case.labels.rules[i].anchor.line;
+                candidates.push((o, same_line, p, j));
+            }
+        }
+    }
+    candidates.sort_by(|a, b| {
+        (b.1, b.0)
+            .partial_cmp(&(a.1, a.0))
+            .unwrap_or(std::cmp::Ordering::Equal)
+    });
+    let mut pair_match: Vec<Option<usize>> = vec![None; pairs.len()];
+    let mut taken = vec![false; view.rules.len()];
+    for (_, _, p, j) in candidates {
+        if pair_match[p].is_none() && !taken[j] {
+            pair_match[p] = Some(j);
+            taken[j] = true;
+        }
+    }
+    for (p, &(i, fate)) in pairs.iter().enumerate() {
+        let rule = &case.labels.rules[i];
+        let c = s.by.entry(rule.by).or_default();
+        c.labelled += 1;
+        if fate.is_loss() {
+            c.lost += 1;
+        }
+        let Some(j) = pair_match[p] else {
+            if misses {
+                s.misses.push(Miss {
+                    log: log.to_string(),
+                    compaction: number,
+                    what: if fate.is_loss() {
+                        "lost rule not found"
+                    } else {
+                        "rule not found"
+                    },
+                    label: format!(
+                        "[{} {}] {}",
+                        rule.by_id,
+                        fate.id(),
+                        rules[i].as_deref().unwrap_or("")
+                    ),
+                    reported: String::new(),
+                });
+            }
+            continue;
+        };
+        let reported = view.rules[j].fate;
+        c.found += 1;
+        if fate.is_carried() {
+            c.carried += 1;
+            if reported.is_loss() {
+                c.carried_called_lost += 1;
+            }
+        }
+        if fate.is_loss() && reported.is_loss() {
+            c.lost_caught += 1;
+        }
+        if reported_matches(fate, reported) {
+            c.exact += 1;
+        } else if misses && (fate.is_loss() != reported.is_loss()) {
+            s.misses.push(Miss {
+                log: log.to_string(),
+                compaction: number,
+                what: "wrong fate",
+                label: format!(
+                    "[{} {}] {}",
+                    rule.by_id,
+                    fate.id(),
+                    rules[i].as_deref().unwrap_or("")
+                ),
+                reported: format!("[{}] {}", reported.id(), view.rules[j].text),
+            });
+        }
+        *s.confusion.entry((fate, reported)).or_default() += 1;
+    }
+    s.labelled_losses += pairs.iter().filter(|(_, f)| f.is_loss()).count();
+    // What the tool reported that no labelled rule matched.
+    for (j, r) in view.rules.iter().enumerate() {
+        if matches!(r.by, Some(By::User | By::Brief)) {
+            s.user_reported += 1;
+            if taken[j] {
+                s.user_reported_right += 1;
+            }
+        }
+        if r.up_front && r.fate.is_loss() {
+            s.reported_losses += 1;
+        }
+        if taken[j] {
+            continue;
+        }
+        // A labelled rule-like sentence that is no rule?
+        let hit = nonrules.iter().enumerate().find(|(k, t)| {
+            t.as_deref().is_some_and(|t| {
+                case.labels.nonrules[*k].anchor.line == r.line
+                    && overlap(&words(t), &reported_words[j]) >= SAME
+            })
+        });
+        if let Some((k, _)) = hit {
+            if r.fate.is_loss() {
+                nonrule_lost[k] = true;
+            }
+        } else if r.up_front && r.fate.is_loss() {
+            s.unlabelled_losses += 1;
+            if misses && matches!(r.by, Some(By::User | By::Brief)) {
+                s.misses.push(Miss {
+                    log: log.to_string(),
+                    compaction: number,
+                    what: "reported lost, no such rule",
+                    label: String::new(),
+                    reported: format!("[{} line {}] {}", r.fate.id(), r.line, r.text),
+                });
+            }
+        }
+    }
+}
+
+/// Sums a class over every class.
+pub fn all(s: &Scores) -> ClassCounts {
+    let mut t = ClassCounts::default();
+    for c in s.by.values() {
+        t.add(c);
+    }
+    t
+}

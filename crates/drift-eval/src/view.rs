@@ -1,0 +1,144 @@
+//! What the tool reported for a log, reduced to what the labels can be
+//! compared with: per compaction, each rule it judged (its text, line, who
+//! gave it, its fate) and the rules it says the summary invented.
+
+use drift_session::{
+    AfterPart, CompactionKind, Fate, MessageRole, Provenance, Transcript, audit_session,
+};
+
+use crate::labels::By;
+
+/// A fate as the tool reported it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Reported {
+    Kept,
+    Verbatim,
+    Reinjected,
+    Weakened,
+    Dropped,
+    Contradicted,
+    /// The compaction's summary cannot be read.
+    Unjudged,
+}
+
+impl Reported {
+    /// Weakened, dropped or contradicted.
+    pub const fn is_loss(self) -> bool {
+        matches!(
+            self,
+            Reported::Weakened | Reported::Dropped | Reported::Contradicted
+        )
+    }
+
+    pub const fn id(self) -> &'static str {
+        match self {
+            Reported::Kept => "kept",
+            Reported::Verbatim => "verbatim",
+            Reported::Reinjected => "reinjected",
+            Reported::Weakened => "weakened",
+            Reported::Dropped => "dropped",
+            Reported::Contradicted => "contradicted",
+            Reported::Unjudged => "unjudged",
+        }
+    }
+}
+
+/// A rule the tool judged at a compaction.
+#[derive(Clone, Debug)]
+pub struct RuleView {
+    pub text: String,
+    /// The log line of the statement judged.
+    pub line: usize,
+    /// Who gave it, as the tool says (none: the model, a summary).
+    pub by: Option<By>,
+    pub fate: Reported,
+    /// Shown among the lost rules up front (not in a group of its own).
+    pub up_front: bool,
+}
+
+/// One compaction as the tool reported it.
+#[derive(Clone, Debug)]
+pub struct CompactionView {
+    /// The line of its marker.
+    pub line: usize,
+    pub rules: Vec<RuleView>,
+    /// The rules the summary states that nobody gave, as it writes them.
+    pub invented: Vec<String>,
+}
+
+fn by(role: MessageRole, provenance: Provenance) -> Option<By> {
+    Some(match (provenance, role) {
+        (Provenance::Brief, _) => By::Brief,
+        (Provenance::ProjectFile | Provenance::Skill | Provenance::Hook, _) => By::Instructions,
+        (Provenance::Said | Provenance::Queued, MessageRole::User | MessageRole::Unknown) => {
+            By::User
+        }
+        (Provenance::Said, MessageRole::System | MessageRole::Developer) => By::System,
+        (Provenance::Said, MessageRole::Tool) => By::ToolPolicy,
+        _ => return None,
+    })
+}
+
+/// The tool's audit of `transcript`, compaction by compaction.
+pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
+    let audit = audit_session(transcript);
+    let summaries = transcript
+        .compactions
+        .iter()
+        .filter(|c| c.kind == CompactionKind::Summary)
+        .map(|c| c.record)
+        .collect::<Vec<_>>();
+    audit
+        .compactions
+        .iter()
+        .filter(|c| summaries.contains(&c.record))
+        .map(|c| {
+            let rule = |r: &drift_session::SessionRule, unjudged: bool| {
+                let fate = if unjudged {
+                    Reported::Unjudged
+                } else {
+                    match (r.rule.fate, r.after_part) {
+                        (Fate::Kept, Some(AfterPart::Kept)) => Reported::Verbatim,
+                        (Fate::Kept, _) => Reported::Kept,
+                        (Fate::Reinjected, _) => Reported::Reinjected,
+                        (Fate::Weakened, _) => Reported::Weakened,
+                        (Fate::Dropped, _) => Reported::Dropped,
+                        (Fate::Contradicted, _) => Reported::Contradicted,
+                    }
+                };
+                let who = by(r.rule.role, r.rule.provenance);
+                RuleView {
+                    text: r.rule.text.clone(),
+                    line: r.record,
+                    by: who,
+                    fate,
+                    up_front: who != Some(By::ToolPolicy),
+                }
+            };
+            CompactionView {
+                line: c.record,
+                rules: c
+                    .rules
+                    .iter()
+                    .map(|r| rule(r, false))
+                    .chain(c.unjudged.iter().map(|r| rule(r, true)))
+                    .collect(),
+                invented: c.invented.iter().map(|i| i.text.clone()).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The judge on one rule and one summary: the fate of the rule, `None`
+/// when the tool does not read the rule as one.
+pub fn judge(rule: &str, summary: &str) -> Option<Reported> {
+    let audit = drift_session::audit_text(rule, summary);
+    let fate = audit.rules.first()?.fate;
+    Some(match fate {
+        Fate::Kept => Reported::Kept,
+        Fate::Reinjected => Reported::Reinjected,
+        Fate::Weakened => Reported::Weakened,
+        Fate::Dropped => Reported::Dropped,
+        Fate::Contradicted => Reported::Contradicted,
+    })
+}
