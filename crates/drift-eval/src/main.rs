@@ -117,9 +117,9 @@ fn main() -> ExitCode {
         let scores = verdicts::score(&items, view::judge);
         println!("{}", verdicts::report(&scores, s.id()));
         if misses && s == Split::Dev {
-            for (id, class, reported) in &scores.misses {
+            for (id, class, reported, why) in &scores.misses {
                 println!(
-                    "- {id} {} → {}",
+                    "- {id} {} → {}: {why}",
                     class.id(),
                     reported.map_or("not judged", |r| r.id())
                 );

@@ -128,7 +128,7 @@ pub fn parse(file: &str, text: &str) -> Result<Vec<Item>, String> {
 pub struct VerdictScores {
     /// (class, reported) → count; `None` when the judge judged nothing.
     pub confusion: BTreeMap<(Class, Option<Reported>), usize>,
-    pub misses: Vec<(String, Class, Option<Reported>)>,
+    pub misses: Vec<(String, Class, Option<Reported>, String)>,
 }
 
 impl VerdictScores {
@@ -150,14 +150,23 @@ impl VerdictScores {
     }
 }
 
-/// Scores `items` with `judge` (the rule and the summary in, the fate out).
-pub fn score(items: &[Item], judge: impl Fn(&str, &str) -> Option<Reported>) -> VerdictScores {
+/// Scores `items` with `judge` (the rule and the summary in, the fate and
+/// a word on why out).
+pub fn score(
+    items: &[Item],
+    judge: impl Fn(&str, &str) -> (Option<Reported>, String),
+) -> VerdictScores {
     let mut s = VerdictScores::default();
     for item in items {
-        let reported = judge(&item.rule, &item.after);
+        let (reported, why) = judge(&item.rule, &item.after);
         *s.confusion.entry((item.class, reported)).or_default() += 1;
         if reported != Some(item.class.fate()) {
-            s.misses.push((item.id.clone(), item.class, reported));
+            s.misses.push((
+                item.id.clone(),
+                item.class,
+                reported,
+                format!("{} || {why}", item.rule),
+            ));
         }
     }
     s
@@ -218,7 +227,7 @@ mod tests {
         assert_eq!(items[0].after, "1. Intent:\n   - PRs only.\n");
         assert!(parse("v.txt", "== d1 class=odd\nrule: x\nafter:\ny\n").is_err());
         assert!(parse("v.txt", "== d1 class=kept\nrule: x\n").is_err());
-        let s = score(&items, |_, _| Some(Reported::Kept));
+        let s = score(&items, |_, _| (Some(Reported::Kept), String::new()));
         assert_eq!((s.total(), s.exact()), (2, 1));
     }
 }

@@ -129,16 +129,29 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
         .collect()
 }
 
-/// The judge on one rule and one summary: the fate of the rule, `None`
-/// when the tool does not read the rule as one.
-pub fn judge(rule: &str, summary: &str) -> Option<Reported> {
-    let audit = drift_session::audit_text(rule, summary);
-    let fate = audit.rules.first()?.fate;
-    Some(match fate {
-        Fate::Kept => Reported::Kept,
-        Fate::Reinjected => Reported::Reinjected,
-        Fate::Weakened => Reported::Weakened,
-        Fate::Dropped => Reported::Dropped,
-        Fate::Contradicted => Reported::Contradicted,
-    })
+/// The judge on one rule and one summary: the fate of the rule, and the
+/// evidence and reason.
+pub fn judge(rule: &str, summary: &str) -> (Option<Reported>, String) {
+    use drift_session::{After, FateJudge, StructuralJudge};
+    let verdict =
+        StructuralJudge::<drift_session::NoSimilarity>::default().judge(rule, &After::new(summary));
+    let why = format!(
+        "{} ({:.2}): {}",
+        verdict.why.words(),
+        verdict.coverage,
+        verdict
+            .evidence
+            .map_or("", |e| e.of(summary))
+            .replace('\n', " ")
+    );
+    (
+        Some(match verdict.fate {
+            Fate::Kept => Reported::Kept,
+            Fate::Reinjected => Reported::Reinjected,
+            Fate::Weakened => Reported::Weakened,
+            Fate::Dropped => Reported::Dropped,
+            Fate::Contradicted => Reported::Contradicted,
+        }),
+        why,
+    )
 }

@@ -36,6 +36,7 @@ mod audit;
 mod entail;
 mod guard;
 mod import;
+mod judge;
 mod restate;
 mod rules;
 mod transcript;
@@ -63,6 +64,9 @@ pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
     Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
     import, import_text,
+};
+pub use judge::{
+    After, FateJudge, NoSimilarity, Section, Similarity, StructuralJudge, Verdict, Why, judge_all,
 };
 pub use restate::{
     DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,

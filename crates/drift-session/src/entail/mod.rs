@@ -73,7 +73,7 @@
 //! ```
 
 pub(crate) mod lexicon;
-mod rules;
+pub(crate) mod rules;
 pub(crate) mod scan;
 pub(crate) mod support;
 

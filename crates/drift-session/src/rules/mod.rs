@@ -250,6 +250,8 @@ use crate::entail::scan::Span;
 
 mod boilerplate;
 mod book;
+pub(crate) mod chat;
+mod chat_tables;
 mod clauses;
 mod cues;
 mod lines;
@@ -466,6 +468,17 @@ pub fn shorten(text: &str, max_chars: usize) -> String {
     let mut short = String::from(head.trim_end_matches([',', ';', ':', ' ']));
     short.push('\u{2026}');
     short
+}
+
+/// Every sentence, list item and table row of `text`, with whether it is a
+/// heading; code, commands, log lines and the harness's own sentences left
+/// out: a summary as the judge reads it.
+pub(crate) fn read_units(text: &str, mut f: impl FnMut(Span, bool)) {
+    read::read(text, Source::Chat, |u| {
+        if u.region != read::Region::Harness {
+            f(u.span, u.kind == read::UnitKind::Heading);
+        }
+    });
 }
 
 /// Every rule clause in `text`, in order.

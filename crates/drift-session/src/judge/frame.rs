@@ -1,0 +1,466 @@
+//! A clause read for its structure: what it is about (its terms: words,
+//! named things and values), whether it forbids, requires or permits, how
+//! firmly, and what narrows it (only, an exception, a condition, an
+//! approver).
+
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use super::tables::{
+    APPROVAL, CJK_FIRM, CJK_NEGATIONS, CJK_SOFT, CONDITION, EXCEPT, FIRM, LIFTED, NEGATIONS, ONLY,
+    SOFT,
+};
+use crate::entail::lexicon::{is_stopword, stem};
+use crate::entail::scan::{EntityKind, Span, Token, canonical, tokens};
+use crate::rules::chat::is_unspaced;
+
+/// What a term is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TermKind {
+    /// A content word (by stem).
+    Word,
+    /// A named thing or value: compared as written (canonical form).
+    Value(EntityKind),
+    /// Two neighbouring characters of a script written without spaces.
+    Pair,
+    /// A word inside a named thing (`STAGING_DB_PASSWORD` holds
+    /// "password"): aligns, weighs little.
+    Part,
+}
+
+/// One term of a clause.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Term {
+    /// The stem, the canonical value, or the character pair.
+    pub(crate) key: String,
+    pub(crate) kind: TermKind,
+    /// Where it is in the clause's text.
+    pub(crate) span: Span,
+    /// A word right after a negation ("not", "never", "no", "without"),
+    /// in the same clause.
+    pub(crate) negated: bool,
+    /// Its share of its weight: 1, or less for a word of a rule's reason.
+    pub(crate) scale: f64,
+}
+
+impl Term {
+    /// How much it weighs in an alignment: named things and values most.
+    pub(crate) fn weight(&self) -> f64 {
+        self.scale
+            * match self.kind {
+                TermKind::Value(EntityKind::Number) => 2.0,
+                TermKind::Value(_) => 2.5,
+                TermKind::Word if self.key.len() >= 7 => 1.3,
+                TermKind::Word => 1.0,
+                TermKind::Pair => 1.0,
+                TermKind::Part => 0.3,
+            }
+    }
+}
+
+/// Whether a clause forbids, requires or permits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Polarity {
+    Forbids,
+    Requires,
+    Permits,
+}
+
+/// A clause's structure.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Frame {
+    pub(crate) terms: Vec<Term>,
+    /// Negation words present.
+    pub(crate) negations: usize,
+    /// Firm words present ("must", "never", "only").
+    pub(crate) firm: usize,
+    /// Soft words present ("should", "prefer", "avoid").
+    pub(crate) soft: usize,
+    /// "only" and kin.
+    pub(crate) only: bool,
+    /// An exception.
+    pub(crate) except: bool,
+    /// A condition ("if", "until", "before").
+    pub(crate) condition: bool,
+    /// An approval ("ask", "sign-off").
+    pub(crate) approval: bool,
+    /// The clause says a rule is lifted ("no longer applies").
+    pub(crate) lifted: bool,
+    /// Permission words ("may", "can", "allowed", "fine to").
+    pub(crate) permits: bool,
+    /// "always" or "must".
+    pub(crate) always: bool,
+    /// "never".
+    pub(crate) never: bool,
+    /// What is preferred and what rejected, for "X, not Y" / "X instead of
+    /// Y" / "X over Y" (term keys).
+    pub(crate) prefer: Option<(Vec<String>, Vec<String>)>,
+    /// Where the clause is in the text it was read from.
+    pub(crate) span: Span,
+}
+
+fn lower(t: &Token<'_>) -> String {
+    t.text.to_lowercase()
+}
+
+/// Words that are no content: function words and the cue words a rule's
+/// force is made of.
+fn is_cue(w: &str) -> bool {
+    NEGATIONS.contains(&w)
+        || FIRM.contains(&w)
+        || matches!(
+            w,
+            "do" | "dont"
+                | "please"
+                | "pls"
+                | "make"
+                | "sure"
+                | "you"
+                | "we"
+                | "us"
+                | "our"
+                | "should"
+                | "would"
+                | "could"
+                | "can"
+                | "may"
+                | "will"
+                | "shall"
+                | "might"
+                | "let"
+                | "lets"
+                | "also"
+                | "just"
+                | "thing"
+                | "things"
+                | "stuff"
+                | "okay"
+                | "ok"
+                | "yes"
+                | "i"
+                | "me"
+                | "my"
+                | "want"
+                | "wants"
+                | "like"
+                | "need"
+                | "user"
+                | "users"
+                | "explicitly"
+                | "asked"
+                | "said"
+                | "says"
+                | "told"
+                | "instructed"
+                | "requested"
+                | "wanted"
+                | "agent"
+                | "here"
+                | "there"
+                | "now"
+                | "again"
+                | "yourself"
+                | "itself"
+        )
+}
+
+/// Reads `text[span]` into a [`Frame`].
+pub(crate) fn frame(text: &str, span: Span) -> Frame {
+    let toks = tokens(text, span);
+    let mut f = Frame {
+        span,
+        ..Frame::default()
+    };
+    let words: Vec<String> = toks.iter().map(lower).collect();
+    let joined = words.join(" ");
+    f.lifted = LIFTED.iter().any(|p| contains_phrase(&joined, p));
+    f.permits = [
+        "may",
+        "can",
+        "allowed",
+        "permitted",
+        "fine",
+        "free",
+        "optional",
+    ]
+    .iter()
+    .any(|w| words.iter().any(|x| x == w));
+    let mut negate_until_clause = false;
+    for (i, t) in toks.iter().enumerate() {
+        if t.clause_start {
+            negate_until_clause = false;
+        }
+        let w = &words[i];
+        let plain = w.replace('\'', "");
+        if t.entity.is_none() {
+            if NEGATIONS.contains(&plain.as_str()) {
+                f.negations += 1;
+                negate_until_clause = true;
+            }
+            if FIRM.contains(&plain.as_str()) {
+                f.firm += 1;
+            }
+            if SOFT.contains(&plain.as_str()) {
+                f.soft += 1;
+            }
+            if ONLY.contains(&plain.as_str()) {
+                f.only = true;
+            }
+            if EXCEPT.contains(&plain.as_str()) && plain != "but" && plain != "other" {
+                f.except = true;
+            }
+            if CONDITION.contains(&plain.as_str()) {
+                f.condition = true;
+            }
+            if APPROVAL.contains(&plain.as_str()) || APPROVAL.contains(&stem(&plain).as_str()) {
+                f.approval = true;
+            }
+        }
+        // Terms. A compound of plain words ("force-push", "off-limits") is
+        // its words; any other named thing is a value.
+        if t.entity == Some(EntityKind::Identifier)
+            && t.text
+                .split('-')
+                .all(|p| p.len() > 1 && p.chars().all(char::is_alphabetic))
+        {
+            for part in t.text.split('-') {
+                let p = part.to_lowercase();
+                if is_stopword(&p) || is_cue(&p) {
+                    continue;
+                }
+                f.terms.push(Term {
+                    key: stem(&p),
+                    kind: TermKind::Word,
+                    span: t.span,
+                    negated: negate_until_clause,
+                    scale: 1.0,
+                });
+            }
+            continue;
+        }
+        if let Some(kind) = t.entity {
+            let key = canonical(kind, t.text);
+            // The words inside a named thing ("`kubectl -n prod patch hpa`",
+            // "STAGING_DB_PASSWORD"), to align by, at a lower weight.
+            if matches!(kind, EntityKind::Identifier | EntityKind::Path) {
+                for part in parts_of(t.text) {
+                    f.terms.push(Term {
+                        key: stem(&part),
+                        kind: TermKind::Part,
+                        span: t.span,
+                        negated: negate_until_clause,
+                        scale: 1.0,
+                    });
+                }
+            }
+            f.terms.push(Term {
+                key,
+                kind: TermKind::Value(kind),
+                span: t.span,
+                negated: negate_until_clause,
+                scale: 1.0,
+            });
+            continue;
+        }
+        if t.text.chars().any(is_unspaced) {
+            let has = |list: &[&str]| list.iter().any(|m| t.text.contains(m));
+            if has(CJK_NEGATIONS) {
+                f.negations += 1;
+                negate_until_clause = true;
+            }
+            if has(CJK_FIRM) {
+                f.firm += 1;
+            }
+            if has(CJK_SOFT) {
+                f.soft += 1;
+            }
+            if has(&["只", "仅"]) {
+                f.only = true;
+            }
+            pairs(t, &mut f.terms, negate_until_clause);
+            continue;
+        }
+        if is_stopword(&plain) || is_cue(&plain) || plain.len() < 2 {
+            continue;
+        }
+        f.terms.push(Term {
+            key: stem(&plain),
+            kind: TermKind::Word,
+            span: t.span,
+            negated: negate_until_clause && !NEGATIONS.contains(&plain.as_str()),
+            scale: 1.0,
+        });
+    }
+    f.prefer = preference(&toks, &words);
+    f
+}
+
+/// The words of a named thing: split at separators and case changes,
+/// lower-cased, at least three letters, no pure numbers.
+fn parts_of(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut prev_lower = false;
+    for c in text.chars() {
+        let boundary = !c.is_alphanumeric() || (c.is_uppercase() && prev_lower);
+        if boundary && !word.is_empty() {
+            out.push(core::mem::take(&mut word));
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+        prev_lower = c.is_lowercase();
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out.retain(|w| w.len() >= 3 && !w.chars().all(|c| c.is_ascii_digit()) && !is_stopword(w));
+    if out.len() <= 1 {
+        // A single word is the thing itself.
+        out.clear();
+    }
+    out
+}
+
+/// Every pair of neighbouring characters of a token written without
+/// spaces (and a lone character as itself).
+fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
+    let chars: Vec<(usize, char)> = t.text.char_indices().collect();
+    if chars.len() == 1 {
+        out.push(Term {
+            key: t.text.to_string(),
+            kind: TermKind::Pair,
+            span: t.span,
+            negated,
+            scale: 1.0,
+        });
+        return;
+    }
+    for w in chars.windows(2) {
+        let (a, ca) = w[0];
+        let (_, cb) = w[1];
+        let mut key = String::new();
+        key.push(ca);
+        key.push(cb);
+        let start = t.span.start + a;
+        out.push(Term {
+            key,
+            kind: TermKind::Pair,
+            span: Span::new(start, start + ca.len_utf8() + cb.len_utf8()),
+            negated,
+            scale: 1.0,
+        });
+    }
+}
+
+fn contains_phrase(joined: &str, phrase: &str) -> bool {
+    let p = phrase.replace('\'', "");
+    let j = joined.replace('\'', "");
+    j == p
+        || j.starts_with(&alloc::format!("{p} "))
+        || j.ends_with(&alloc::format!(" {p}"))
+        || j.contains(&alloc::format!(" {p} "))
+}
+
+/// "X, not Y", "X instead of Y", "X rather than Y", "X over Y", "not Y
+/// but X": the terms preferred and rejected.
+fn preference(toks: &[Token<'_>], words: &[String]) -> Option<(Vec<String>, Vec<String>)> {
+    let key = |t: &Token<'_>, w: &str| -> Option<String> {
+        if let Some(kind) = t.entity {
+            return Some(canonical(kind, t.text));
+        }
+        (!is_stopword(w) && !is_cue(w) && w.len() >= 2).then(|| stem(w))
+    };
+    let side = |range: core::ops::Range<usize>| -> Vec<String> {
+        range
+            .filter_map(|i| key(&toks[i], &words[i]))
+            .collect::<Vec<_>>()
+    };
+    for i in 0..words.len() {
+        let (split, skip) = match words[i].as_str() {
+            "instead" if words.get(i + 1).is_some_and(|w| w == "of") => (i, 2),
+            "rather" if words.get(i + 1).is_some_and(|w| w == "than") => (i, 2),
+            "over" => (i, 1),
+            "not" if i > 0 && toks[i].clause_start => (i, 1),
+            _ => continue,
+        };
+        // The two sides: a few words either way, within the clause.
+        let before_start = (0..split)
+            .rev()
+            .find(|&k| toks[k].clause_start)
+            .unwrap_or(0);
+        let after_end = (split + skip..words.len())
+            .find(|&k| k > split + skip && toks[k].clause_start)
+            .unwrap_or(words.len());
+        let before = side(before_start.max(split.saturating_sub(8))..split);
+        let after = side(split + skip..after_end.min(split + skip + 6));
+        if !before.is_empty() && !after.is_empty() {
+            return Some((before, after));
+        }
+    }
+    None
+}
+
+impl Frame {
+    /// Forbids, requires or permits.
+    pub(crate) fn polarity(&self) -> Polarity {
+        if self.negations > 0 {
+            Polarity::Forbids
+        } else if self.permits && self.firm == 0 {
+            Polarity::Permits
+        } else {
+            Polarity::Requires
+        }
+    }
+
+    /// Said firmly (a firm word, a prohibition or "only"), not only softly.
+    pub(crate) fn is_firm(&self) -> bool {
+        self.firm > 0 || (self.negations > 0 && self.soft == 0) || self.only
+    }
+
+    /// The named things and values.
+    pub(crate) fn values(&self) -> impl Iterator<Item = &Term> {
+        self.terms
+            .iter()
+            .filter(|t| matches!(t.kind, TermKind::Value(_)))
+    }
+
+    /// The sum of its terms' weights.
+    pub(crate) fn weight(&self) -> f64 {
+        self.terms.iter().map(Term::weight).sum()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn f(text: &str) -> Frame {
+        frame(text, Span::new(0, text.len()))
+    }
+
+    #[test]
+    fn a_rule_read_for_its_structure() {
+        let r = f("don't bump the chart version in Chart.yaml by hand");
+        assert_eq!(r.polarity(), Polarity::Forbids);
+        assert!(r.is_firm());
+        let keys: Vec<&str> = r.terms.iter().map(|t| t.key.as_str()).collect();
+        assert_eq!(keys, ["bump", "chart", "version", "chart", "yaml", "chart.yaml", "hand"]);
+        assert!(r.terms[0].negated);
+        let soft = f("try to avoid bumping the chart version by hand");
+        assert!(soft.soft > 0 && soft.firm == 0);
+        assert!(!soft.is_firm());
+        assert!(f("the $500 cap no longer applies").lifted);
+        assert!(f("only touch src/parser").only);
+        assert_eq!(
+            f("use npm, not pnpm").prefer,
+            Some((alloc::vec!["npm".into()], alloc::vec!["pnpm".into()]))
+        );
+        assert_eq!(
+            f("use pnpm instead of npm").prefer,
+            Some((alloc::vec!["pnpm".into()], alloc::vec!["npm".into()]))
+        );
+        let zh = f("风格颜色不要改动");
+        assert!(zh.terms.iter().any(|t| t.key == "颜色"));
+    }
+}

@@ -1,0 +1,814 @@
+//! The judge: what a compaction's summary did to one rule.
+//!
+//! [`FateJudge`] is the seam: a rule's text and the new context in, a
+//! [`Verdict`] out (kept, weakened, dropped or contradicted, with the
+//! summary's words for it and why). [`StructuralJudge`] is the judge this
+//! crate ships; a better one replaces it without touching the rest.
+//!
+//! Two signals, each doing what it is good at:
+//!
+//! - **Alignment** finds where the summary speaks of the rule: every
+//!   sentence of the summary (and every pair of neighbouring ones) is
+//!   scored by how much of the rule's content it holds, named things and
+//!   values weighing most, a word counting when the summary has the same
+//!   stem, a word of its group in [`tables::SAME`], or a word the
+//!   [`Similarity`] signal relates to it. Similarity rescues paraphrases
+//!   ("execute" for "run"), but never decides alone that a rule is there:
+//!   embeddings are blind to negation, so the verdict is structure's.
+//! - **Structure** decides ([`frame`]): in the sentence found, a rule that
+//!   forbade now permits or is said to be lifted, or the two sides of a
+//!   preference swapped, is **contradicted**; a value of the rule replaced
+//!   by another of its kind ("3 replicas" for "2"), a firm word replaced by
+//!   a soft one ("avoid" for "never"), or an "only", an exception, a
+//!   condition or an approver gone is **weakened**; else **kept**. Where
+//!   no sentence holds enough of the rule, a plan of the summary ("Next
+//!   step", "Current work", "Pending tasks") that does what the rule
+//!   forbids, or skips what it requires, is a **contradiction**; else the
+//!   rule is **dropped**.
+
+pub(crate) mod frame;
+pub(crate) mod tables;
+
+use alloc::string::String;
+use alloc::vec::Vec;
+
+use crate::audit::{Fate, Weakening};
+use crate::entail::lexicon::family;
+use crate::entail::rules::lookalike;
+use crate::entail::scan::{EntityKind, Span};
+use crate::rules::read_units;
+use frame::{Frame, Polarity, TermKind, frame};
+use tables::{PLAN_HEADINGS, QUOTE_HEADINGS, SAME};
+
+/// How related two words are, 0 to 1: the semantic signal the judge uses
+/// to align a rule with a summary's sentences (never to decide a fate).
+pub trait Similarity {
+    /// How related `a` and `b` (lower-case words) are.
+    fn related(&self, a: &str, b: &str) -> f32;
+}
+
+/// No semantic signal beyond the judge's own word groups.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoSimilarity;
+
+impl Similarity for NoSimilarity {
+    fn related(&self, _: &str, _: &str) -> f32 {
+        0.0
+    }
+}
+
+/// What kind of sentence of the summary a unit is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    /// Under a heading that quotes the user ("All user messages").
+    Quotes,
+    /// Under a heading of what comes next ("Next step", "Current work").
+    Plans,
+    /// Anywhere else.
+    Other,
+}
+
+/// A sentence of the new context, read.
+#[derive(Clone, Debug)]
+pub(crate) struct Unit {
+    pub(crate) frame: Frame,
+    pub(crate) section: Section,
+}
+
+/// The new context a compaction left, read once for every rule judged
+/// against it.
+#[derive(Clone, Debug)]
+pub struct After<'a> {
+    text: &'a str,
+    units: Vec<Unit>,
+}
+
+impl<'a> After<'a> {
+    /// Reads `text` (a summary, harness sentences blanked or not).
+    pub fn new(text: &'a str) -> After<'a> {
+        let mut units = Vec::new();
+        let mut section = Section::Other;
+        read_units(text, |span, heading| {
+            let s = span.of(text).trim();
+            if heading || looks_like_heading(s) {
+                let lower = s
+                    .trim_start_matches(|c: char| {
+                        c.is_ascii_digit() || matches!(c, '.' | '#' | ' ' | '*')
+                    })
+                    .to_lowercase();
+                section = if QUOTE_HEADINGS.iter().any(|h| lower.starts_with(h)) {
+                    Section::Quotes
+                } else if PLAN_HEADINGS.iter().any(|h| lower.starts_with(h)) {
+                    Section::Plans
+                } else {
+                    Section::Other
+                };
+                return;
+            }
+            units.push(Unit {
+                frame: frame(text, span),
+                section,
+            });
+        });
+        After { text, units }
+    }
+
+    /// The text read.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+}
+
+/// A numbered or marked heading line ("6. All user messages:").
+fn looks_like_heading(s: &str) -> bool {
+    let t =
+        s.trim_start_matches(|c: char| c.is_ascii_digit() || matches!(c, '.' | '#' | ' ' | '*'));
+    t.len() < 60
+        && (t.ends_with(':') || s.starts_with('#'))
+        && t.split_whitespace().count() <= 6
+        && t.chars().next().is_some_and(char::is_alphabetic)
+}
+
+/// Why a verdict is what it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// The summary holds the rule with its force and details.
+    Carried,
+    /// A value of the rule is replaced by another of its kind.
+    ValueChanged {
+        /// The rule's value.
+        from: String,
+        /// The summary's.
+        to: String,
+    },
+    /// A firm word became a soft one.
+    Softened,
+    /// What the rule names as its only scope is gone.
+    ScopeLost,
+    /// Its exception is gone.
+    ExceptionLost,
+    /// Its condition is gone.
+    ConditionLost,
+    /// Its approval is gone.
+    ApprovalLost,
+    /// The summary says the opposite, or says the rule is lifted.
+    Opposite,
+    /// The two sides of a preference are swapped.
+    Swapped,
+    /// A plan of the summary does what the rule forbids, or skips what it
+    /// requires.
+    Breached,
+    /// No sentence holds enough of it.
+    Nowhere,
+}
+
+impl Why {
+    /// In words, for reports.
+    pub fn words(&self) -> String {
+        match self {
+            Why::Carried => "the summary carries it".into(),
+            Why::ValueChanged { from, to } => alloc::format!("{from} became {to}"),
+            Why::Softened => "a firm word became a soft one".into(),
+            Why::ScopeLost => "its \"only\" is gone".into(),
+            Why::ExceptionLost => "its exception is gone".into(),
+            Why::ConditionLost => "its condition is gone".into(),
+            Why::ApprovalLost => "its approval is gone".into(),
+            Why::Opposite => "the summary says the opposite".into(),
+            Why::Swapped => "the summary swaps what it prefers".into(),
+            Why::Breached => "the summary's plan breaks it".into(),
+            Why::Nowhere => "the summary does not carry it".into(),
+        }
+    }
+
+    /// The weakening it is, for a weakened rule.
+    pub fn weakening(&self) -> Option<Weakening> {
+        Some(match self {
+            Why::ValueChanged { .. } => Weakening::Limit,
+            Why::Softened => Weakening::Softened,
+            Why::ScopeLost => Weakening::Scope,
+            Why::ExceptionLost => Weakening::Exception,
+            Why::ConditionLost => Weakening::Window,
+            Why::ApprovalLost => Weakening::Approval,
+            _ => return None,
+        })
+    }
+}
+
+/// What the summary did to a rule.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdict {
+    /// Kept, weakened, dropped or contradicted.
+    pub fate: Fate,
+    /// The summary's words for it (or the closest, for a dropped rule).
+    pub evidence: Option<Span>,
+    /// Why.
+    pub why: Why,
+    /// How much of the rule the evidence holds, 0 to 1.
+    pub coverage: f64,
+}
+
+/// The seam: judges what the new context did to a rule.
+pub trait FateJudge {
+    /// The verdict on `rule` (a clause as stated) against `after`.
+    fn judge(&self, rule: &str, after: &After<'_>) -> Verdict;
+}
+
+/// The judge this crate ships (see the module docs), over a semantic
+/// signal `S`.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StructuralJudge<S = NoSimilarity> {
+    /// The semantic signal that aligns words.
+    pub similarity: S,
+}
+
+/// A rule's sentence found: this share of it.
+const KEEP: f64 = 0.55;
+/// Below this share, no sentence speaks of the rule.
+const PARTIAL: f64 = 0.3;
+/// A reason's words weigh this much against the rule's own.
+const REASON_WEIGHT: f64 = 0.3;
+
+/// A rule as clauses: what it says and why.
+#[derive(Clone, Debug)]
+struct RuleClauses {
+    /// Every clause, and whether it is operative (a reason is not).
+    clauses: Vec<(Frame, bool)>,
+    /// All of it, as one frame.
+    whole: Frame,
+}
+
+/// Cuts a rule into clauses (sentences, `;`, dashes, commas before a new
+/// clause) and tells the operative ones from the reasons.
+fn rule_clauses(text: &str) -> RuleClauses {
+    let mut spans: Vec<Span> = Vec::new();
+    let mut start = 0;
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    let cut = |spans: &mut Vec<Span>, a: usize, b: usize| {
+        if text.get(a..b).is_some_and(|s| !s.trim().is_empty()) {
+            spans.push(Span::new(a, b));
+        }
+    };
+    while i < bytes.len() {
+        let rest = &text[i..];
+        let len = rest.chars().next().map_or(1, char::len_utf8);
+        let ends = match rest.chars().next() {
+            Some(';' | '。' | '；' | '！' | '？' | '—' | '–') => true,
+            Some('.' | '!' | '?') => rest[1..].starts_with(' ') || rest.len() == 1,
+            Some(',') => {
+                let next = rest[1..]
+                    .trim_start()
+                    .split(|c: char| !c.is_alphanumeric() && c != '\'')
+                    .next()
+                    .unwrap_or("");
+                tables::REASONS.contains(&next.to_lowercase().replace('\'', "").as_str())
+            }
+            Some(' ') => rest.starts_with(" - "),
+            _ => false,
+        };
+        if ends {
+            cut(&mut spans, start, i);
+            start = i + len;
+        }
+        i += len;
+    }
+    cut(&mut spans, start, text.len());
+    let mut clauses: Vec<(Frame, bool)> = Vec::new();
+    for (k, span) in spans.into_iter().enumerate() {
+        let f = frame(text, span);
+        let first_word = span
+            .of(text)
+            .trim()
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .next()
+            .unwrap_or("")
+            .to_lowercase()
+            .replace('\'', "");
+        let cued = f.negations + f.firm + f.soft > 0 || f.only || f.permits;
+        let reason = k > 0
+            && (tables::REASONS.contains(&first_word.as_str())
+                || !cued && !imperative(&first_word));
+        clauses.push((f, !reason));
+    }
+    if clauses.iter().all(|(_, op)| !op) {
+        for c in &mut clauses {
+            c.1 = true;
+        }
+    }
+    let mut whole = frame(text, Span::new(0, 0));
+    whole.span = Span::new(0, text.len());
+    for (f, operative) in &clauses {
+        let scale = if *operative { 1.0 } else { REASON_WEIGHT };
+        let mut m = f.clone();
+        for t in &mut m.terms {
+            t.scale = scale;
+        }
+        whole = merged(&whole, &m);
+        whole.span = Span::new(0, text.len());
+    }
+    // Force and markers come from the operative clauses only.
+    let ops: Vec<&Frame> = clauses.iter().filter(|(_, o)| *o).map(|(f, _)| f).collect();
+    whole.negations = ops.iter().map(|f| f.negations).sum();
+    whole.firm = ops.iter().map(|f| f.firm).sum();
+    whole.soft = ops.iter().map(|f| f.soft).sum();
+    whole.only = ops.iter().any(|f| f.only);
+    whole.except = ops.iter().any(|f| f.except);
+    whole.approval = ops.iter().any(|f| f.approval);
+    whole.condition = ops.iter().any(|f| f.condition);
+    whole.permits = ops.iter().any(|f| f.permits);
+    whole.prefer = ops.iter().find_map(|f| f.prefer.clone());
+    RuleClauses { clauses, whole }
+}
+
+/// A verb that opens an instruction.
+fn imperative(w: &str) -> bool {
+    crate::rules::chat::opens_instruction(w)
+}
+
+/// How a unit holds a rule.
+#[derive(Clone, Debug, Default)]
+struct Alignment {
+    coverage: f64,
+    /// The coverage of the rule's words alone (its values left out).
+    words: f64,
+    /// Rule values missing, with a value of the same kind in the unit.
+    changed: Option<(String, String)>,
+    /// Matched terms the unit negates where the rule does not, or the
+    /// other way round.
+    flipped: usize,
+    matched: usize,
+}
+
+fn group(stem: &str) -> Option<usize> {
+    SAME.iter().position(|g| g.contains(&stem))
+}
+
+/// Whether two stems share a group of [`SAME`].
+fn same_group(a: &str, b: &str) -> bool {
+    SAME.iter().any(|g| g.contains(&a) && g.contains(&b))
+}
+
+impl<S: Similarity> StructuralJudge<S> {
+    /// How well `word` (a rule's stem) is found among `unit`'s words.
+    fn word_match(&self, word: &str, unit: &Frame) -> (f64, Option<usize>) {
+        let mut best = (0.0, None);
+        for (i, t) in unit.terms.iter().enumerate() {
+            let wordy = matches!(t.kind, TermKind::Word | TermKind::Part);
+            let score = if t.key == word {
+                1.0
+            } else if wordy && same_group(word, &t.key) {
+                0.9
+            } else if wordy && shared_prefix(word, &t.key) >= 5 {
+                0.8
+            } else if wordy {
+                let r = f64::from(self.similarity.related(word, &t.key));
+                if r >= 0.6 { 0.75 * r } else { 0.0 }
+            } else {
+                0.0
+            };
+            if score > best.0 {
+                best = (score, Some(i));
+            }
+        }
+        best
+    }
+
+    fn align(&self, rule: &Frame, unit: &Frame) -> Alignment {
+        let total = rule.weight();
+        if total == 0.0 {
+            return Alignment::default();
+        }
+        let mut a = Alignment::default();
+        let (mut got, mut words_got, mut words_total) = (0.0, 0.0, 0.0);
+        for t in &rule.terms {
+            let (m, at) = match t.kind {
+                TermKind::Value(kind) => {
+                    match unit.terms.iter().position(|u| same_value(kind, &t.key, u)) {
+                        Some(i) => (1.0, Some(i)),
+                        None => (0.0, None),
+                    }
+                }
+                TermKind::Pair => match unit.terms.iter().position(|u| u.key == t.key) {
+                    Some(i) => (1.0, Some(i)),
+                    None => (0.0, None),
+                },
+                TermKind::Word | TermKind::Part => self.word_match(&t.key, unit),
+            };
+            got += m * t.weight();
+            if !matches!(t.kind, TermKind::Value(_)) {
+                words_got += m * t.weight();
+                words_total += t.weight();
+            }
+            if let Some(i) = at {
+                a.matched += 1;
+                if unit.terms[i].negated != t.negated && t.kind == TermKind::Word {
+                    a.flipped += 1;
+                }
+            } else if let TermKind::Value(kind) = t.kind
+                && a.changed.is_none()
+                && t.scale >= 1.0
+            {
+                a.changed = unit
+                    .values()
+                    .find(|u| {
+                        same_kind(kind, u.kind) && u.key != t.key && close(kind, &t.key, &u.key)
+                    })
+                    .map(|u| (t.key.clone(), u.key.clone()));
+            }
+        }
+        a.coverage = got / total;
+        a.words = if words_total > 0.0 {
+            words_got / words_total
+        } else {
+            a.coverage
+        };
+        a
+    }
+
+    /// The best unit (or pair of neighbours) for `rule`.
+    fn best(&self, rule: &Frame, after: &After<'_>) -> Option<(Alignment, Frame, Section)> {
+        let mut best: Option<(Alignment, Frame, Section)> = None;
+        for (i, u) in after.units.iter().enumerate() {
+            let mut candidates = alloc::vec![(self.align(rule, &u.frame), u.frame.clone())];
+            if let Some(next) = after.units.get(i + 1) {
+                let m = merged(&u.frame, &next.frame);
+                candidates.push((self.align(rule, &m), m));
+            }
+            for (a, f) in candidates {
+                let better = best.as_ref().is_none_or(|(b, bf, _)| {
+                    a.coverage > b.coverage + 0.05
+                        || (a.coverage > b.coverage && f.span.len() <= bf.span.len() + 40)
+                });
+                if better {
+                    best = Some((a, f, u.section));
+                }
+            }
+        }
+        best
+    }
+}
+
+/// Whether a unit's term is the rule's value: the same, or for a path the
+/// same file named with more or less of its directory.
+fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
+    if u.key == key {
+        return true;
+    }
+    kind == EntityKind::Path
+        && matches!(u.kind, TermKind::Value(EntityKind::Path))
+        && (u.key.ends_with(&alloc::format!("/{key}"))
+            || key.ends_with(&alloc::format!("/{}", u.key)))
+}
+
+fn same_kind(a: EntityKind, b: TermKind) -> bool {
+    match b {
+        TermKind::Value(b) => a == b || (a.is_numeric() && b.is_numeric()),
+        _ => false,
+    }
+}
+
+/// Whether a value could stand for another of the rule's: numbers for
+/// numbers, look-alike ids, paths that share a directory.
+fn close(kind: EntityKind, a: &str, b: &str) -> bool {
+    match kind {
+        EntityKind::Number | EntityKind::Version | EntityKind::Date => true,
+        _ => {
+            lookalike(a, b)
+                || shared_prefix(a, b) >= 4
+                || a.split(['-', '_', '/', '.', ':']).next()
+                    == b.split(['-', '_', '/', '.', ':']).next()
+        }
+    }
+}
+
+fn shared_prefix(a: &str, b: &str) -> usize {
+    a.chars().zip(b.chars()).take_while(|(x, y)| x == y).count()
+}
+
+/// A unit and its neighbour read as one.
+fn merged(a: &Frame, b: &Frame) -> Frame {
+    let mut m = a.clone();
+    m.terms.extend(b.terms.iter().cloned());
+    m.negations += b.negations;
+    m.firm += b.firm;
+    m.soft += b.soft;
+    m.only |= b.only;
+    m.except |= b.except;
+    m.condition |= b.condition;
+    m.approval |= b.approval;
+    m.lifted |= b.lifted;
+    m.permits |= b.permits;
+    m.always |= b.always;
+    m.never |= b.never;
+    if m.prefer.is_none() {
+        m.prefer = b.prefer.clone();
+    }
+    m.span = Span::new(a.span.start.min(b.span.start), a.span.end.max(b.span.end));
+    m
+}
+
+impl<S: Similarity> FateJudge for StructuralJudge<S> {
+    fn judge(&self, rule_text: &str, after: &After<'_>) -> Verdict {
+        let rule = rule_clauses(rule_text);
+        let nowhere = Verdict {
+            fate: Fate::Dropped,
+            evidence: None,
+            why: Why::Nowhere,
+            coverage: 0.0,
+        };
+        if rule.whole.terms.is_empty() {
+            return nowhere;
+        }
+        let Some((a, found, _)) = self.best(&rule.whole, after) else {
+            return nowhere;
+        };
+        let verdict = |fate, why, span: Span| Verdict {
+            fate,
+            evidence: Some(span),
+            why,
+            coverage: a.coverage,
+        };
+        // Said the other way round, anywhere: each operative clause against
+        // the sentence that holds most of it.
+        for (clause, _) in rule.clauses.iter().filter(|(_, op)| *op) {
+            if clause.terms.is_empty() {
+                continue;
+            }
+            if let Some((ca, cf, _)) = self.best(clause, after)
+                && ca.coverage >= KEEP
+                && let Some(why) = contradiction(clause, &cf, &ca)
+            {
+                return verdict(Fate::Contradicted, why, cf.span);
+            }
+        }
+        for (clause, _) in rule.clauses.iter().filter(|(_, op)| *op) {
+            if let Some(span) = self.breach(clause, after) {
+                return verdict(Fate::Contradicted, Why::Breached, span);
+            }
+        }
+        let carried = a.coverage >= KEEP || (a.changed.is_some() && a.words >= KEEP);
+        if carried {
+            if let Some(why) = weakening(&rule.whole, &found, &a) {
+                return verdict(Fate::Weakened, why, found.span);
+            }
+            return verdict(Fate::Kept, Why::Carried, found.span);
+        }
+        if a.coverage >= PARTIAL && (found.soft > 0 || found.firm > 0 || found.negations > 0) {
+            // A sentence about the rule, in vaguer words.
+            let why = if rule.whole.is_firm() && !found.is_firm() {
+                Why::Softened
+            } else if rule.whole.only && !found.only {
+                Why::ScopeLost
+            } else if let Some((from, to)) = a.changed.clone() {
+                Why::ValueChanged { from, to }
+            } else {
+                Why::Softened
+            };
+            if found.soft > 0 || a.changed.is_some() {
+                return verdict(Fate::Weakened, why, found.span);
+            }
+        }
+        Verdict {
+            fate: Fate::Dropped,
+            evidence: Some(found.span),
+            why: Why::Nowhere,
+            coverage: a.coverage,
+        }
+    }
+}
+
+/// Terms of one side of a preference not on the other.
+fn distinct<'a>(side: &'a [String], other: &'a [String]) -> impl Iterator<Item = &'a String> {
+    side.iter().filter(move |w| !other.contains(w))
+}
+
+/// The sentence found says the opposite of the rule: a preference
+/// swapped, the rule said to be lifted, what it forbids permitted, or its
+/// firm word turned into the opposite one ("always" for "never").
+fn contradiction(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
+    if let (Some((want, reject)), Some((want2, reject2))) = (&rule.prefer, &found.prefer) {
+        let swapped = distinct(want, reject).any(|w| reject2.contains(w) && !want2.contains(w))
+            && distinct(reject, want).any(|r| want2.contains(r) && !reject2.contains(r));
+        if swapped {
+            return Some(Why::Swapped);
+        }
+    }
+    if a.changed.is_some() {
+        return None;
+    }
+    if found.lifted && rule.polarity() != Polarity::Permits {
+        return Some(Why::Opposite);
+    }
+    match rule.polarity() {
+        Polarity::Forbids if found.permits && found.negations == 0 && found.firm == 0 => {
+            Some(Why::Opposite)
+        }
+        Polarity::Forbids if found.always && found.negations == 0 => Some(Why::Opposite),
+        Polarity::Requires if rule.always && found.never && !found.always => Some(Why::Opposite),
+        _ => None,
+    }
+}
+
+/// The sentence found holds the rule with less force or detail.
+fn weakening(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
+    if let Some((from, to)) = &a.changed {
+        return Some(Why::ValueChanged {
+            from: from.clone(),
+            to: to.clone(),
+        });
+    }
+    if rule.is_firm() && !found.is_firm() && found.soft > 0 {
+        return Some(Why::Softened);
+    }
+    if rule.only && !found.only && found.negations == 0 {
+        return Some(Why::ScopeLost);
+    }
+    if rule.except && !found.except && found.negations == 0 {
+        return Some(Why::ExceptionLost);
+    }
+    if rule.approval && !found.approval {
+        return Some(Why::ApprovalLost);
+    }
+    None
+}
+
+impl<S: Similarity> StructuralJudge<S> {
+    /// A plan of the summary (or, for what a rule forbids, a claim of what
+    /// was done) that does what `clause` forbids or skips what it
+    /// requires: the same act, on the same things.
+    fn breach(&self, clause: &Frame, after: &After<'_>) -> Option<Span> {
+        let polarity = clause.polarity();
+        if polarity == Polarity::Permits {
+            return None;
+        }
+        let is_act = |t: &frame::Term| {
+            t.kind == TermKind::Word && (family(&t.key).is_some() || group(&t.key).is_some())
+        };
+        let acts: Vec<&frame::Term> = clause.terms.iter().filter(|t| is_act(t)).take(2).collect();
+        let objects: Vec<&frame::Term> = clause
+            .terms
+            .iter()
+            .filter(|t| t.kind != TermKind::Part && !acts.iter().any(|a| a.key == t.key))
+            .collect();
+        let all: f64 = objects.iter().map(|o| o.weight()).sum();
+        if all == 0.0 || (acts.is_empty() && polarity == Polarity::Requires) {
+            return None;
+        }
+        let forbids = polarity == Polarity::Forbids;
+        for u in &after.units {
+            let plan = u.section == Section::Plans;
+            let claim = u.section == Section::Other && forbids && doing(&u.frame);
+            if !plan && !claim {
+                continue;
+            }
+            let does = if acts.is_empty() {
+                doing(&u.frame)
+            } else {
+                acts.iter().any(|act| {
+                    u.frame.terms.iter().any(|t| {
+                        matches!(t.kind, TermKind::Word | TermKind::Part)
+                            && (t.key == act.key
+                                || (family(&t.key).is_some() && family(&t.key) == family(&act.key))
+                                || same_group(&t.key, &act.key))
+                            && t.negated != forbids
+                    })
+                })
+            };
+            if !does {
+                continue;
+            }
+            let found = |o: &frame::Term| {
+                u.frame.terms.iter().any(|t| match o.kind {
+                    TermKind::Value(kind) => same_value(kind, &o.key, t),
+                    _ => t.key == o.key || same_group(&t.key, &o.key),
+                })
+            };
+            let on: f64 = objects
+                .iter()
+                .filter(|o| found(o))
+                .map(|o| o.weight())
+                .sum();
+            let values: Vec<bool> = objects
+                .iter()
+                .filter(|o| matches!(o.kind, TermKind::Value(_)))
+                .map(|o| found(o))
+                .collect();
+            let values_found = values.iter().filter(|v| **v).count();
+            let enough = on / all >= 0.75
+                || (!values.is_empty()
+                    && values_found * 2 >= values.len()
+                    && values_found > 0
+                    && on / all >= 0.5);
+            if enough && (!forbids || u.frame.negations == 0) {
+                return Some(u.frame.span);
+            }
+        }
+        None
+    }
+}
+
+/// A sentence that says something was, or will be, done: a verb of doing,
+/// no negation ("added the key to the repo", "edited already").
+fn doing(f: &Frame) -> bool {
+    f.negations == 0
+        && f.terms.iter().any(|t| {
+            t.kind == TermKind::Word
+                && matches!(
+                    t.key.as_str(),
+                    "add"
+                        | "set"
+                        | "use"
+                        | "switch"
+                        | "configur"
+                        | "enabl"
+                        | "install"
+                        | "commit"
+                        | "writ"
+                        | "edit"
+                        | "chang"
+                        | "mov"
+                        | "renam"
+                        | "put"
+                        | "keep"
+                        | "run"
+                        | "launch"
+                        | "deploy"
+                        | "push"
+                        | "publish"
+                        | "creat"
+                        | "upload"
+                        | "insert"
+                        | "replac"
+                        | "implement"
+                        | "introduc"
+                        | "programm"
+                        | "eras"
+                        | "delet"
+                        | "drop"
+                        | "remov"
+                        | "merg"
+                        | "copy"
+                        | "translat"
+                        | "document"
+                        | "releas"
+                )
+        })
+}
+
+/// The verdicts on several rules against one new context, in order.
+pub fn judge_all(judge: &impl FateJudge, rules: &[&str], after: &str) -> Vec<Verdict> {
+    let after = After::new(after);
+    rules.iter().map(|r| judge.judge(r, &after)).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fate(rule: &str, after: &str) -> Fate {
+        StructuralJudge::<NoSimilarity>::default()
+            .judge(rule, &After::new(after))
+            .fate
+    }
+
+    #[test]
+    fn fates_of_one_rule() {
+        let rule = "never force-push to main";
+        assert_eq!(
+            fate(
+                rule,
+                "6. All user messages:\n   - \"never force-push to main\"\n"
+            ),
+            Fate::Kept
+        );
+        assert_eq!(
+            fate(
+                rule,
+                "Constraints:\n- Avoid force-pushing to main where possible.\n"
+            ),
+            Fate::Weakened
+        );
+        assert_eq!(
+            fate(rule, "Work so far: the parser is fixed and tests pass.\n"),
+            Fate::Dropped
+        );
+        assert_eq!(
+            fate("use npm, not pnpm", "Constraints:\n- Use pnpm, not npm.\n"),
+            Fate::Contradicted
+        );
+        assert_eq!(
+            fate(
+                "max 3 retries on the webhook",
+                "Constraints:\n- Max 5 retries on the webhook.\n"
+            ),
+            Fate::Weakened
+        );
+        assert_eq!(
+            fate(
+                "the $500 cap on cloud spend applies",
+                "Notes:\n- The $500 cap on cloud spend no longer applies; spend what the task needs.\n"
+            ),
+            Fate::Contradicted
+        );
+    }
+}

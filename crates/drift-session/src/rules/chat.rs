@@ -1,0 +1,716 @@
+//! The rules in what people type: chat messages, messages typed while the
+//! agent worked, a command's arguments, a subagent's brief, the answers to
+//! the agent's questions.
+//!
+//! What users type is short and informal: a tool choice ("use the gdb
+//! without python"), where things go ("write the plan into ROADMAP.md"), a
+//! scope ("we don't touch upstream code"), a priority ("speed matters
+//! most, only sync the delta"), an output format ("only print function,
+//! ref_cycle, opt_cycle"), often in lower case, with typos, and in more
+//! languages than English. Most of what they type is not a rule: tasks
+//! ("fix the awk error", "commit these changes"), continuations ("go
+//! ahead", "继续"), questions, reports of state, pasted output.
+//!
+//! A text is cut into sentences (code, commands and log lines left out;
+//! see [`super::read`]) and clauses (at `;`, `!` between words and the
+//! sentence marks of scripts without spaces). A clause is a rule when:
+//!
+//! 1. it is not talk: not only acknowledgements, not a question, not the
+//!    speaker's own state or plan ("I don't know", "it works now");
+//! 2. a cue of [`super::chat_tables`] is in it: a strong one ("never",
+//!    "don't", "only", "must", "不要", "只") makes it a rule wherever it
+//!    is; a weak one ("use X", "with X", "keep", "按照") unless the clause
+//!    opens as a one-off task ("fix …", "commit …", "修复 …");
+//! 3. or it opens with a verb of standing instructions ("be thorough",
+//!    "record every step"), or puts the work somewhere ("write the plan
+//!    into `driver_ROADMAP.md`").
+//!
+//! In a brief, which only instructs, a clause that opens with any verb is
+//! an instruction for the whole of the subagent's work; a list's heading
+//! ("Read these files:") is not. Each answer to the agent's questions is
+//! the user's choice. In a long structured paste (a plan, a spec, a
+//! review), only strong cues count: most of its lines are content, not
+//! instructions.
+
+use alloc::vec::Vec;
+
+use super::chat_tables::{
+    ACKNOWLEDGEMENTS, CJK_ACKNOWLEDGEMENTS, CJK_CUES, FILLERS, OTHER_CUES, PLACES, PLACING_VERBS,
+    QUESTION_OPENERS, STANDING_VERBS, STATE_OPENERS, Strength, TASK_VERBS, WORD_CUES,
+};
+use super::read::{Region, UnitKind, read};
+use super::{Rule, RuleForm, Source};
+use crate::entail::scan::Span;
+
+/// What kind of typed text a clause is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Typed {
+    /// A chat message, a queued message, a command's arguments.
+    Chat,
+    /// A subagent's brief: it only instructs.
+    Brief,
+    /// The user's answers to the agent's questions: each a choice.
+    Answers,
+}
+
+/// A word of a clause.
+#[derive(Clone, Copy, Debug)]
+struct Word<'t> {
+    /// Lower-cased text, apostrophes dropped (into `buf`).
+    at: usize,
+    len: usize,
+    /// A named thing: a path, a file, code, an identifier, a number, a
+    /// proper noun.
+    named: bool,
+    /// Where it is in the clause.
+    span: Span,
+    _t: core::marker::PhantomData<&'t ()>,
+}
+
+/// A clause's words.
+struct Words<'t> {
+    buf: alloc::string::String,
+    words: Vec<Word<'t>>,
+}
+
+impl<'t> Words<'t> {
+    fn of(clause: &'t str) -> Words<'t> {
+        let mut w = Words {
+            buf: alloc::string::String::with_capacity(clause.len()),
+            words: Vec::new(),
+        };
+        let mut start: Option<usize> = None;
+        let bytes = clause.as_bytes();
+        let mut in_code = false;
+        let mut code_start = 0;
+        let push = |w: &mut Words<'t>, a: usize, b: usize, code: bool| {
+            let raw = &clause[a..b];
+            let core =
+                raw.trim_matches(|c: char| matches!(c, '.' | ',' | ':' | '-' | '/' | '\'' | '"'));
+            if core.is_empty() {
+                return;
+            }
+            let offset = a + raw.find(core).unwrap_or(0);
+            let at = w.buf.len();
+            for c in core.chars() {
+                if c == '\'' || c == '\u{2019}' {
+                    continue;
+                }
+                w.buf.extend(c.to_lowercase());
+            }
+            let letters = core.chars().filter(|c| c.is_alphabetic()).count();
+            let upper = core.chars().filter(|c| c.is_uppercase()).count();
+            let named = code
+                || core.contains(['/', '_', '.', '=', '#', '@', '~', '\\'])
+                || core.chars().any(|c| c.is_ascii_digit())
+                || (upper >= 1 && offset > 0 && letters > 1)
+                || (upper >= 2 && letters > 1);
+            w.words.push(Word {
+                at,
+                len: w.buf.len() - at,
+                named,
+                span: Span::new(offset, offset + core.len()),
+                _t: core::marker::PhantomData,
+            });
+        };
+        for (i, c) in clause.char_indices() {
+            if c == '`' {
+                if in_code {
+                    push(&mut w, code_start, i, true);
+                    in_code = false;
+                } else {
+                    if let Some(s) = start.take() {
+                        push(&mut w, s, i, false);
+                    }
+                    in_code = true;
+                    code_start = i + 1;
+                }
+                continue;
+            }
+            if in_code {
+                continue;
+            }
+            let part = c.is_alphanumeric()
+                || (matches!(
+                    c,
+                    '_' | '/' | '.' | '-' | '\'' | '\u{2019}' | '=' | '#' | '@' | '~' | '\\' | ':'
+                ) && start.is_some());
+            let part = part
+                || (c == '/' || c == '.' || c == '~')
+                    && start.is_none()
+                    && bytes.get(i + 1).is_some_and(|b| b.is_ascii_alphanumeric());
+            if part && !is_unspaced(c) {
+                if start.is_none() {
+                    start = Some(i);
+                }
+            } else if let Some(s) = start.take() {
+                push(&mut w, s, i, false);
+            }
+        }
+        if let Some(s) = start {
+            push(&mut w, s, clause.len(), false);
+        } else if in_code {
+            push(&mut w, code_start, clause.len(), true);
+        }
+        w
+    }
+
+    fn len(&self) -> usize {
+        self.words.len()
+    }
+
+    fn text(&self, i: usize) -> &str {
+        self.words
+            .get(i)
+            .map_or("", |w| &self.buf[w.at..w.at + w.len])
+    }
+
+    fn named(&self, i: usize) -> bool {
+        self.words.get(i).is_some_and(|w| w.named)
+    }
+
+    /// Whether the cue's words start at `i` (`#` a named thing, `*` any word).
+    fn matches_at(&self, i: usize, cue: &str) -> bool {
+        let mut j = i;
+        for part in cue.split(' ') {
+            if j >= self.len() {
+                return false;
+            }
+            let ok = match part {
+                "#" => self.named(j),
+                "*" => true,
+                _ => self.text(j) == part,
+            };
+            if !ok {
+                return false;
+            }
+            j += 1;
+        }
+        true
+    }
+
+    /// The first position from `from` where `cue` matches.
+    fn find(&self, cue: &str, from: usize) -> Option<usize> {
+        (from..self.len()).find(|&i| self.matches_at(i, cue))
+    }
+}
+
+/// Whether `c` belongs to a script written without spaces.
+pub(crate) fn is_unspaced(c: char) -> bool {
+    matches!(c as u32,
+        0x3040..=0x30FF | 0x3400..=0x4DBF | 0x4E00..=0x9FFF | 0xAC00..=0xD7AF | 0xF900..=0xFAFF)
+}
+
+/// Chinese words that hold a cue's characters without its meaning ("用户"
+/// is a user, not a use; "可以" in "所以" is nothing).
+const CJK_NOT: &[&str] = &[
+    "用户",
+    "作用",
+    "费用",
+    "应用",
+    "调用",
+    "适用",
+    "信用",
+    "通用",
+    "有用",
+    "没用",
+    "可用",
+    "常用",
+    "专用",
+    "用量",
+    "用于",
+    "所以",
+    "以上",
+    "以下",
+    "以及",
+    "以后",
+    "以前",
+    "可以看",
+    "难以",
+    "只是",
+    "不只",
+    "只要",
+    "首先",
+    "先生",
+    "原先",
+    "事先",
+    "先进",
+    "领先",
+    "要求",
+    "主要是",
+    "需要的",
+    "重要",
+    "要点",
+    "不要紧",
+    "以来",
+    "别人",
+    "区别",
+    "类别",
+    "级别",
+    "分别",
+    "特别",
+    "识别",
+    "个别",
+    "不是很",
+    "是不是",
+    "不能用",
+];
+
+/// Openers of a one-off task in Chinese.
+const CJK_TASK_VERBS: &[&str] = &[
+    "修复",
+    "实现",
+    "添加",
+    "增加",
+    "创建",
+    "写",
+    "生成",
+    "检查",
+    "查看",
+    "对比",
+    "比较",
+    "列出",
+    "设计",
+    "删除",
+    "更新",
+    "继续",
+    "执行",
+    "完成",
+    "优化",
+    "读",
+    "阅读",
+    "深度阅读",
+    "深度对比",
+    "分析",
+    "测试",
+    "部署",
+    "提交",
+    "推送",
+    "运行",
+    "修改",
+    "整理",
+    "输出",
+    "review",
+    "看",
+    "帮",
+    "全面",
+    "彻底",
+    "重新",
+    "你生成",
+];
+
+/// Phrases that are talk, whatever cue they hold.
+const TALK: &[&str] = &[
+    "dont know",
+    "dont think",
+    "not sure",
+    "no idea",
+    "no problem",
+    "no worries",
+    "dont worry",
+    "never mind",
+    "not yet",
+    "not working",
+    "doesnt work",
+    "does not work",
+    "not found",
+    "no such",
+    "no luck",
+    "no way",
+    "no longer",
+    "not bad",
+    "no clue",
+    "why not",
+];
+
+/// Words after "no" that make no prohibition ("no, that's wrong").
+const NO_EXCLUDE: &[&str] = &[
+    "i",
+    "you",
+    "it",
+    "we",
+    "that",
+    "this",
+    "thats",
+    "its",
+    "the",
+    "a",
+    "one",
+    "matter",
+    "more",
+    "thanks",
+    "need",
+    "problem",
+    "idea",
+    "worries",
+    "way",
+    "longer",
+    "luck",
+    "wait",
+    "not",
+    "no",
+    "yes",
+    "ok",
+    "okay",
+    "changes",
+    "change",
+    "issue",
+    "issues",
+    "error",
+    "errors",
+    "output",
+    "difference",
+];
+
+fn in_list(list: &[&str], w: &str) -> bool {
+    list.contains(&w)
+}
+
+/// The rule a clause states, if it states one.
+fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
+    let trimmed = clause.trim();
+    if trimmed.is_empty() {
+        return None;
+    }
+    if trimmed.chars().any(is_unspaced) {
+        return classify_unspaced(trimmed, typed, pasted);
+    }
+    let w = Words::of(trimmed);
+    if w.len() == 0 {
+        return None;
+    }
+    // Fillers at the start.
+    let mut first = 0;
+    while first < w.len() && in_list(FILLERS, w.text(first)) && w.len() - first > 1 {
+        first += 1;
+    }
+    let opener = w.text(first);
+    // Talk.
+    if (first..w.len()).all(|i| in_list(ACKNOWLEDGEMENTS, w.text(i))) {
+        return None;
+    }
+    if typed == Typed::Answers {
+        return Some((RuleForm::Obligation, "an answer to the agent's question"));
+    }
+    let question = trimmed.ends_with('?')
+        || (in_list(QUESTION_OPENERS, opener)
+            && !trimmed.ends_with('.')
+            && !trimmed.ends_with('!'));
+    let polite = ["could you", "can you", "would you", "will you"]
+        .iter()
+        .any(|p| w.find(p, first) == Some(first));
+    if question && !polite {
+        return None;
+    }
+    if TALK.iter().any(|t| w.find(t, first).is_some()) && !has_strong(&w, first, "talk") {
+        return None;
+    }
+    let state = in_list(STATE_OPENERS, opener)
+        && !["want you", "need you", "would like", "prefer", "expect"]
+            .iter()
+            .any(|p| w.find(p, first).is_some());
+    if state && !(w.find("you", first).is_some() && has_strong(&w, first, "state")) {
+        return None;
+    }
+    let task_opener = in_list(TASK_VERBS, opener);
+    // Cues, most telling first.
+    for &(cue, form, strength) in WORD_CUES.iter().chain(OTHER_CUES) {
+        let Some(at) = find_cue(&w, cue, first) else {
+            continue;
+        };
+        if form == RuleForm::Prohibition && cue == "no *" {
+            // "no" before a word that names something forbidden.
+            if at + 1 >= w.len() || in_list(NO_EXCLUDE, w.text(at + 1)) {
+                continue;
+            }
+        }
+        let method = matches!(
+            cue,
+            "use #"
+                | "using #"
+                | "with #"
+                | "via #"
+                | "based on"
+                | "according to"
+                | "without"
+                | "instead of"
+                | "rather than"
+                | "in english"
+                | "in chinese"
+                | "as a table"
+        );
+        match strength {
+            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+                return Some((form, cue));
+            }
+            Strength::Weak if pasted => {}
+            Strength::Weak if !task_opener || method => return Some((form, cue)),
+            _ => {}
+        }
+    }
+    if pasted {
+        return None;
+    }
+    // A verb of standing instructions, or the work put somewhere.
+    if in_list(STANDING_VERBS, opener) && w.len() - first >= 2 {
+        return Some((RuleForm::Obligation, "an instruction that holds"));
+    }
+    if in_list(PLACING_VERBS, opener) && places_something(&w, first) {
+        return Some((RuleForm::Obligation, "where the work goes"));
+    }
+    if typed == Typed::Brief
+        && (task_opener || in_list(STANDING_VERBS, opener))
+        && !trimmed.ends_with(':')
+        && w.len() - first >= 3
+    {
+        return Some((RuleForm::Obligation, "an instruction of the brief"));
+    }
+    None
+}
+
+/// Whether `word` (lower-case) is a verb an instruction opens with.
+pub(crate) fn opens_instruction(word: &str) -> bool {
+    in_list(STANDING_VERBS, word) || in_list(TASK_VERBS, word) || in_list(PLACING_VERBS, word)
+}
+
+/// A form that constrains even a task ("fix the parser, never the lexer").
+fn is_constraint(form: RuleForm) -> bool {
+    !matches!(form, RuleForm::Ordering | RuleForm::Condition)
+}
+
+/// Where `cue` matches a clause's words from `first`: a word cue, or the
+/// `*`/`#` forms.
+fn find_cue(w: &Words<'_>, cue: &str, first: usize) -> Option<usize> {
+    w.find(cue, first)
+}
+
+/// Whether a strong cue (of any form) is in the clause.
+fn has_strong(w: &Words<'_>, first: usize, _why: &str) -> bool {
+    WORD_CUES
+        .iter()
+        .chain(OTHER_CUES)
+        .filter(|(_, _, s)| *s == Strength::Strong)
+        .filter(|(cue, _, _)| !matches!(*cue, "no *"))
+        .any(|(cue, _, _)| w.find(cue, first).is_some())
+}
+
+/// Whether a placing verb puts the work in a named place ("into
+/// ROADMAP.md", "in the file we already have").
+fn places_something(w: &Words<'_>, first: usize) -> bool {
+    (first + 1..w.len()).any(|i| {
+        in_list(PLACES, w.text(i))
+            && (w.named(i + 1)
+                || w.named(i + 2)
+                || [
+                    "file",
+                    "folder",
+                    "directory",
+                    "dir",
+                    "doc",
+                    "docs",
+                    "readme",
+                ]
+                .iter()
+                .any(|f| (i + 1..(i + 5).min(w.len())).any(|k| w.text(k) == *f)))
+    })
+}
+
+/// A clause in a script written without spaces.
+fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
+    let bare: alloc::string::String = clause
+        .chars()
+        .filter(|c| {
+            !c.is_whitespace()
+                && !matches!(c, '，' | '。' | '！' | '？' | '、' | '.' | ',' | '!' | '?')
+        })
+        .collect();
+    if bare.is_empty() || CJK_ACKNOWLEDGEMENTS.contains(&bare.as_str()) {
+        return None;
+    }
+    if typed == Typed::Answers {
+        return Some((RuleForm::Obligation, "an answer to the agent's question"));
+    }
+    if clause.ends_with('？') || clause.ends_with('?') || clause.contains('吗') {
+        return None;
+    }
+    if bare.chars().count() < 3 {
+        return None;
+    }
+    let task_opener = CJK_TASK_VERBS.iter().any(|v| bare.starts_with(v));
+    for &(cue, form, strength) in CJK_CUES {
+        let Some(at) = clause.find(cue) else { continue };
+        // A cue inside a word that does not mean it.
+        if CJK_NOT.iter().any(|n| {
+            n.contains(cue) && {
+                let lead = n.find(cue).unwrap_or(0);
+                at >= lead && clause.get(at - lead..).is_some_and(|s| s.starts_with(n))
+            }
+        }) {
+            continue;
+        }
+        match strength {
+            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+                return Some((form, cue));
+            }
+            Strength::Weak if !pasted && !task_opener => return Some((form, cue)),
+            _ => {}
+        }
+    }
+    // Latin words in a mixed clause ("用 uv, not pip").
+    let latin: alloc::string::String = clause
+        .chars()
+        .map(|c| if is_unspaced(c) { ' ' } else { c })
+        .collect();
+    if latin.split_whitespace().count() >= 3 {
+        return classify(&latin, typed, pasted)
+            .filter(|(_, cue)| *cue != "an instruction that holds");
+    }
+    None
+}
+
+/// Cuts a sentence into clauses: at `;`, at a `!` between words, and at
+/// the sentence marks of scripts without spaces.
+fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
+    let s = span.of(text);
+    let mut start = 0;
+    let emit = |a: usize, b: usize, f: &mut dyn FnMut(Span)| {
+        let part = &s[a..b];
+        let lead = part.len() - part.trim_start().len();
+        let t = part.trim();
+        if !t.is_empty() {
+            f(Span::new(
+                span.start + a + lead,
+                span.start + a + lead + t.len(),
+            ));
+        }
+    };
+    let mut chars = s.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let cut = match c {
+            ';' | '；' | '。' | '！' | '？' => true,
+            '!' => chars.peek().is_some_and(|(_, n)| n.is_whitespace()),
+            _ => false,
+        };
+        if cut {
+            let end = i + c.len_utf8();
+            emit(start, end, &mut f);
+            start = end;
+        }
+    }
+    if start < s.len() {
+        emit(start, s.len(), &mut f);
+    }
+}
+
+/// Whether a text is a long structured paste: a plan, a spec, a review.
+fn is_paste(text: &str) -> bool {
+    let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+    let headings = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with('#'))
+        .count();
+    text.trim_start()
+        .starts_with("Implement the following plan")
+        || (lines >= 40 && headings >= 3)
+        || text.len() >= 6_000
+}
+
+/// Every rule clause of a text people typed.
+pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
+    let mut out = Vec::new();
+    let pasted = typed == Typed::Chat && is_paste(text);
+    read(text, Source::Chat, |unit| {
+        if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
+            return;
+        }
+        if unit.kind == UnitKind::Row && typed != Typed::Answers {
+            return;
+        }
+        clauses(text, unit.span, |clause| {
+            if let Some((form, cue)) = classify(clause.of(text), typed, pasted) {
+                out.push(Rule {
+                    span: clause,
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
+        });
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use alloc::vec;
+
+    fn rules(text: &str) -> Vec<&str> {
+        find(text, Typed::Chat)
+            .iter()
+            .map(|r| r.span.of(text))
+            .collect()
+    }
+
+    #[test]
+    fn what_users_type_as_rules() {
+        for rule in [
+            "use the gdb without python",
+            "put it in the file we already have",
+            "we don't touch upstream code",
+            "speed matters most, only sync the delta",
+            "only print function, ref_cycle, opt_cycle",
+            "no default port",
+            "always read config.toml",
+            "record every step",
+            "write the plan into driver_ROADMAP.md to track the progress",
+            "use /local/nick/qemu/build/qemu-system-riscv64",
+            "Be thorough.",
+            "don't implement now",
+            "风格颜色方面不要改动",
+            "主要修改claude v1.",
+            "智能体系统用 github.com/vercel 来实现",
+        ] {
+            assert_eq!(rules(rule).len(), 1, "{rule:?}: {:?}", rules(rule));
+        }
+    }
+
+    #[test]
+    fn what_users_type_that_is_no_rule() {
+        for talk in [
+            "go ahead",
+            "continue",
+            "继续",
+            "yes",
+            "commit these changes",
+            "push it",
+            "why all 0?",
+            "I don't know.",
+            "fix the awk error",
+            "review the plan again with max effort",
+            "what's the input value and output value?",
+            "so verification pass?",
+            "全部执行",
+            "深度对比这两个文档",
+            "it doesn't work",
+            "no, that's wrong",
+        ] {
+            assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
+        }
+    }
+
+    #[test]
+    fn a_message_holds_several_rules() {
+        let text =
+            "no default port ! remove it. also, always read config.toml; never hardcode paths";
+        assert_eq!(
+            rules(text),
+            vec![
+                "no default port !",
+                "also, always read config.toml;",
+                "never hardcode paths"
+            ]
+        );
+    }
+}
