@@ -2,9 +2,7 @@
 //! compared with: per compaction, each rule it judged (its text, line, who
 //! gave it, its fate) and the rules it says the summary invented.
 
-use drift_session::{
-    AfterPart, CompactionKind, Fate, MessageRole, Provenance, Transcript, audit_session,
-};
+use drift_session::{AfterPart, Authority, CompactionKind, Fate, Transcript, audit_session};
 
 use crate::labels::By;
 
@@ -66,17 +64,14 @@ pub struct CompactionView {
     pub invented: Vec<String>,
 }
 
-fn by(role: MessageRole, provenance: Provenance) -> Option<By> {
-    Some(match (provenance, role) {
-        (Provenance::Brief, _) => By::Brief,
-        (Provenance::ProjectFile | Provenance::Skill | Provenance::Hook, _) => By::Instructions,
-        (Provenance::Said | Provenance::Queued, MessageRole::User | MessageRole::Unknown) => {
-            By::User
-        }
-        (Provenance::Said, MessageRole::System | MessageRole::Developer) => By::System,
-        (Provenance::Said, MessageRole::Tool) => By::ToolPolicy,
-        _ => return None,
-    })
+fn by(authority: Authority) -> By {
+    match authority {
+        Authority::User => By::User,
+        Authority::Brief => By::Brief,
+        Authority::System => By::System,
+        Authority::Instructions => By::Instructions,
+        Authority::ToolPolicy => By::ToolPolicy,
+    }
 }
 
 /// The tool's audit of `transcript`, compaction by compaction.
@@ -106,13 +101,12 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
                         (Fate::Contradicted, _) => Reported::Contradicted,
                     }
                 };
-                let who = by(r.rule.role, r.rule.provenance);
                 RuleView {
                     text: r.rule.text.clone(),
                     line: r.record,
-                    by: who,
+                    by: Some(by(r.authority)),
                     fate,
-                    up_front: who != Some(By::ToolPolicy),
+                    up_front: r.authority.trusted(),
                 }
             };
             CompactionView {

@@ -46,7 +46,7 @@ pub use audit::{
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
     InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
-    audit, audit_latest_compaction, audit_session, audit_text,
+    audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
@@ -73,8 +73,9 @@ pub use restate::{
     restate, session_losses, speaker, when,
 };
 pub use rules::{
-    BookRule, Rule, RuleBook, RuleForm, RulePlace, Source, find_rules, is_harness_text,
-    operator_content, rule_key, shorten, summary_body,
+    Authority, BookRule, InForce, Rule, RuleBook, RuleFinder, RuleForm, RulePlace, SessionFinder,
+    Source, StandingRule, TextOrigin, find_rules, is_harness_text, operator_content, rule_key,
+    shorten, summary_body,
 };
 pub use transcript::text::strip_line_numbers;
 pub use transcript::{

@@ -162,6 +162,7 @@ pub use fates::{Evidence, Fate, Weakening};
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction, audit_session,
+    audit_session_with,
 };
 
 /// The `format` of an audit's JSON.

@@ -1,46 +1,52 @@
 //! The compactions inside a session log, audited rule by rule.
 //!
 //! [`audit_session`] finds every compaction a log records (see
-//! [`Transcript::compactions`]) and, for each, rebuilds what the compaction
-//! replaced and what the new context holds:
+//! [`Transcript::compactions`]) and, for each, judges every rule in force
+//! before it ([`crate::rules::InForce`]: the user's, a brief's, the system's,
+//! the instruction files', and policies a tool announced) against what the
+//! new context holds:
 //!
-//! - **Replaced**: every message before it. Its rules are read as the audit
-//!   reads them; a rule an earlier compaction already lost, and that nobody
-//!   stated again since, is not in force any more and is not judged again.
-//! - **The new context**: the summary, plus what the harness carries or puts
-//!   back itself. Codex keeps the newest user messages verbatim (the
-//!   compaction's `replacement_history`, or, in logs that lack it, the newest
-//!   user messages up to 20,000 tokens, newest first, as `compact.rs` builds
-//!   them) and re-sends AGENTS.md and the developer instructions. Claude Code
-//!   re-reads CLAUDE.md (and the `.claude/rules/` files) from disk and
-//!   re-injects the skills that ran: a rule from such a file is
-//!   **re-injected**, and its fate depends on the file as it is on disk, which
-//!   the log does not hold ([`SessionRule::from_file`] names it). A hook's
-//!   context is re-injected when the log shows it again after the compaction.
-//!   A Responses request re-sends its `instructions`; a Responses compaction
-//!   keeps the user messages verbatim and encrypts the rest.
-//! - Then every rule of the replaced context gets its fate: **re-injected**
-//!   or **kept** verbatim by the harness as above, else what the summary did
-//!   to it ([`Fate`]): kept, weakened, dropped or contradicted, with the
-//!   evidence in both texts.
+//! - **Kept verbatim** when the harness kept the message it is in word for
+//!   word: Codex's `replacement_history` (in a remote compaction, the only
+//!   part of the new context that can be read), Claude Code's
+//!   `preservedMessages`, the user messages a Responses compaction keeps.
+//!   In Codex logs without a recorded history, the newest user messages up
+//!   to 20,000 tokens, newest first, as `compact.rs` builds them.
+//! - **Re-injected** when the harness puts it back itself: Codex's AGENTS.md
+//!   and developer instructions, a Responses request's `instructions`,
+//!   Claude Code's CLAUDE.md and `.claude/rules/` files (re-read from disk,
+//!   which the log does not hold: [`SessionRule::from_file`] names the
+//!   file), and any instruction file, skill or hook context the log shows
+//!   the harness adding again after the compaction.
+//! - Otherwise what the summary did to it, by the judge ([`FateJudge`]):
+//!   kept, weakened, dropped or contradicted, with the summary's words for
+//!   it and why. A summary the log holds encrypted, or not at all, leaves
+//!   the rule **unjudged**, with the reason.
 //!
-//! The summary is also read for rules nobody gave (invented), identifiers
-//! re-attributed (swapped or merged) and details the log does not support.
-//! An encrypted compaction says it happened, and judges only what the
-//! harness keeps in the clear.
+//! A rule stays in force across compactions until its speaker withdraws
+//! it: one a compaction dropped is judged again at the next, where it is
+//! still missing unless the user said it again. A compaction that clears
+//! tool results (Claude Code's microcompaction) writes no summary: it drops
+//! the policies those results announced, and names the results.
+//!
+//! The summary is also read for rules nobody gave (invented): a sentence
+//! that says the user asked for, wants or decided something with a rule's
+//! force, or quotes the user, that no message of the user's (or the
+//! brief's) supports, or that puts the harness's own compaction request
+//! ("do not call any tools") in the user's mouth.
 
-use alloc::collections::BTreeSet;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::{
-    ChangedId, Evidence, Fate, InventedRule, Reading, RuleFate, Unsupported, audit_reading,
-};
+use super::{ChangedId, Evidence, Fate, InventedRule, MessageField, Place, RuleFate, Unsupported};
 use crate::entail::scan::Span;
+use crate::judge::{After, FateJudge, Section, StructuralJudge, Why};
+use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
 use crate::transcript::{
-    Compaction, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptFormat,
+    Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
+    TranscriptFormat,
 };
 use drift_core::Kind;
 
@@ -57,9 +63,7 @@ pub const CODEX_USER_MESSAGE_TOKENS: usize = 20_000;
 pub enum AfterPart {
     /// In the summary (spans into the summary's text).
     Summary,
-    /// In a message the harness kept verbatim (spans into it; its index in
-    /// [`Compaction::kept`], or in the transcript when the log does not
-    /// record what was kept).
+    /// In a message the harness kept verbatim.
     Kept,
     /// In a text the harness puts back itself.
     Reinjected,
@@ -79,6 +83,24 @@ pub struct SessionRule {
     /// For a rule the harness re-reads from a file the log does not hold
     /// (a `CLAUDE.md` on disk): the file's path.
     pub from_file: Option<String>,
+    /// Who gave it.
+    pub authority: Authority,
+    /// Where it came from, in words ("chat", "the brief", a file's path,
+    /// "tool Bash").
+    pub source: String,
+    /// Why it has its fate, in words ("the summary does not carry it", "3
+    /// became 5").
+    pub why: String,
+    /// Its index in the session's rules ([`SessionAudit::rules`]).
+    pub index: usize,
+}
+
+impl SessionRule {
+    /// Whether the report shows it among the rules lost up front: lost,
+    /// and not a tool's policy (those are a group of their own).
+    pub fn lost_up_front(&self) -> bool {
+        self.rule.fate.is_loss() && self.authority.trusted()
+    }
 }
 
 /// One compaction of a session, audited.
@@ -86,52 +108,75 @@ pub struct SessionRule {
 pub struct CompactionAudit {
     /// The record (line or item) of its marker.
     pub record: usize,
+    /// A summary, or tool results cleared.
+    pub kind: CompactionKind,
     /// How it was set off, when the log says.
     pub trigger: Option<CompactionTrigger>,
     /// The context's size before it, when the log says.
     pub tokens_before: Option<u64>,
-    /// Whether its summary can be read (a remote or Responses compaction is
-    /// encrypted).
+    /// The context's size after it, when the log says.
+    pub tokens_after: Option<u64>,
+    /// Whether its summary can be read.
     pub readable: bool,
+    /// Why it cannot be, when it cannot ("encrypted", "the log holds no
+    /// summary for it", "its summary is on damaged line 86").
+    pub unreadable: Option<String>,
     /// The message index of its summary, when it has one.
     pub summary: Option<usize>,
     /// Every rule in force before it, with its fate.
     pub rules: Vec<SessionRule>,
-    /// Rules in force that an encrypted compaction leaves unknowable.
+    /// Rules in force that an unreadable compaction leaves unknowable.
     pub unjudged: Vec<SessionRule>,
     /// Rules the summary states that nobody gave.
     pub invented: Vec<InventedRule>,
-    /// Identifiers the summary changed, swapped or merged.
+    /// Identifiers the summary changed, swapped or merged (the text audit's;
+    /// a rule's changed value is the judge's, a weakening).
     pub changed_ids: Vec<ChangedId>,
-    /// Details of the summary the log does not support.
+    /// Details of the summary the log does not support (the text audit's).
     pub unsupported: Vec<Unsupported>,
+    /// For a compaction of tool results: the tool outputs it cleared
+    /// (message indices).
+    pub cleared: Vec<usize>,
 }
 
 impl CompactionAudit {
     /// The text of its summary in `transcript` (empty when it has none):
     /// what the evidence spans in the summary, and those of `invented`,
-    /// `changed_ids` and `unsupported`, point into. (The audit reads it with
-    /// the harness's own sentences blanked out, offsets unchanged.)
+    /// point into. (The audit reads it with the harness's own sentences
+    /// blanked out, offsets unchanged.)
     pub fn summary_text<'t>(&self, transcript: &'t Transcript) -> &'t str {
         self.summary
             .and_then(|s| transcript.messages.get(s))
             .map_or("", |m| m.text.as_str())
     }
 
-    /// Whether it weakened, dropped or contradicts a rule, invented one or
-    /// re-bound an id.
+    /// Whether it weakened, dropped or contradicts a rule shown up front, or
+    /// invented one.
     pub fn broke_rules(&self) -> bool {
-        self.rules.iter().any(|r| r.rule.fate.is_loss())
-            || !self.invented.is_empty()
-            || self
-                .changed_ids
-                .iter()
-                .any(|c| matches!(c.change, super::IdChange::Swapped | super::IdChange::Merged))
+        self.rules.iter().any(SessionRule::lost_up_front) || !self.invented.is_empty()
     }
 
     /// How many rules had `fate`.
     pub fn count(&self, fate: Fate) -> usize {
         self.rules.iter().filter(|r| r.rule.fate == fate).count()
+    }
+
+    /// The rules lost up front, riskiest first: contradicted, dropped,
+    /// weakened, each in the order stated.
+    pub fn lost(&self) -> Vec<&SessionRule> {
+        let mut lost: Vec<&SessionRule> = self.rules.iter().filter(|r| r.lost_up_front()).collect();
+        lost.sort_by_key(|r| (risk(r.rule.fate), r.rule.before.message));
+        lost
+    }
+}
+
+fn risk(f: Fate) -> u8 {
+    match f {
+        Fate::Contradicted => 0,
+        Fate::Dropped => 1,
+        Fate::Weakened => 2,
+        Fate::Reinjected => 3,
+        Fate::Kept => 4,
     }
 }
 
@@ -140,6 +185,8 @@ impl CompactionAudit {
 pub struct SessionAudit {
     /// The log's format.
     pub format: TranscriptFormat,
+    /// Every rule of the session (what [`SessionRule::index`] points into).
+    pub rules: Vec<StandingRule>,
     /// Its compactions, in order.
     pub compactions: Vec<CompactionAudit>,
 }
@@ -152,9 +199,11 @@ impl SessionAudit {
 
     /// The audit as `compaction-drift/session-audit@1` JSON (pretty), naming
     /// the log `file`: `{"format", "source": {"file", "harness"},
-    /// "compactions": [{"line", "trigger", "tokens_before", "readable",
-    /// "rules": [{"text", "role", "line", "fate", "kind", "evidence", …}],
-    /// "unjudged", "invented", "changed_ids", "unsupported"}]}`, where a
+    /// "compactions": [{"line", "kind", "trigger", "tokens_before",
+    /// "tokens_after", "readable", "unreadable", "counts", "lost": [rule
+    /// text…], "rules": [{"text", "role", "line", "fate", "kind",
+    /// "authority", "source", "why", "evidence", …}], "unjudged",
+    /// "invented", "changed_ids", "unsupported", "cleared"}]}`, where a
     /// `line` is the record (line, or item) in the log and spans are byte
     /// offsets into the text named.
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
@@ -166,6 +215,7 @@ impl SessionAudit {
                 log_format: transcript.format.id(),
             },
             broke_rules: self.broke_rules(),
+            damaged_lines: transcript.damaged.iter().map(|d| d.line).collect(),
             compactions: self
                 .compactions
                 .iter()
@@ -174,65 +224,6 @@ impl SessionAudit {
         };
         serde_json::to_string_pretty(&wire).unwrap_or_default()
     }
-}
-
-/// A file the harness re-reads from disk after a compaction, when `m` is a
-/// read of it: Claude Code's CLAUDE.md and `.claude/rules/` files.
-fn re_read_file(t: &Transcript, m: &Message) -> Option<String> {
-    if t.format != TranscriptFormat::ClaudeCodeSession
-        || m.role != MessageRole::Tool
-        || m.tool_name.as_deref() != Some("Read")
-    {
-        return None;
-    }
-    let call = m.call_id.as_deref().and_then(|id| {
-        t.messages
-            .iter()
-            .find(|c| c.is_call() && c.call_id.as_deref() == Some(id))
-    })?;
-    let args: serde_json::Value = serde_json::from_str(call.tool_arguments.as_deref()?).ok()?;
-    let path = args
-        .get("file_path")
-        .or_else(|| args.get("path"))?
-        .as_str()?;
-    (path.ends_with("CLAUDE.md") || path.contains(".claude/rules/")).then(|| path.to_string())
-}
-
-/// Whether the harness puts a rule from `m` back after every compaction.
-fn re_injected(t: &Transcript, m: &Message) -> bool {
-    match t.format {
-        // AGENTS.md and the developer instructions go back into the initial
-        // context.
-        TranscriptFormat::CodexSession => {
-            m.provenance == Provenance::ProjectFile
-                || (matches!(m.role, MessageRole::Developer | MessageRole::System)
-                    && m.provenance == Provenance::Said)
-        }
-        // Skills that ran are re-injected.
-        TranscriptFormat::ClaudeCodeSession => m.provenance == Provenance::Skill,
-        // Instructions are sent again with every request.
-        TranscriptFormat::ResponsesItems => m.record == 0 && m.role == MessageRole::System,
-        TranscriptFormat::PlainText => false,
-    }
-}
-
-/// The user messages Codex keeps verbatim when the log does not record
-/// them: the newest first while 20,000 tokens (characters / 4) last.
-fn codex_kept(t: &Transcript, at: usize) -> BTreeSet<usize> {
-    let mut kept = BTreeSet::new();
-    let mut budget = CODEX_USER_MESSAGE_TOKENS;
-    for (i, m) in t.messages.iter().enumerate().take(at).rev() {
-        if m.role != MessageRole::User || m.provenance != Provenance::Said {
-            continue;
-        }
-        let tokens = m.text.chars().count().div_ceil(4);
-        if tokens > budget {
-            break;
-        }
-        budget -= tokens;
-        kept.insert(i);
-    }
-    kept
 }
 
 /// What a harness writes around a summary, by its opening words: the
@@ -274,154 +265,404 @@ fn without_harness_text(summary: &str) -> String {
     out
 }
 
-/// Audits every compaction of `transcript` (see the module docs).
+/// Audits every compaction of `transcript` (see the module docs), with the
+/// finder and the judge this crate ships.
 pub fn audit_session(transcript: &Transcript) -> SessionAudit {
-    let mut compactions: Vec<CompactionAudit> = Vec::new();
-    // Rules lost at a compaction, by text, with the message they were lost at.
-    let mut lost: Vec<(String, usize)> = Vec::new();
-    // What came before every compaction, read once.
-    let upto = transcript
+    audit_session_with(transcript, &SessionFinder, &StructuralJudge::<crate::judge::NoSimilarity>::default())
+}
+
+/// Audits every compaction of `transcript` with `finder` and `judge`.
+pub fn audit_session_with(
+    transcript: &Transcript,
+    finder: &impl RuleFinder,
+    judge: &impl FateJudge,
+) -> SessionAudit {
+    let in_force = InForce::read(transcript, finder);
+    let compactions = transcript
         .compactions
         .iter()
-        .map(|c| c.at)
-        .max()
-        .unwrap_or(0);
-    let reading = Reading::read(transcript, upto, &main_context);
-    for c in &transcript.compactions {
-        let audit = compaction(&reading, c, &lost);
-        for r in &audit.rules {
-            if r.rule.fate.is_loss() && r.rule.fate != Fate::Weakened {
-                lost.push((r.rule.text.clone(), c.at));
-            }
-        }
-        compactions.push(audit);
-    }
+        .map(|c| compaction(transcript, &in_force, c, judge))
+        .collect();
     SessionAudit {
         format: transcript.format,
+        rules: in_force.rules,
         compactions,
     }
 }
 
 /// Audits the last compaction of `transcript` alone, as a harness hook that
-/// runs right after it needs: every rule stated before it is judged against
-/// the new context, including a rule an earlier compaction already lost
-/// and nobody stated again (which [`audit_session`] does not judge twice):
-/// it is still missing, so it counts as dropped here. One pass over the log,
-/// however many compactions it records. `None` when the log records none.
+/// runs right after it needs: every rule in force before it, judged against
+/// the new context. `None` when the log records no compaction with a
+/// summary.
 pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudit> {
-    let c = transcript.compactions.last()?;
-    let reading = Reading::read(transcript, c.at, &main_context);
-    Some(compaction(&reading, c, &[]))
+    let c = transcript.summaries().last()?;
+    let in_force = InForce::read(transcript, &SessionFinder);
+    Some(compaction(transcript, &in_force, c, &StructuralJudge::<crate::judge::NoSimilarity>::default()))
 }
 
-/// The subagents' messages were never in the main context.
-fn main_context(m: &Message) -> bool {
-    m.agent.is_none()
+/// Whether the harness puts `rule` back after every compaction by itself.
+fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
+    match t.format {
+        // AGENTS.md and the developer instructions go back into the initial
+        // context.
+        TranscriptFormat::CodexSession => matches!(
+            rule.authority,
+            Authority::Instructions | Authority::System
+        ),
+        // CLAUDE.md and unscoped rules are re-read from disk; the skills
+        // that ran are put back.
+        TranscriptFormat::ClaudeCodeSession => {
+            rule.authority == Authority::Instructions
+                && (m.provenance == Provenance::Skill
+                    || rule.file.as_deref().is_some_and(|f| {
+                        let lower = f.to_lowercase().replace('\\', "/");
+                        lower.ends_with("/claude.md") || lower == "claude.md" || lower.contains("/.claude/rules/")
+                    }))
+        }
+        // Instructions are sent again with every request.
+        TranscriptFormat::ResponsesItems => m.record == 0 && m.role == MessageRole::System,
+        TranscriptFormat::PlainText => false,
+    }
 }
 
-fn compaction(reading: &Reading<'_>, c: &Compaction, lost: &[(String, usize)]) -> CompactionAudit {
-    let t = reading.transcript;
+/// A path's last part.
+fn file_name(path: &str) -> &str {
+    path.rsplit(['/', '\\']).next().unwrap_or(path)
+}
+
+/// The user messages Codex keeps verbatim when the log does not record
+/// them: the newest first while 20,000 tokens (characters / 4) last.
+fn codex_kept(t: &Transcript, at: usize) -> Vec<usize> {
+    let mut kept = Vec::new();
+    let mut budget = CODEX_USER_MESSAGE_TOKENS;
+    for (i, m) in t.messages.iter().enumerate().take(at).rev() {
+        if m.role != MessageRole::User || m.provenance != Provenance::Said {
+            continue;
+        }
+        let tokens = m.text.chars().count().div_ceil(4);
+        if tokens > budget {
+            break;
+        }
+        budget -= tokens;
+        kept.push(i);
+    }
+    kept
+}
+
+fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
+    let m = t.messages.get(r.message);
+    let last = r.last_before(at);
+    let last_span = if last == r.message {
+        r.span
+    } else {
+        t.messages
+            .get(last)
+            .and_then(|lm| lm.text.find(r.text.as_str()).map(|s| Span::new(s, s + r.text.len())))
+            .unwrap_or(r.span)
+    };
+    RuleFate {
+        before: Place {
+            message: r.message,
+            field: MessageField::Text,
+            span: r.span,
+        },
+        text: r.text.clone(),
+        role: m.map_or(MessageRole::Unknown, |m| m.role),
+        provenance: m.map_or(Provenance::Said, |m| m.provenance),
+        form: r.form,
+        cue: r.cue,
+        kind: r.kind,
+        occurrences: 1 + r.restated.iter().filter(|&&i| i < at).count(),
+        last: Place {
+            message: last,
+            field: MessageField::Text,
+            span: last_span,
+        },
+        fate: Fate::Kept,
+        evidence: None,
+    }
+}
+
+/// Why a compaction's summary cannot be read.
+fn unreadable(t: &Transcript, c: &Compaction) -> Option<String> {
+    if c.summary.is_some() {
+        return None;
+    }
+    if c.encrypted {
+        return Some("the summary is encrypted".into());
+    }
+    if let Some(d) = t.damaged.iter().find(|d| d.line > c.record && d.line <= c.record + 2) {
+        return Some(alloc::format!("its summary is on damaged line {}", d.line));
+    }
+    Some("the log holds no summary for it".into())
+}
+
+fn compaction(
+    t: &Transcript,
+    in_force: &InForce,
+    c: &Compaction,
+    judge: &impl FateJudge,
+) -> CompactionAudit {
+    let mut audit = CompactionAudit {
+        record: c.record,
+        kind: c.kind,
+        trigger: c.trigger,
+        tokens_before: c.tokens_before,
+        tokens_after: c.tokens_after,
+        readable: c.summary.is_some(),
+        unreadable: None,
+        summary: c.summary,
+        rules: Vec::new(),
+        unjudged: Vec::new(),
+        invented: Vec::new(),
+        changed_ids: Vec::new(),
+        unsupported: Vec::new(),
+        cleared: c.cleared.clone(),
+    };
+    let session_rule = |index: usize, r: &StandingRule| SessionRule {
+        rule: rule_fate(t, r, c.at),
+        record: r.record,
+        after_part: None,
+        from_file: None,
+        authority: r.authority,
+        source: r.source.clone(),
+        why: String::new(),
+        index,
+    };
+    if c.kind == CompactionKind::ToolResults {
+        // What the cleared results announced is gone; the rest stays.
+        audit.readable = false;
+        audit.unreadable = Some("it cleared tool results and wrote no summary".into());
+        for (i, r) in in_force.at(c.at) {
+            if c.cleared.contains(&r.message) {
+                let mut rule = session_rule(i, r);
+                rule.rule.fate = Fate::Dropped;
+                rule.why = "its tool result was cleared".into();
+                audit.rules.push(rule);
+            }
+        }
+        return audit;
+    }
+    audit.unreadable = unreadable(t, c);
     let summary_text = c
         .summary
         .and_then(|s| t.messages.get(s))
         .map_or(String::new(), |m| without_harness_text(&m.text));
-    let audit = audit_reading(reading, c.at, &summary_text);
+    let after = After::new(&summary_text);
     // What the harness keeps verbatim: recorded, or rebuilt for Codex.
-    let kept_texts: Vec<&str> = c.kept.iter().map(|m| m.text.as_str()).collect();
-    let rebuilt = if t.format == TranscriptFormat::CodexSession && c.kept.is_empty() && !c.encrypted
-    {
-        codex_kept(t, c.at)
-    } else {
-        BTreeSet::new()
-    };
-    let keeps_users = c.encrypted && t.format == TranscriptFormat::ResponsesItems;
-    // Texts the log shows the harness putting back after the compaction.
-    let after: Vec<&Message> = t
-        .messages
+    let mut preserved = c.preserved.clone();
+    if t.format == TranscriptFormat::CodexSession && c.kept.is_empty() && !c.encrypted {
+        preserved.extend(codex_kept(t, c.at));
+    }
+    // What the log shows the harness putting back after the compaction.
+    let next = t
+        .compactions
         .iter()
-        .skip(c.at)
-        .filter(|m| matches!(m.provenance, Provenance::Hook | Provenance::ProjectFile))
+        .find(|n| n.at > c.at)
+        .map_or(t.messages.len(), |n| n.at);
+    let put_back: Vec<&Message> = t
+        .messages
+        .get(c.at..next)
+        .unwrap_or(&[])
+        .iter()
+        .filter(|m| matches!(m.provenance, Provenance::Hook | Provenance::ProjectFile | Provenance::Skill))
         .collect();
-
-    let mut rules = Vec::new();
-    let mut unjudged = Vec::new();
-    for r in audit.rules {
-        let Some(m) = t.messages.get(r.before.message) else {
-            continue;
-        };
-        // Lost earlier and not stated again since.
-        if lost
-            .iter()
-            .any(|(text, at)| *text == r.text && r.last.message < *at)
-        {
-            continue;
-        }
-        let record = m.record;
-        let from_file = re_read_file(t, m);
-        let mut rule = SessionRule {
-            rule: r,
-            record,
-            after_part: None,
-            from_file,
-        };
-        let text = rule.rule.text.as_str();
-        let reinjected_in_log = after
-            .iter()
-            .any(|a| a.text.contains(text.trim_end_matches('.')));
-        if rule.from_file.is_some() || re_injected(t, m) || reinjected_in_log {
-            rule.rule.fate = Fate::Reinjected;
-            rule.after_part = Some(AfterPart::Reinjected);
-            rule.rule.evidence = None;
-            rules.push(rule);
-            continue;
-        }
-        let kept_at = kept_texts
-            .iter()
-            .position(|k| k.contains(text.trim_end_matches('.')));
-        let kept_verbatim = kept_at.is_some()
-            || rebuilt.contains(&rule.rule.before.message)
-            || (keeps_users && m.role == MessageRole::User && m.provenance == Provenance::Said);
-        if kept_verbatim {
+    for (i, r) in in_force.at(c.at) {
+        let Some(m) = t.messages.get(r.message) else { continue };
+        let mut rule = session_rule(i, r);
+        let last = r.last_before(c.at);
+        if preserved.contains(&r.message) || preserved.contains(&last) {
             rule.rule.fate = Fate::Kept;
             rule.after_part = Some(AfterPart::Kept);
-            rule.rule.evidence = kept_at.and_then(|k| {
-                let start = kept_texts.get(k)?.find(text.trim_end_matches('.'))?;
-                Some(Evidence::at(Span::new(
-                    start,
-                    start + text.trim_end_matches('.').len(),
-                )))
+            rule.why = "the harness kept its message word for word".into();
+            audit.rules.push(rule);
+            continue;
+        }
+        let needle = r.text.trim_end_matches('.');
+        let shown_again = put_back.iter().any(|p| p.text.contains(needle));
+        // A skill the log shows put back, cut short without this rule.
+        let cut = m.provenance == Provenance::Skill
+            && !shown_again
+            && put_back.iter().any(|p| {
+                p.provenance == Provenance::Skill && p.path.is_some() && p.path == m.path
             });
-            rules.push(rule);
+        if cut {
+            rule.rule.fate = Fate::Dropped;
+            rule.why = "the harness put its skill back cut short, without it".into();
+            audit.rules.push(rule);
             continue;
         }
-        if c.encrypted || c.summary.is_none() {
-            unjudged.push(rule);
+        if !shown_again
+            && r.authority == Authority::Instructions
+            && m.role == MessageRole::Tool
+            && let Some(name) = r.file.as_deref().map(file_name)
+            && summary_text.contains(name)
+        {
+            rule.rule.fate = Fate::Kept;
+            rule.why = alloc::format!("the summary points to {name}, which holds it");
+            audit.rules.push(rule);
             continue;
         }
-        rule.after_part = rule.rule.evidence.map(|_| AfterPart::Summary);
-        rules.push(rule);
+        if shown_again || re_injected(t, r, m) {
+            rule.rule.fate = Fate::Reinjected;
+            rule.after_part = Some(AfterPart::Reinjected);
+            rule.from_file = r.file.clone().filter(|_| !shown_again);
+            rule.why = if shown_again {
+                "the harness put it back after the compaction".into()
+            } else {
+                "the harness puts it back after every compaction".into()
+            };
+            audit.rules.push(rule);
+            continue;
+        }
+        if c.summary.is_none() {
+            rule.why = audit.unreadable.clone().unwrap_or_default();
+            audit.unjudged.push(rule);
+            continue;
+        }
+        let verdict = judge.judge(&r.text, &after);
+        rule.rule.fate = verdict.fate;
+        rule.rule.evidence = verdict.evidence.map(|span| Evidence {
+            span,
+            weakening: verdict.why.weakening(),
+        });
+        rule.after_part = verdict.evidence.map(|_| AfterPart::Summary);
+        rule.why = verdict.why.words();
+        if verdict.fate == Fate::Dropped && verdict.why == Why::Nowhere {
+            // A dropped rule's evidence is only the closest sentence.
+            rule.after_part = rule.rule.evidence.map(|_| AfterPart::Summary);
+        }
+        audit.rules.push(rule);
     }
-    let readable = c.summary.is_some();
-    CompactionAudit {
-        record: c.record,
-        trigger: c.trigger,
-        tokens_before: c.tokens_before,
-        readable,
-        summary: c.summary,
-        rules,
-        unjudged,
-        invented: if readable { audit.invented } else { Vec::new() },
-        changed_ids: if readable {
-            audit.changed_ids
-        } else {
-            Vec::new()
-        },
-        unsupported: if readable {
-            audit.unsupported
-        } else {
-            Vec::new()
-        },
+    if c.summary.is_some() {
+        audit.invented = invented(t, in_force, c.at, &summary_text, &after);
     }
+    audit
+}
+
+/// Words that say the summary reports the user's wish.
+const ATTRIBUTIONS: &[&str] = &[
+    "user explicitly",
+    "user asked",
+    "user wants",
+    "user wanted",
+    "user said",
+    "user requested",
+    "user instructed",
+    "user told",
+    "user prefers",
+    "user required",
+    "user requires",
+    "user insisted",
+    "user confirmed",
+    "user approved",
+    "user chose",
+    "user decided",
+    "user specified",
+    "user directed",
+    "user's instruction",
+    "user's request",
+    "user's latest",
+    "user's most recent",
+    "user's final",
+    "user's last",
+    "per the user",
+    "as the user",
+    "user has asked",
+    "user has requested",
+    "user has instructed",
+    "user has confirmed",
+    "user has approved",
+];
+
+/// Words of a rule's force, for an invented rule.
+const FORCE: &[&str] = &[
+    " must ", " never ", " don't ", " do not ", " only ", " always ", " should ", " wait ",
+    " approval", " before ", " without ", " not to ", " no ", " nothing ", " avoid", " required",
+    " forbid", " stop ", " confirm", " until ",
+];
+
+/// What the harness asks for when it compacts: a summary that quotes it as
+/// the user's puts the harness's words in the user's mouth.
+const COMPACTION_REQUEST: &[&str] = &[
+    "create a detailed summary",
+    "detailed summary of the conversation",
+    "do not call any tools",
+    "don't call any tools",
+    "not call any tools",
+    "text only",
+    "respond with text",
+    "summary of the conversation so far",
+    "your task is to create",
+];
+
+/// The summary's sentences that state a rule nobody gave.
+fn invented(
+    t: &Transcript,
+    in_force: &InForce,
+    at: usize,
+    summary: &str,
+    after: &After<'_>,
+) -> Vec<InventedRule> {
+    use crate::judge::frame::frame;
+    // What the user and the brief said before the compaction, sentence by
+    // sentence.
+    let said: Vec<&Message> = t
+        .messages
+        .iter()
+        .take(at)
+        .filter(|m| {
+            matches!(m.role, MessageRole::User | MessageRole::Unknown)
+                && matches!(m.provenance, Provenance::Said | Provenance::Queued | Provenance::Brief | Provenance::Answer)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (span, section) in after.sentences() {
+        let text = span.of(summary);
+        let lower = alloc::format!(" {} ", text.to_lowercase().replace('\u{2019}', "'"));
+        let attributed = ATTRIBUTIONS.iter().any(|a| lower.contains(a)) || section == Section::Quotes;
+        if !attributed {
+            continue;
+        }
+        let harness = COMPACTION_REQUEST.iter().any(|h| lower.contains(h));
+        if !harness && !FORCE.iter().any(|f| lower.contains(f)) {
+            continue;
+        }
+        if !harness {
+            let claim = frame(summary, span);
+            if claim.terms.len() < 2 {
+                continue;
+            }
+            let supported = said.iter().any(|m| supports(&m.text, &claim))
+                || in_force.rules.iter().any(|r| r.message < at && supports(&r.text, &claim));
+            if supported {
+                continue;
+            }
+        }
+        out.push(InventedRule {
+            after: span,
+            text: text.trim().to_string(),
+        });
+    }
+    out
+}
+
+/// Whether `text` (something the user said) holds enough of `claim` to
+/// support it: half its content.
+fn supports(text: &str, claim: &crate::judge::frame::Frame) -> bool {
+    use crate::judge::frame::frame;
+    let said = frame(text, Span::new(0, text.len()));
+    let total: f64 = claim.terms.iter().map(|t| t.weight()).sum();
+    if total == 0.0 {
+        return true;
+    }
+    let got: f64 = claim
+        .terms
+        .iter()
+        .filter(|t| said.terms.iter().any(|s| s.key == t.key))
+        .map(|t| t.weight())
+        .sum();
+    got / total >= 0.5
 }
 
 /// Fates counted by kind, over compactions: what `drift audit --retention`
@@ -528,6 +769,7 @@ struct Wire<'a> {
     format: &'static str,
     source: Source<'a>,
     broke_rules: bool,
+    damaged_lines: Vec<usize>,
     compactions: Vec<WireCompaction<'a>>,
 }
 
@@ -541,15 +783,28 @@ struct Source<'a> {
 #[derive(Serialize)]
 struct WireCompaction<'a> {
     line: usize,
+    kind: &'static str,
     trigger: Option<&'static str>,
     tokens_before: Option<u64>,
+    tokens_after: Option<u64>,
     readable: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unreadable: Option<&'a str>,
     counts: WireCounts,
+    /// The rules lost up front, riskiest first (indices into `rules`).
+    lost: Vec<usize>,
     rules: Vec<WireRule<'a>>,
     unjudged: Vec<WireRule<'a>>,
     invented: &'a [InventedRule],
     changed_ids: Vec<WireChangedId<'a>>,
     unsupported: &'a [Unsupported],
+    cleared: Vec<WireCleared<'a>>,
+}
+
+#[derive(Serialize)]
+struct WireCleared<'a> {
+    line: usize,
+    tool: Option<&'a str>,
 }
 
 #[derive(Serialize)]
@@ -559,6 +814,8 @@ struct WireCounts {
     weakened: usize,
     dropped: usize,
     contradicted: usize,
+    unjudged: usize,
+    from_tools: usize,
 }
 
 #[derive(Serialize)]
@@ -575,6 +832,10 @@ struct WireRule<'a> {
     weakening: Option<super::Weakening>,
     #[serde(skip_serializing_if = "Option::is_none")]
     from_file: Option<&'a str>,
+    authority: &'static str,
+    source: &'a str,
+    why: &'a str,
+    rule: usize,
     evidence: WireEvidence<'a>,
 }
 
@@ -654,6 +915,10 @@ impl<'a> WireCompaction<'a> {
                 provenance: r.rule.provenance.id(),
                 weakening: r.rule.evidence.and_then(|e| e.weakening),
                 from_file: r.from_file.as_deref(),
+                authority: r.authority.id(),
+                source: &r.source,
+                why: &r.why,
+                rule: r.index,
                 evidence: WireEvidence {
                     before: WireSpan {
                         line: r.record,
@@ -664,18 +929,29 @@ impl<'a> WireCompaction<'a> {
                 },
             }
         };
+        let lost: Vec<usize> = c
+            .lost()
+            .iter()
+            .filter_map(|l| c.rules.iter().position(|r| core::ptr::eq(r, *l)))
+            .collect();
         WireCompaction {
             line: c.record,
+            kind: c.kind.id(),
             trigger: c.trigger.map(CompactionTrigger::id),
             tokens_before: c.tokens_before,
+            tokens_after: c.tokens_after,
             readable: c.readable,
+            unreadable: c.unreadable.as_deref(),
             counts: WireCounts {
                 kept: c.count(Fate::Kept),
                 reinjected: c.count(Fate::Reinjected),
                 weakened: c.count(Fate::Weakened),
                 dropped: c.count(Fate::Dropped),
                 contradicted: c.count(Fate::Contradicted),
+                unjudged: c.unjudged.len(),
+                from_tools: c.rules.iter().filter(|r| !r.authority.trusted()).count(),
             },
+            lost,
             rules: c.rules.iter().map(rule).collect(),
             unjudged: c.unjudged.iter().map(rule).collect(),
             invented: &c.invented,
@@ -695,6 +971,15 @@ impl<'a> WireCompaction<'a> {
                 })
                 .collect(),
             unsupported: &c.unsupported,
+            cleared: c
+                .cleared
+                .iter()
+                .filter_map(|&i| t.messages.get(i))
+                .map(|m| WireCleared {
+                    line: m.record,
+                    tool: m.tool_name.as_deref(),
+                })
+                .collect(),
         }
     }
 }

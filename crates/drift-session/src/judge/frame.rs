@@ -197,6 +197,12 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 f.negations += 1;
                 negate_until_clause = true;
             }
+            // "instead of X", "rather than X": X is not what is wanted.
+            if (plain == "instead" && words.get(i + 1).is_some_and(|w| w == "of"))
+                || (plain == "rather" && words.get(i + 1).is_some_and(|w| w == "than"))
+            {
+                negate_until_clause = true;
+            }
             if FIRM.contains(&plain.as_str()) {
                 f.firm += 1;
             }

@@ -117,6 +117,11 @@ impl<'a> After<'a> {
     pub fn text(&self) -> &'a str {
         self.text
     }
+
+    /// Its sentences, each with the section it is in.
+    pub fn sentences(&self) -> impl Iterator<Item = (Span, Section)> + '_ {
+        self.units.iter().map(|u| (u.frame.span, u.section))
+    }
 }
 
 /// A numbered or marked heading line ("6. All user messages:").
@@ -374,13 +379,19 @@ impl<S: Similarity> StructuralJudge<S> {
     }
 
     fn align(&self, rule: &Frame, unit: &Frame) -> Alignment {
-        let total = rule.weight();
-        if total == 0.0 {
+        // A rule in a script without spaces against a sentence in another
+        // script (a Chinese rule, an English summary): only its named
+        // things and Latin words can be found.
+        let pairs: f64 = rule.terms.iter().filter(|t| t.kind == TermKind::Pair).map(frame::Term::weight).sum();
+        let across = pairs * 2.0 >= rule.weight() && !unit.terms.iter().any(|t| t.kind == TermKind::Pair);
+        let counted = |t: &frame::Term| !(across && t.kind == TermKind::Pair);
+        let total: f64 = rule.terms.iter().filter(|t| counted(t)).map(frame::Term::weight).sum();
+        if total == 0.0 || (across && total < 2.0) {
             return Alignment::default();
         }
         let mut a = Alignment::default();
         let (mut got, mut words_got, mut words_total) = (0.0, 0.0, 0.0);
-        for t in &rule.terms {
+        for t in rule.terms.iter().filter(|t| counted(t)) {
             let (m, at) = match t.kind {
                 TermKind::Value(kind) => {
                     match unit.terms.iter().position(|u| same_value(kind, &t.key, u)) {
@@ -644,17 +655,27 @@ impl<S: Similarity> StructuralJudge<S> {
         let is_act = |t: &frame::Term| {
             t.kind == TermKind::Word && (family(&t.key).is_some() || group(&t.key).is_some())
         };
-        let acts: Vec<&frame::Term> = clause.terms.iter().filter(|t| is_act(t)).take(2).collect();
+        let forbids = polarity == Polarity::Forbids;
+        // What is forbidden is what the negation governs ("update X, no
+        // default port": the port, not the update).
+        let governed = |t: &&frame::Term| !forbids || t.negated;
+        let acts: Vec<&frame::Term> = clause
+            .terms
+            .iter()
+            .filter(|t| is_act(t) && governed(t))
+            .take(2)
+            .collect();
         let objects: Vec<&frame::Term> = clause
             .terms
             .iter()
             .filter(|t| t.kind != TermKind::Part && !acts.iter().any(|a| a.key == t.key))
+            .filter(|t| acts.is_empty() || !forbids || governed(t) || matches!(t.kind, TermKind::Value(_)))
+            .filter(|t| !acts.is_empty() || governed(t))
             .collect();
         let all: f64 = objects.iter().map(|o| o.weight()).sum();
         if all == 0.0 || (acts.is_empty() && polarity == Polarity::Requires) {
             return None;
         }
-        let forbids = polarity == Polarity::Forbids;
         for u in &after.units {
             let plan = u.section == Section::Plans;
             let claim = u.section == Section::Other && forbids && doing(&u.frame);
@@ -662,7 +683,7 @@ impl<S: Similarity> StructuralJudge<S> {
                 continue;
             }
             let does = if acts.is_empty() {
-                doing(&u.frame)
+                doing(&u.frame) && !removing(&u.frame)
             } else {
                 acts.iter().any(|act| {
                     u.frame.terms.iter().any(|t| {
@@ -678,9 +699,12 @@ impl<S: Similarity> StructuralJudge<S> {
                 continue;
             }
             let found = |o: &frame::Term| {
-                u.frame.terms.iter().any(|t| match o.kind {
-                    TermKind::Value(kind) => same_value(kind, &o.key, t),
-                    _ => t.key == o.key || same_group(&t.key, &o.key),
+                u.frame.terms.iter().any(|t| {
+                    !t.negated
+                        && match o.kind {
+                            TermKind::Value(kind) => same_value(kind, &o.key, t),
+                            _ => t.key == o.key || same_group(&t.key, &o.key),
+                        }
                 })
             };
             let on: f64 = objects
@@ -705,6 +729,15 @@ impl<S: Similarity> StructuralJudge<S> {
         }
         None
     }
+}
+
+/// A sentence that takes something away ("remove the default port"):
+/// doing so complies with a rule against the thing.
+fn removing(f: &Frame) -> bool {
+    f.terms.iter().any(|t| {
+        t.kind == TermKind::Word
+            && matches!(t.key.as_str(), "remov" | "delet" | "drop" | "eras" | "strip" | "clean" | "replac" | "get")
+    })
 }
 
 /// A sentence that says something was, or will be, done: a verb of doing,

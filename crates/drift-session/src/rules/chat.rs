@@ -439,6 +439,9 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
                 | "in chinese"
                 | "as a table"
         );
+        if cue == "only" && !instructs_only(&w, first, at) {
+            continue;
+        }
         match strength {
             Strength::Strong if pasted || !task_opener || is_constraint(form) => {
                 return Some((form, cue));
@@ -471,6 +474,23 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
 /// Whether `word` (lower-case) is a verb an instruction opens with.
 pub(crate) fn opens_instruction(word: &str) -> bool {
     in_list(STANDING_VERBS, word) || in_list(TASK_VERBS, word) || in_list(PLACING_VERBS, word)
+}
+
+/// Whether an "only" at `at` instructs: it opens the clause, follows a
+/// verb the clause opens with or a modal, or comes after what it limits
+/// ("squash-merge only"); not "a fresh agent can only reach it by…".
+fn instructs_only(w: &Words<'_>, first: usize, at: usize) -> bool {
+    if at <= first + 1 || at + 1 >= w.len() {
+        return true;
+    }
+    let before = w.text(at - 1);
+    let opener = w.text(first);
+    let modal = matches!(before, "must" | "should" | "shall");
+    let said_by_subject = matches!(before, "can" | "could" | "will" | "would" | "may" | "is" | "are" | "was" | "were" | "has" | "have");
+    if said_by_subject {
+        return false;
+    }
+    modal || opens_instruction(opener) || in_list(&["you", "we"], opener)
 }
 
 /// A form that constrains even a task ("fix the parser, never the lexer").
@@ -588,6 +608,9 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
     while let Some((i, c)) = chars.next() {
         let cut = match c {
             ';' | '；' | '。' | '！' | '？' => true,
+            // A long clause of a script without spaces is cut at its
+            // commas and colons too: each part is said on its own.
+            '，' | '：' => i - start > 24,
             '!' => chars.peek().is_some_and(|(_, n)| n.is_whitespace()),
             _ => false,
         };
@@ -602,7 +625,8 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
     }
 }
 
-/// Whether a text is a long structured paste: a plan, a spec, a review.
+/// Whether a text is a plan the user adopts ("Implement the following
+/// plan:"), or a long structured document: only strong cues count there.
 fn is_paste(text: &str) -> bool {
     let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
     let headings = text
@@ -615,12 +639,77 @@ fn is_paste(text: &str) -> bool {
         || text.len() >= 6_000
 }
 
+/// Marks another program's output carries: Claude Code's and other
+/// terminals' tree and status glyphs, box drawing.
+const PROGRAM_MARKS: &[char] = &[
+    '⎿', '●', '⏺', '✻', '│', '└', '├', '╭', '╰', '┌', '┐', '┘', '─', '═', '║', '▶', '⏵',
+];
+
+/// Marks of an assistant's formatted answer, pasted back.
+const ANSWER_MARKS: &[&str] = &["**", "✅", "❌", "✔", "⚠", "→ ", "| ", "###", "##"];
+
+/// The paragraphs of a typed message that are pasted material rather than
+/// the user's own words: any paragraph with another program's marks, and
+/// in a long message (1,200 bytes or more) a paragraph of three or more
+/// lines formatted the way an assistant's answer is (headings, tables,
+/// bold, check marks).
+fn pasted_spans(text: &str) -> Vec<Span> {
+    let long = text.len() >= 1_200;
+    let mut out = Vec::new();
+    let mut start = 0;
+    let mut flush = |a: usize, b: usize, out: &mut Vec<Span>| {
+        let para = &text[a..b];
+        if para.trim().is_empty() {
+            return;
+        }
+        let lines = para.lines().filter(|l| !l.trim().is_empty()).count();
+        let program = para.chars().any(|c| PROGRAM_MARKS.contains(&c));
+        let formatted = ANSWER_MARKS.iter().filter(|m| para.contains(*m)).count();
+        if program || (long && lines >= 3 && formatted >= 1) {
+            out.push(Span::new(a, b));
+        }
+    };
+    let mut i = 0;
+    while let Some(k) = text[i..].find("\n\n") {
+        let end = i + k;
+        flush(start, end, &mut out);
+        start = end + 2;
+        i = start;
+    }
+    flush(start, text.len(), &mut out);
+    out
+}
+
 /// Every rule clause of a text people typed.
 pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
     let mut out = Vec::new();
+    if typed == Typed::Answers {
+        // One choice a line.
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let t = line.trim();
+            if !t.is_empty() {
+                let lead = line.len() - line.trim_start().len();
+                let span = Span::new(at + lead, at + lead + t.len());
+                out.push(Rule {
+                    span,
+                    kind: RuleForm::Obligation.kind(),
+                    form: RuleForm::Obligation,
+                    cue: "an answer to the agent's question",
+                    quoted: false,
+                });
+            }
+            at += line.len();
+        }
+        return out;
+    }
     let pasted = typed == Typed::Chat && is_paste(text);
+    let paste = if typed == Typed::Chat && !pasted { pasted_spans(text) } else { Vec::new() };
     read(text, Source::Chat, |unit| {
         if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
+            return;
+        }
+        if paste.iter().any(|p| p.start <= unit.span.start && unit.span.end <= p.end) {
             return;
         }
         if unit.kind == UnitKind::Row && typed != Typed::Answers {

@@ -254,12 +254,14 @@ pub(crate) mod chat;
 mod chat_tables;
 mod clauses;
 mod cues;
+pub(crate) mod force;
 mod lines;
 mod read;
 mod words;
 
 pub use boilerplate::{is_harness_text, operator_content, summary_body};
 pub use book::{BookRule, RuleBook, RulePlace, rule_key};
+pub use force::{Authority, InForce, RuleFinder, SessionFinder, StandingRule, TextOrigin};
 
 /// Where a text comes from: who wrote it and how it reached the agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

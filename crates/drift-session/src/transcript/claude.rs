@@ -324,6 +324,38 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
                 r.push(Message::new(MessageRole::User, text, record).from(Provenance::Queued));
             }
         }
+        Some("invoked_skills") => {
+            // The skills that ran, put back after a compaction.
+            let skills = a.get("skills").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            let before = r.messages.len();
+            for skill in skills {
+                let text = content_text(skill.get("content"));
+                if text.trim().is_empty() {
+                    continue;
+                }
+                let mut m = Message::new(MessageRole::User, text, record).from(Provenance::Skill);
+                m.path = skill.get("name").and_then(Value::as_str).map(ToString::to_string);
+                r.push(m);
+            }
+            if r.messages.len() == before {
+                r.skip("attachment (invoked_skills)");
+            }
+        }
+        Some("nested_memory") => {
+            // An instruction file the harness loaded (a CLAUDE.md).
+            let memory = a.get("content");
+            let text = match memory {
+                Some(Value::Object(m)) => content_text(m.get("content")),
+                other => content_text(other),
+            };
+            if text.trim().is_empty() {
+                r.skip("attachment (nested_memory)");
+            } else {
+                let mut m = Message::new(MessageRole::User, text, record).from(Provenance::ProjectFile);
+                m.path = str_field(a, "path").map(ToString::to_string);
+                r.push(m);
+            }
+        }
         Some("hook_additional_context") => {
             let text = content_text(a.get("content"));
             if text.trim().is_empty() {
@@ -636,6 +668,15 @@ fn tool_result(
         .and_then(|id| r.calls.get(id))
         .map(|(name, _)| name.clone())
         .unwrap_or_default();
+    if name == "AskUserQuestion"
+        && let Some(answers) = answers(&raw)
+    {
+        r.output(id, raw.clone(), record).agent = agent.clone();
+        let mut m = Message::new(MessageRole::User, answers, record).from(Provenance::Answer);
+        m.agent = agent;
+        r.push(m);
+        return;
+    }
     // A subagent's result names the subagent.
     if matches!(name.as_str(), "Task" | "Agent")
         && let (Some(id), Some(agent_id)) = (
@@ -670,6 +711,33 @@ fn tool_result(
         }
     };
     r.output(id, text, record).agent = agent;
+}
+
+/// What the user answered to the agent's questions (AskUserQuestion's
+/// result: `User has answered your questions: "Q"="A", "Q2"="A2". …`), one
+/// `Q → A` per line.
+fn answers(result: &str) -> Option<String> {
+    const HEAD: &str = "User has answered your questions:";
+    let body = result.trim_start().strip_prefix(HEAD)?;
+    let mut out = String::new();
+    let mut rest = body;
+    while let Some(q_start) = rest.find('"') {
+        let after_q = &rest[q_start + 1..];
+        let Some(q_end) = after_q.find("\"=\"") else { break };
+        let question = &after_q[..q_end];
+        let after_a = &after_q[q_end + 3..];
+        let a_end = after_a.find("\", \"").or_else(|| after_a.find("\".")).or_else(|| after_a.rfind('"'));
+        let Some(a_end) = a_end else { break };
+        let answer = &after_a[..a_end];
+        if !out.is_empty() {
+            out.push('\n');
+        }
+        out.push_str(question.trim());
+        out.push_str(" → ");
+        out.push_str(answer.trim());
+        rest = &after_a[a_end + 1..];
+    }
+    (!out.is_empty()).then_some(out)
 }
 
 /// Whether a result reads like numbered file lines.

@@ -193,6 +193,9 @@ pub enum Provenance {
     /// A shell command the operator ran themselves, and its output: neither
     /// a rule nor an action of the agent's.
     UserShell,
+    /// The operator's answers to the agent's questions (Claude Code's
+    /// AskUserQuestion): each a choice the operator made.
+    Answer,
 }
 
 impl Provenance {
@@ -207,6 +210,7 @@ impl Provenance {
             Provenance::Harness => "harness",
             Provenance::Brief => "brief",
             Provenance::UserShell => "user_shell",
+            Provenance::Answer => "answer",
         }
     }
 }
@@ -274,6 +278,10 @@ pub struct Message {
     /// When its record was written, as the log writes it (an ISO 8601 time
     /// in Claude Code and Codex logs), if it says.
     pub timestamp: Option<String>,
+    /// The file or skill its text is, when the log names it: an
+    /// instruction file's path (Claude Code's `nested_memory`), a skill's
+    /// name.
+    pub path: Option<String>,
 }
 
 impl Message {
@@ -291,6 +299,7 @@ impl Message {
             file: 0,
             record,
             timestamp: None,
+            path: None,
         }
     }
 
@@ -317,7 +326,7 @@ impl Message {
             Provenance::Hook => Source::HookContext,
             Provenance::Skill => Source::Skill,
             Provenance::Brief => Source::Assistant,
-            Provenance::Said | Provenance::Queued => match self.role {
+            Provenance::Said | Provenance::Queued | Provenance::Answer => match self.role {
                 MessageRole::System | MessageRole::Developer => Source::SystemPrompt,
                 MessageRole::User | MessageRole::Unknown => Source::Chat,
                 MessageRole::Assistant => Source::Assistant,
