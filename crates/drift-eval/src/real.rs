@@ -2,8 +2,9 @@
 //!
 //! For every labelled compaction, the labelled rules in force (every fate
 //! but `withdrawn`) are matched to the rules the tool judged at that
-//! compaction by the words they share ([`crate::text`]), one to one, best
-//! first, a rule on its labelled line before one elsewhere. Then:
+//! compaction by the words they share ([`crate::text`]): each label takes
+//! the best, a rule on its labelled line before one elsewhere (a sentence
+//! reported whole stands for each rule labelled in it). Then:
 //!
 //! - **found**: labelled rules the tool judged at all;
 //! - **carried, called lost**: of the rules the new context carried (kept,
@@ -332,10 +333,12 @@ fn score_compaction(
             .partial_cmp(&(a.1, a.0))
             .unwrap_or(std::cmp::Ordering::Equal)
     });
+    // Each label takes its best reported rule; a rule reported whole may
+    // stand for several labels that are parts of it.
     let mut pair_match: Vec<Option<usize>> = vec![None; pairs.len()];
     let mut taken = vec![false; view.rules.len()];
     for (_, _, p, j) in candidates {
-        if pair_match[p].is_none() && !taken[j] {
+        if pair_match[p].is_none() {
             pair_match[p] = Some(j);
             taken[j] = true;
         }

@@ -268,7 +268,11 @@ fn without_harness_text(summary: &str) -> String {
 /// Audits every compaction of `transcript` (see the module docs), with the
 /// finder and the judge this crate ships.
 pub fn audit_session(transcript: &Transcript) -> SessionAudit {
-    audit_session_with(transcript, &SessionFinder, &StructuralJudge::<crate::judge::NoSimilarity>::default())
+    audit_session_with(
+        transcript,
+        &SessionFinder,
+        &StructuralJudge::<crate::judge::NoSimilarity>::default(),
+    )
 }
 
 /// Audits every compaction of `transcript` with `finder` and `judge`.
@@ -297,7 +301,12 @@ pub fn audit_session_with(
 pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudit> {
     let c = transcript.summaries().last()?;
     let in_force = InForce::read(transcript, &SessionFinder);
-    Some(compaction(transcript, &in_force, c, &StructuralJudge::<crate::judge::NoSimilarity>::default()))
+    Some(compaction(
+        transcript,
+        &in_force,
+        c,
+        &StructuralJudge::<crate::judge::NoSimilarity>::default(),
+    ))
 }
 
 /// Whether the harness puts `rule` back after every compaction by itself.
@@ -305,10 +314,9 @@ fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
     match t.format {
         // AGENTS.md and the developer instructions go back into the initial
         // context.
-        TranscriptFormat::CodexSession => matches!(
-            rule.authority,
-            Authority::Instructions | Authority::System
-        ),
+        TranscriptFormat::CodexSession => {
+            matches!(rule.authority, Authority::Instructions | Authority::System)
+        }
         // CLAUDE.md and unscoped rules are re-read from disk; the skills
         // that ran are put back.
         TranscriptFormat::ClaudeCodeSession => {
@@ -316,7 +324,9 @@ fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
                 && (m.provenance == Provenance::Skill
                     || rule.file.as_deref().is_some_and(|f| {
                         let lower = f.to_lowercase().replace('\\', "/");
-                        lower.ends_with("/claude.md") || lower == "claude.md" || lower.contains("/.claude/rules/")
+                        lower.ends_with("/claude.md")
+                            || lower == "claude.md"
+                            || lower.contains("/.claude/rules/")
                     }))
         }
         // Instructions are sent again with every request.
@@ -357,7 +367,11 @@ fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
     } else {
         t.messages
             .get(last)
-            .and_then(|lm| lm.text.find(r.text.as_str()).map(|s| Span::new(s, s + r.text.len())))
+            .and_then(|lm| {
+                lm.text
+                    .find(r.text.as_str())
+                    .map(|s| Span::new(s, s + r.text.len()))
+            })
             .unwrap_or(r.span)
     };
     RuleFate {
@@ -383,6 +397,15 @@ fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
     }
 }
 
+/// The part of a rule the judge looks for: for the user's answer to a
+/// question, the answer (the question is only its context).
+fn judged(r: &StandingRule) -> &str {
+    match r.text.split_once(" → ") {
+        Some((_, answer)) if r.cue == crate::rules::ANSWER_CUE => answer,
+        _ => &r.text,
+    }
+}
+
 /// Why a compaction's summary cannot be read.
 fn unreadable(t: &Transcript, c: &Compaction) -> Option<String> {
     if c.summary.is_some() {
@@ -391,7 +414,11 @@ fn unreadable(t: &Transcript, c: &Compaction) -> Option<String> {
     if c.encrypted {
         return Some("the summary is encrypted".into());
     }
-    if let Some(d) = t.damaged.iter().find(|d| d.line > c.record && d.line <= c.record + 2) {
+    if let Some(d) = t
+        .damaged
+        .iter()
+        .find(|d| d.line > c.record && d.line <= c.record + 2)
+    {
         return Some(alloc::format!("its summary is on damaged line {}", d.line));
     }
     Some("the log holds no summary for it".into())
@@ -465,10 +492,17 @@ fn compaction(
         .get(c.at..next)
         .unwrap_or(&[])
         .iter()
-        .filter(|m| matches!(m.provenance, Provenance::Hook | Provenance::ProjectFile | Provenance::Skill))
+        .filter(|m| {
+            matches!(
+                m.provenance,
+                Provenance::Hook | Provenance::ProjectFile | Provenance::Skill
+            )
+        })
         .collect();
     for (i, r) in in_force.at(c.at) {
-        let Some(m) = t.messages.get(r.message) else { continue };
+        let Some(m) = t.messages.get(r.message) else {
+            continue;
+        };
         let mut rule = session_rule(i, r);
         let last = r.last_before(c.at);
         if preserved.contains(&r.message) || preserved.contains(&last) {
@@ -483,9 +517,9 @@ fn compaction(
         // A skill the log shows put back, cut short without this rule.
         let cut = m.provenance == Provenance::Skill
             && !shown_again
-            && put_back.iter().any(|p| {
-                p.provenance == Provenance::Skill && p.path.is_some() && p.path == m.path
-            });
+            && put_back
+                .iter()
+                .any(|p| p.provenance == Provenance::Skill && p.path.is_some() && p.path == m.path);
         if cut {
             rule.rule.fate = Fate::Dropped;
             rule.why = "the harness put its skill back cut short, without it".into();
@@ -520,7 +554,7 @@ fn compaction(
             audit.unjudged.push(rule);
             continue;
         }
-        let verdict = judge.judge(&r.text, &after);
+        let verdict = judge.judge(judged(r), &after);
         rule.rule.fate = verdict.fate;
         rule.rule.evidence = verdict.evidence.map(|span| Evidence {
             span,
@@ -577,9 +611,26 @@ const ATTRIBUTIONS: &[&str] = &[
 
 /// Words of a rule's force, for an invented rule.
 const FORCE: &[&str] = &[
-    " must ", " never ", " don't ", " do not ", " only ", " always ", " should ", " wait ",
-    " approval", " before ", " without ", " not to ", " no ", " nothing ", " avoid", " required",
-    " forbid", " stop ", " confirm", " until ",
+    " must ",
+    " never ",
+    " don't ",
+    " do not ",
+    " only ",
+    " always ",
+    " should ",
+    " wait ",
+    " approval",
+    " before ",
+    " without ",
+    " not to ",
+    " no ",
+    " nothing ",
+    " avoid",
+    " required",
+    " forbid",
+    " stop ",
+    " confirm",
+    " until ",
 ];
 
 /// What the harness asks for when it compacts: a summary that quotes it as
@@ -596,7 +647,19 @@ const COMPACTION_REQUEST: &[&str] = &[
     "your task is to create",
 ];
 
-/// The summary's sentences that state a rule nobody gave.
+/// The summary's sentences that state a rule nobody gave:
+///
+/// - a gate on the work that nobody set: "once the user confirms", "no
+///   further steps without the user's approval", "pending user approval",
+///   when the user never asked to approve or confirm anything;
+/// - a rule put in the user's mouth ("the user explicitly prohibited …",
+///   "the user wants …" with a rule's force) that nothing the user or the
+///   brief said supports, or that is the harness's own compaction request
+///   ("respond with text only, do not call any tools") taken for the
+///   user's.
+///
+/// A sentence that quotes what the log holds word for word is a quote, not
+/// an invention. Neighbouring sentences of one claim are one.
 fn invented(
     t: &Transcript,
     in_force: &InForce,
@@ -605,53 +668,205 @@ fn invented(
     after: &After<'_>,
 ) -> Vec<InventedRule> {
     use crate::judge::frame::frame;
-    // What the user and the brief said before the compaction, sentence by
-    // sentence.
-    let said: Vec<&Message> = t
+    // What the user and the brief said before the compaction, all of it.
+    let said: String = t
         .messages
         .iter()
         .take(at)
         .filter(|m| {
             matches!(m.role, MessageRole::User | MessageRole::Unknown)
-                && matches!(m.provenance, Provenance::Said | Provenance::Queued | Provenance::Brief | Provenance::Answer)
+                && matches!(
+                    m.provenance,
+                    Provenance::Said | Provenance::Queued | Provenance::Brief | Provenance::Answer
+                )
         })
-        .collect();
-    let mut out = Vec::new();
-    for (span, section) in after.sentences() {
+        .map(|m| m.text.as_str())
+        .chain(
+            in_force
+                .rules
+                .iter()
+                .filter(|r| r.message < at)
+                .map(|r| r.text.as_str()),
+        )
+        .collect::<Vec<_>>()
+        .join("\n");
+    let said_lower = said.to_lowercase();
+    let said_frame = frame(&said, Span::new(0, said.len()));
+    let user_gates = USER_GATES.iter().any(|g| said_lower.contains(g));
+    let mut out: Vec<InventedRule> = Vec::new();
+    let mut last_end: Option<usize> = None;
+    for (span, _) in after.sentences() {
         let text = span.of(summary);
         let lower = alloc::format!(" {} ", text.to_lowercase().replace('\u{2019}', "'"));
-        let attributed = ATTRIBUTIONS.iter().any(|a| lower.contains(a)) || section == Section::Quotes;
-        if !attributed {
+        let quotes_log = quotes_the_log(t, at, text);
+        let about_user = USER_WORDS.iter().any(|u| lower.contains(u));
+        let gate = about_user
+            && GATES.iter().any(|g| lower.contains(g))
+            && GATE_WORDS.iter().any(|g| lower.contains(g));
+        let attributed = ATTRIBUTIONS.iter().any(|a| lower.contains(a));
+        let harness = COMPACTION_REQUEST.iter().any(|h| lower.contains(h))
+            || (lower.contains("tool")
+                && (lower.contains("text only")
+                    || lower.contains("text-only")
+                    || lower.contains("prohibit")));
+        let cited = CITED.iter().any(|c| lower.contains(c));
+        let claim = if quotes_log || cited {
+            false
+        } else if gate {
+            !user_gates
+        } else if attributed && harness {
+            true
+        } else if attributed && FORCE.iter().any(|f| lower.contains(f)) {
+            let c = frame(summary, span);
+            c.terms.len() >= 2 && !supported(&said, &said_frame, text, &c)
+        } else {
+            false
+        };
+        if !claim {
+            last_end = None;
             continue;
         }
-        let harness = COMPACTION_REQUEST.iter().any(|h| lower.contains(h));
-        if !harness && !FORCE.iter().any(|f| lower.contains(f)) {
-            continue;
-        }
-        if !harness {
-            let claim = frame(summary, span);
-            if claim.terms.len() < 2 {
-                continue;
+        match out.last_mut() {
+            Some(prev) if last_end.is_some_and(|e| span.start <= e + 3) => {
+                prev.after = Span::new(prev.after.start, span.end);
+                prev.text = prev.after.of(summary).trim().to_string();
             }
-            let supported = said.iter().any(|m| supports(&m.text, &claim))
-                || in_force.rules.iter().any(|r| r.message < at && supports(&r.text, &claim));
-            if supported {
-                continue;
-            }
+            _ => out.push(InventedRule {
+                after: span,
+                text: text.trim().to_string(),
+            }),
         }
-        out.push(InventedRule {
-            after: span,
-            text: text.trim().to_string(),
-        });
+        last_end = Some(span.end);
     }
     out
 }
 
-/// Whether `text` (something the user said) holds enough of `claim` to
-/// support it: half its content.
-fn supports(text: &str, claim: &crate::judge::frame::Frame) -> bool {
-    use crate::judge::frame::frame;
-    let said = frame(text, Span::new(0, text.len()));
+/// Words that make a sentence about the user.
+const USER_WORDS: &[&str] = &[" user", " the human"];
+
+/// Words that cite where a gate or rule comes from (a skill, a file): the
+/// summary then reports a rule, it does not invent one.
+const CITED: &[&str] = &[
+    "per the skill",
+    "per the user's claude",
+    "claude.md",
+    "agents.md",
+    "per the rule",
+    "according to",
+    "as the skill",
+    "the skill's",
+    "per skill",
+    "per the workflow",
+    "per the plan",
+];
+
+/// Words of a gate on the work: waiting on someone's say-so.
+const GATES: &[&str] = &[
+    "once ",
+    "until ",
+    "before ",
+    "pending",
+    "await",
+    "wait for",
+    "waiting for",
+    "without",
+    "requires",
+    "require ",
+    "need ",
+    "needs ",
+    "must ",
+    "should ",
+    "cannot proceed",
+    "can't proceed",
+    "blocked",
+    "only after",
+    "on hold",
+];
+
+/// What a gate waits for.
+const GATE_WORDS: &[&str] = &[
+    "confirm",
+    "approv",
+    "permission",
+    "go-ahead",
+    "go ahead",
+    "explicit direction",
+    "explicit instruction",
+    "new instruction",
+    "further instruction",
+    "consent",
+    "sign-off",
+    "sign off",
+    "lifts",
+];
+
+/// What a user says to set a gate on the work.
+const USER_GATES: &[&str] = &[
+    "ask me",
+    "check with me",
+    "wait for my",
+    "wait for me",
+    "i will review",
+    "i'll review",
+    "let me review",
+    "my approval",
+    "my ok",
+    "my okay",
+    "my go-ahead",
+    "confirm with me",
+    "need my",
+    "get my",
+    "until i say",
+    "until i confirm",
+    "before you proceed",
+    "等我",
+    "我确认",
+    "我来review",
+    "我review",
+    "先问我",
+];
+
+/// Whether `text` (a sentence of the summary) quotes what the log holds
+/// before `at`: a quotation of ten characters or more found there word for
+/// word.
+fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
+    let quoted: Vec<&str> = text
+        .split(['"', '“', '”'])
+        .skip(1)
+        .step_by(2)
+        .map(|q| q.trim().trim_end_matches("..."))
+        .filter(|q| q.chars().count() >= 10)
+        .collect();
+    !quoted.is_empty()
+        && quoted
+            .iter()
+            .all(|q| t.messages.iter().take(at).any(|m| m.text.contains(q)))
+}
+
+/// Whether what the user said supports a claim of the summary: the words
+/// it quotes are the user's, or the user's words hold half its content.
+fn supported(
+    said: &str,
+    said_frame: &crate::judge::frame::Frame,
+    claim_text: &str,
+    claim: &crate::judge::frame::Frame,
+) -> bool {
+    let quoted: Vec<&str> = claim_text
+        .split(['"', '“', '”'])
+        .skip(1)
+        .step_by(2)
+        .filter(|q| q.trim().chars().count() >= 2)
+        .collect();
+    if !quoted.is_empty() && quoted.iter().all(|q| said.contains(q.trim())) {
+        return true;
+    }
+    supports_frame(said_frame, claim)
+}
+
+/// Whether the user's words (`said`) hold half of `claim`'s content.
+fn supports_frame(said: &crate::judge::frame::Frame, claim: &crate::judge::frame::Frame) -> bool {
+    let keys: alloc::collections::BTreeSet<&str> =
+        said.terms.iter().map(|t| t.key.as_str()).collect();
     let total: f64 = claim.terms.iter().map(|t| t.weight()).sum();
     if total == 0.0 {
         return true;
@@ -659,7 +874,7 @@ fn supports(text: &str, claim: &crate::judge::frame::Frame) -> bool {
     let got: f64 = claim
         .terms
         .iter()
-        .filter(|t| said.terms.iter().any(|s| s.key == t.key))
+        .filter(|t| keys.contains(t.key.as_str()))
         .map(|t| t.weight())
         .sum();
     got / total >= 0.5

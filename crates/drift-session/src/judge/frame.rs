@@ -451,7 +451,18 @@ mod tests {
         assert_eq!(r.polarity(), Polarity::Forbids);
         assert!(r.is_firm());
         let keys: Vec<&str> = r.terms.iter().map(|t| t.key.as_str()).collect();
-        assert_eq!(keys, ["bump", "chart", "version", "chart", "yaml", "chart.yaml", "hand"]);
+        assert_eq!(
+            keys,
+            [
+                "bump",
+                "chart",
+                "version",
+                "chart",
+                "yaml",
+                "chart.yaml",
+                "hand"
+            ]
+        );
         assert!(r.terms[0].negated);
         let soft = f("try to avoid bumping the chart version by hand");
         assert!(soft.soft > 0 && soft.firm == 0);

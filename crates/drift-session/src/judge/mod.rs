@@ -290,7 +290,9 @@ fn rule_clauses(text: &str) -> RuleClauses {
             .to_lowercase()
             .replace('\'', "");
         let cued = f.negations + f.firm + f.soft > 0 || f.only || f.permits;
+        let latin = !span.of(text).chars().any(crate::rules::chat::is_unspaced);
         let reason = k > 0
+            && latin
             && (tables::REASONS.contains(&first_word.as_str())
                 || !cued && !imperative(&first_word));
         clauses.push((f, !reason));
@@ -342,6 +344,8 @@ struct Alignment {
     /// other way round.
     flipped: usize,
     matched: usize,
+    /// Of the matched, the rule's own words (not values, not its reason's).
+    matched_words: usize,
 }
 
 fn group(stem: &str) -> Option<usize> {
@@ -382,11 +386,22 @@ impl<S: Similarity> StructuralJudge<S> {
         // A rule in a script without spaces against a sentence in another
         // script (a Chinese rule, an English summary): only its named
         // things and Latin words can be found.
-        let pairs: f64 = rule.terms.iter().filter(|t| t.kind == TermKind::Pair).map(frame::Term::weight).sum();
-        let across = pairs * 2.0 >= rule.weight() && !unit.terms.iter().any(|t| t.kind == TermKind::Pair);
+        let pairs: f64 = rule
+            .terms
+            .iter()
+            .filter(|t| t.kind == TermKind::Pair)
+            .map(frame::Term::weight)
+            .sum();
+        let across =
+            pairs * 2.0 >= rule.weight() && !unit.terms.iter().any(|t| t.kind == TermKind::Pair);
         let counted = |t: &frame::Term| !(across && t.kind == TermKind::Pair);
-        let total: f64 = rule.terms.iter().filter(|t| counted(t)).map(frame::Term::weight).sum();
-        if total == 0.0 || (across && total < 2.0) {
+        let total: f64 = rule
+            .terms
+            .iter()
+            .filter(|t| counted(t))
+            .map(frame::Term::weight)
+            .sum();
+        if total == 0.0 || (across && total < 1.0) {
             return Alignment::default();
         }
         let mut a = Alignment::default();
@@ -412,6 +427,9 @@ impl<S: Similarity> StructuralJudge<S> {
             }
             if let Some(i) = at {
                 a.matched += 1;
+                if t.kind == TermKind::Word && t.scale >= 1.0 {
+                    a.matched_words += 1;
+                }
                 if unit.terms[i].negated != t.negated && t.kind == TermKind::Word {
                     a.flipped += 1;
                 }
@@ -425,6 +443,15 @@ impl<S: Similarity> StructuralJudge<S> {
                         same_kind(kind, u.kind) && u.key != t.key && close(kind, &t.key, &u.key)
                     })
                     .map(|u| (t.key.clone(), u.key.clone()));
+            }
+        }
+        // Another value of the rule's kind counts as the rule's, changed,
+        // only where enough else is the same: a number beside one word of
+        // the rule ("5 retries" for "3 retries"), a name beside two.
+        if let Some((from, _)) = &a.changed {
+            let numeric = rule.terms.iter().any(|t| &t.key == from && matches!(t.kind, TermKind::Value(k) if k.is_numeric()));
+            if a.matched_words < if numeric { 1 } else { 2 } {
+                a.changed = None;
             }
         }
         a.coverage = got / total;
@@ -463,6 +490,15 @@ impl<S: Similarity> StructuralJudge<S> {
 /// same file named with more or less of its directory.
 fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
     if u.key == key {
+        return true;
+    }
+    // A flag or name written inside a longer one ("--verbose" in
+    // "quiet+--verbose").
+    if kind == EntityKind::Identifier
+        && key.len() >= 4
+        && matches!(u.kind, TermKind::Value(_))
+        && (u.key.contains(key) || (u.key.len() >= 4 && key.contains(u.key.as_str())))
+    {
         return true;
     }
     kind == EntityKind::Path
@@ -669,7 +705,9 @@ impl<S: Similarity> StructuralJudge<S> {
             .terms
             .iter()
             .filter(|t| t.kind != TermKind::Part && !acts.iter().any(|a| a.key == t.key))
-            .filter(|t| acts.is_empty() || !forbids || governed(t) || matches!(t.kind, TermKind::Value(_)))
+            .filter(|t| {
+                acts.is_empty() || !forbids || governed(t) || matches!(t.kind, TermKind::Value(_))
+            })
             .filter(|t| !acts.is_empty() || governed(t))
             .collect();
         let all: f64 = objects.iter().map(|o| o.weight()).sum();
@@ -736,7 +774,10 @@ impl<S: Similarity> StructuralJudge<S> {
 fn removing(f: &Frame) -> bool {
     f.terms.iter().any(|t| {
         t.kind == TermKind::Word
-            && matches!(t.key.as_str(), "remov" | "delet" | "drop" | "eras" | "strip" | "clean" | "replac" | "get")
+            && matches!(
+                t.key.as_str(),
+                "remov" | "delet" | "drop" | "eras" | "strip" | "clean" | "replac" | "get"
+            )
     })
 }
 

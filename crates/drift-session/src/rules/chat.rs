@@ -256,6 +256,26 @@ const CJK_NOT: &[&str] = &[
     "不能用",
 ];
 
+/// Chinese cues of how or where the work is done: a rule even inside a
+/// task ("彻底更新…在源文件上做修改").
+const CJK_METHOD: &[&str] = &[
+    "基于",
+    "按照",
+    "参考",
+    "根据",
+    "用",
+    "使用",
+    "采用",
+    "在源文件",
+    "写入",
+    "输出到",
+    "放到",
+    "放在",
+    "保存到",
+    "中文",
+    "基础上",
+];
+
 /// Openers of a one-off task in Chinese.
 const CJK_TASK_VERBS: &[&str] = &[
     "修复",
@@ -389,8 +409,11 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if (first..w.len()).all(|i| in_list(ACKNOWLEDGEMENTS, w.text(i))) {
         return None;
     }
-    if typed == Typed::Answers {
-        return Some((RuleForm::Obligation, "an answer to the agent's question"));
+    if typed == Typed::Answers || answered(trimmed) {
+        return Some((RuleForm::Obligation, super::ANSWER_CUE));
+    }
+    if definition(&w, first, trimmed) {
+        return Some((RuleForm::Binding, "a definition"));
     }
     let question = trimmed.ends_with('?')
         || (in_list(QUESTION_OPENERS, opener)
@@ -476,6 +499,39 @@ pub(crate) fn opens_instruction(word: &str) -> bool {
     in_list(STANDING_VERBS, word) || in_list(TASK_VERBS, word) || in_list(PLACING_VERBS, word)
 }
 
+/// A question the agent asked, answered in the same line ("… before the
+/// code? yes", "…？你决定"): the user's decision.
+fn answered(clause: &str) -> bool {
+    let t = clause.trim_end_matches(['.', '。', '!', '！', ' ']);
+    let lower = t.to_lowercase();
+    [
+        "? yes",
+        "?yes",
+        "？yes",
+        "? no",
+        "？no",
+        "？你决定",
+        "? 你决定",
+        "？是",
+        "？好",
+        "？可以",
+        "? ok",
+        "？ok",
+    ]
+    .iter()
+    .any(|a| lower.ends_with(a))
+}
+
+/// A definition the user gives: a short name, `=`, what it is ("FY = July
+/// 1 - June 30", "Speedup = cycles_before / cycles_after").
+fn definition(w: &Words<'_>, first: usize, clause: &str) -> bool {
+    let Some((name, what)) = clause.split_once(" = ") else {
+        return false;
+    };
+    let name_words = name.split_whitespace().count();
+    name_words >= 1 && name_words <= 5 && !what.trim().is_empty() && w.len() - first >= 3
+}
+
 /// Whether an "only" at `at` instructs: it opens the clause, follows a
 /// verb the clause opens with or a modal, or comes after what it limits
 /// ("squash-merge only"); not "a fresh agent can only reach it by…".
@@ -486,7 +542,10 @@ fn instructs_only(w: &Words<'_>, first: usize, at: usize) -> bool {
     let before = w.text(at - 1);
     let opener = w.text(first);
     let modal = matches!(before, "must" | "should" | "shall");
-    let said_by_subject = matches!(before, "can" | "could" | "will" | "would" | "may" | "is" | "are" | "was" | "were" | "has" | "have");
+    let said_by_subject = matches!(
+        before,
+        "can" | "could" | "will" | "would" | "may" | "is" | "are" | "was" | "were" | "has" | "have"
+    );
     if said_by_subject {
         return false;
     }
@@ -548,7 +607,7 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
         return None;
     }
     if typed == Typed::Answers {
-        return Some((RuleForm::Obligation, "an answer to the agent's question"));
+        return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
     if clause.ends_with('？') || clause.ends_with('?') || clause.contains('吗') {
         return None;
@@ -568,11 +627,12 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
         }) {
             continue;
         }
+        let method = CJK_METHOD.contains(&cue);
         match strength {
             Strength::Strong if pasted || !task_opener || is_constraint(form) => {
                 return Some((form, cue));
             }
-            Strength::Weak if !pasted && !task_opener => return Some((form, cue)),
+            Strength::Weak if !pasted && (!task_opener || method) => return Some((form, cue)),
             _ => {}
         }
     }
@@ -695,7 +755,7 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
                     span,
                     kind: RuleForm::Obligation.kind(),
                     form: RuleForm::Obligation,
-                    cue: "an answer to the agent's question",
+                    cue: super::ANSWER_CUE,
                     quoted: false,
                 });
             }
@@ -704,12 +764,19 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         return out;
     }
     let pasted = typed == Typed::Chat && is_paste(text);
-    let paste = if typed == Typed::Chat && !pasted { pasted_spans(text) } else { Vec::new() };
+    let paste = if typed == Typed::Chat && !pasted {
+        pasted_spans(text)
+    } else {
+        Vec::new()
+    };
     read(text, Source::Chat, |unit| {
         if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
             return;
         }
-        if paste.iter().any(|p| p.start <= unit.span.start && unit.span.end <= p.end) {
+        if paste
+            .iter()
+            .any(|p| p.start <= unit.span.start && unit.span.end <= p.end)
+        {
             return;
         }
         if unit.kind == UnitKind::Row && typed != Typed::Answers {

@@ -263,6 +263,9 @@ pub use boilerplate::{is_harness_text, operator_content, summary_body};
 pub use book::{BookRule, RuleBook, RulePlace, rule_key};
 pub use force::{Authority, InForce, RuleFinder, SessionFinder, StandingRule, TextOrigin};
 
+/// The cue of a rule that is the user's answer to the agent's question.
+pub(crate) const ANSWER_CUE: &str = "an answer to the agent's question";
+
 /// Where a text comes from: who wrote it and how it reached the agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Source {

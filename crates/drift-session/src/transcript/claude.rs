@@ -326,7 +326,10 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
         }
         Some("invoked_skills") => {
             // The skills that ran, put back after a compaction.
-            let skills = a.get("skills").and_then(Value::as_array).map_or(&[][..], Vec::as_slice);
+            let skills = a
+                .get("skills")
+                .and_then(Value::as_array)
+                .map_or(&[][..], Vec::as_slice);
             let before = r.messages.len();
             for skill in skills {
                 let text = content_text(skill.get("content"));
@@ -334,7 +337,10 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
                     continue;
                 }
                 let mut m = Message::new(MessageRole::User, text, record).from(Provenance::Skill);
-                m.path = skill.get("name").and_then(Value::as_str).map(ToString::to_string);
+                m.path = skill
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .map(ToString::to_string);
                 r.push(m);
             }
             if r.messages.len() == before {
@@ -351,7 +357,8 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
             if text.trim().is_empty() {
                 r.skip("attachment (nested_memory)");
             } else {
-                let mut m = Message::new(MessageRole::User, text, record).from(Provenance::ProjectFile);
+                let mut m =
+                    Message::new(MessageRole::User, text, record).from(Provenance::ProjectFile);
                 m.path = str_field(a, "path").map(ToString::to_string);
                 r.push(m);
             }
@@ -723,12 +730,17 @@ fn answers(result: &str) -> Option<String> {
     let mut rest = body;
     while let Some(q_start) = rest.find('"') {
         let after_q = &rest[q_start + 1..];
-        let Some(q_end) = after_q.find("\"=\"") else { break };
+        let Some(q_end) = after_q.find("\"=\"") else {
+            break;
+        };
         let question = &after_q[..q_end];
         let after_a = &after_q[q_end + 3..];
-        let a_end = after_a.find("\", \"").or_else(|| after_a.find("\".")).or_else(|| after_a.rfind('"'));
+        let a_end = after_a
+            .find("\", \"")
+            .or_else(|| after_a.find("\"."))
+            .or_else(|| after_a.rfind('"'));
         let Some(a_end) = a_end else { break };
-        let answer = &after_a[..a_end];
+        let answer = after_a[..a_end].trim().trim_end_matches("(Recommended)");
         if !out.is_empty() {
             out.push('\n');
         }
