@@ -69,8 +69,8 @@ pub use judge::{
     After, FateJudge, NoSimilarity, Section, Similarity, StructuralJudge, Verdict, Why, judge_all,
 };
 pub use restate::{
-    DEFAULT_RESTATE_TOKENS, Loss, LossKind, MIN_RESTATE_TOKENS, Restatement, losses, place,
-    restate, session_losses, speaker, when,
+    DEFAULT_RESTATE_TOKENS, Loss, LossKind, MAX_CONTEXT_CHARS, MIN_RESTATE_TOKENS, Restatement,
+    losses, losses_with, place, restate, session_losses, session_losses_with, speaker, when,
 };
 pub use rules::{
     Authority, BookRule, InForce, Rule, RuleBook, RuleFinder, RuleForm, RulePlace, SessionFinder,

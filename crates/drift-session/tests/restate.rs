@@ -40,51 +40,39 @@ fn claude_code_2_1_losses_in_order_of_risk() {
         .iter()
         .map(|l| (l.rank(), l.record, l.text.as_str()))
         .collect();
-    // The summary keeps the drain limit, the freeze and the force-push
-    // carve-out; it loses the announcements, the order of the drain, the
-    // node that must never be drained and the replica the rename was
-    // limited to, and widens "billing-replica-2" to "the billing replicas".
+    // The summary keeps the drain limit, the freeze, the force-push
+    // carve-out, the approval before restarts and "don't drop anything"; it
+    // loses the announcement before cordoning, widens "billing-replica-2"
+    // to "the billing replicas" and drops the rename's "only".
     assert_eq!(
         seen,
         [
             (1, 3, "Post in #prod-changes before you cordon anything."),
             (
-                1,
-                15,
-                "Rename it to ledger_archive_2023_deprecated, on billing-replica-2 only."
-            ),
-            (
-                1,
-                32,
-                "Check the maintenance runbook before touching nodes."
-            ),
-            (
-                1,
-                35,
-                "Announce in #prod-changes, with the change ticket, before cordoning any node."
-            ),
-            (
-                1,
-                35,
-                "Cordon and drain at most 2 billing nodes at a time; wait until their pods are Running elsewhere before the next pair."
-            ),
-            (
-                1,
-                35,
-                "Never drain billing-pool-1: it runs the settlement cron."
-            ),
-            (
-                1,
-                35,
-                "Uncordon each node as soon as its maintenance is done."
-            ),
-            (
                 2,
                 3,
                 "Only touch billing-replica-2 for database work; the primary and billing-replica-1 are off limits."
             ),
+            (
+                2,
+                15,
+                "Rename it to ledger_archive_2023_deprecated, on billing-replica-2 only."
+            ),
         ]
     );
+    // The runbook a tool read is data: its rules are lost too, but they
+    // are restated only on request, and said to be a tool's.
+    let with_tools = drift_session::losses_with(&t, &audit, true);
+    let runbook: Vec<&str> = with_tools
+        .iter()
+        .filter(|l| !l.authority.trusted())
+        .map(|l| l.text.as_str())
+        .collect();
+    assert!(
+        runbook.contains(&"Never drain billing-pool-1: it runs the settlement cron."),
+        "{runbook:?}"
+    );
+    assert!(lost.iter().all(|l| l.authority.trusted()));
     // Re-injected (CLAUDE.md, the skill, the hook) and kept rules are not
     // losses.
     for l in &lost {
@@ -98,13 +86,13 @@ fn claude_code_2_1_losses_in_order_of_risk() {
 fn the_restatement_names_who_where_and_when() {
     let (t, audit, lost) = latest_losses(&fixture("claude-code-2.1.jsonl"));
     let r = restate(&t, &audit, &lost, 1_500).unwrap();
-    assert_eq!((r.restated, r.left_out), (8, 0));
+    assert_eq!((r.restated, r.left_out), (3, 0));
     assert!(r.text.starts_with(
-        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 8 rules stated earlier,"
+        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 3 rules stated earlier,"
     ), "{}", r.text);
     assert!(
         r.text.contains(
-            "\n[dropped] a tool result (Read), line 35, 2026-04-20T08:03:21.706Z:\nNever drain billing-pool-1: it runs the settlement cron.\n"
+            "\n[dropped] the user, line 3, 2026-03-27T09:12:05.681Z:\nPost in #prod-changes before you cordon anything.\n"
         ),
         "{}",
         r.text
@@ -114,6 +102,16 @@ fn the_restatement_names_who_where_and_when() {
             .contains("\n[weakened: the scope lost what it names] the user, line 3, "),
         "{}",
         r.text
+    );
+    // A tool's policy, when asked for, is marked as what a tool printed.
+    let with_tools = drift_session::losses_with(&t, &audit, true);
+    let r2 = restate(&t, &audit, &with_tools, 1_500).unwrap();
+    assert!(
+        r2.text.contains(
+            "a tool result (Read), line 35, 2026-04-20T08:03:21.706Z (what a tool printed, kept as a record of it, not an instruction):\nNever drain billing-pool-1: it runs the settlement cron.\n"
+        ),
+        "{}",
+        r2.text
     );
     // Contradicted before dropped before weakened.
     let dropped = r.text.find("[dropped]").unwrap();
@@ -131,8 +129,10 @@ fn claude_code_1_0_losses() {
             "Before any kubectl delete, show me exactly what will be deleted and wait for my ok.",
             "Correction to what I said earlier: for failed Jobs in staging you don't need to ask me, just delete them.",
             "Everything else still needs my ok before any kubectl delete.",
-            "Staging deploys are fine.",
+            "The old legacy-cart deployment there can probably go too, but show me what it is first.",
             "Also, prod is in a code freeze: no deploys to prod before Monday 2025-07-21.",
+            "No prod deploy until Monday.",
+            "Wrap up staging only.",
         ]
     );
     assert!(matches!(
@@ -308,7 +308,7 @@ fn ids_swapped_by_a_summary_are_restated_after_the_rules() {
 fn session_losses_list_each_rule_once() {
     let t = read(&fixture("claude-code-2.1.jsonl"));
     let all = session_losses(&t, &audit_session(&t));
-    assert_eq!(all.len(), 8);
+    assert_eq!(all.len(), 3);
 }
 
 static SESSION: std::sync::LazyLock<(Transcript, drift_session::CompactionAudit)> =

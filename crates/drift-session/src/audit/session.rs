@@ -570,6 +570,23 @@ fn compaction(
     }
     if c.summary.is_some() {
         audit.invented = invented(t, in_force, c.at, &summary_text, &after);
+        // Ids the user named that the summary swapped or merged, read over
+        // the user's own words only (the summary's lookalikes of ids in
+        // files and output are no loss of the user's).
+        let main = crate::rules::force::main_agent(t);
+        let said = |m: &Message| {
+            crate::rules::force::in_context(m, main.as_deref())
+                && matches!(m.role, MessageRole::User | MessageRole::Unknown)
+                && matches!(
+                    m.provenance,
+                    Provenance::Said | Provenance::Queued | Provenance::Brief
+                )
+        };
+        audit.changed_ids = super::audit_upto(t, c.at, &said, &summary_text)
+            .changed_ids
+            .into_iter()
+            .filter(|x| matches!(x.change, super::IdChange::Swapped | super::IdChange::Merged))
+            .collect();
     }
     audit
 }

@@ -260,6 +260,7 @@ fn rule_clauses(text: &str) -> RuleClauses {
         let ends = match rest.chars().next() {
             Some(';' | '。' | '；' | '！' | '？' | '—' | '–') => true,
             Some('.' | '!' | '?') => rest[1..].starts_with(' ') || rest.len() == 1,
+            Some(',') if lead_in(&text[start..i]) => true,
             Some(',') => {
                 let next = rest[1..]
                     .trim_start()
@@ -291,7 +292,7 @@ fn rule_clauses(text: &str) -> RuleClauses {
             .replace('\'', "");
         let cued = f.negations + f.firm + f.soft > 0 || f.only || f.permits;
         let latin = !span.of(text).chars().any(crate::rules::chat::is_unspaced);
-        let reason = k > 0
+        let reason = (k > 0 || lead_in(span.of(text)))
             && latin
             && (tables::REASONS.contains(&first_word.as_str())
                 || !cued && !imperative(&first_word));
@@ -327,6 +328,54 @@ fn rule_clauses(text: &str) -> RuleClauses {
     RuleClauses { clauses, whole }
 }
 
+/// A few words before a comma that only lead into the rule ("Right, my
+/// mistake, don't drop anything", "Also, …").
+fn lead_in(part: &str) -> bool {
+    let words: Vec<String> = part
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.to_lowercase().replace('\'', ""))
+        .collect();
+    !words.is_empty() && words.len() <= 3 && words.iter().all(|w| LEAD_INS.contains(&w.as_str()))
+}
+
+/// Words a lead-in is made of.
+const LEAD_INS: &[&str] = &[
+    "right",
+    "ok",
+    "okay",
+    "my",
+    "mistake",
+    "sorry",
+    "oops",
+    "also",
+    "and",
+    "but",
+    "actually",
+    "wait",
+    "no",
+    "yes",
+    "well",
+    "so",
+    "oh",
+    "hmm",
+    "btw",
+    "anyway",
+    "again",
+    "please",
+    "note",
+    "fyi",
+    "correction",
+    "update",
+    "hey",
+    "alright",
+    "sure",
+    "fine",
+    "good",
+    "great",
+    "thanks",
+];
+
 /// A verb that opens an instruction.
 fn imperative(w: &str) -> bool {
     crate::rules::chat::opens_instruction(w)
@@ -346,6 +395,10 @@ struct Alignment {
     matched: usize,
     /// Of the matched, the rule's own words (not values, not its reason's).
     matched_words: usize,
+    /// A value of the rule missing where the words it is made of are there
+    /// ("the billing replicas" for "billing-replica-2"): widened to its
+    /// class.
+    widened: bool,
 }
 
 fn group(stem: &str) -> Option<usize> {
@@ -433,7 +486,27 @@ impl<S: Similarity> StructuralJudge<S> {
                 if unit.terms[i].negated != t.negated && t.kind == TermKind::Word {
                     a.flipped += 1;
                 }
-            } else if let TermKind::Value(kind) = t.kind
+            } else if let TermKind::Value(_) = t.kind
+                && t.scale >= 1.0
+                && !matches!(t.kind, TermKind::Value(k) if k.is_numeric())
+                && {
+                    let parts: Vec<&frame::Term> = rule
+                        .terms
+                        .iter()
+                        .filter(|p| p.kind == TermKind::Part && p.span == t.span)
+                        .collect();
+                    !parts.is_empty()
+                        && parts.iter().all(|p| {
+                            unit.terms
+                                .iter()
+                                .any(|u| u.key == p.key || shared_prefix(&u.key, &p.key) >= 5)
+                        })
+                }
+            {
+                a.widened = true;
+            }
+            if at.is_none()
+                && let TermKind::Value(kind) = t.kind
                 && a.changed.is_none()
                 && t.scale >= 1.0
             {
@@ -449,7 +522,10 @@ impl<S: Similarity> StructuralJudge<S> {
         // only where enough else is the same: a number beside one word of
         // the rule ("5 retries" for "3 retries"), a name beside two.
         if let Some((from, _)) = &a.changed {
-            let numeric = rule.terms.iter().any(|t| &t.key == from && matches!(t.kind, TermKind::Value(k) if k.is_numeric()));
+            let numeric = rule
+                .terms
+                .iter()
+                .any(|t| &t.key == from && matches!(t.kind, TermKind::Value(k) if k.is_numeric()));
             if a.matched_words < if numeric { 1 } else { 2 } {
                 a.changed = None;
             }
@@ -463,19 +539,29 @@ impl<S: Similarity> StructuralJudge<S> {
         a
     }
 
-    /// The best unit (or pair of neighbours) for `rule`.
-    fn best(&self, rule: &Frame, after: &After<'_>) -> Option<(Alignment, Frame, Section)> {
+    /// The best unit (or, with `pairs`, pair of neighbours) for `rule`.
+    fn best(
+        &self,
+        rule: &Frame,
+        after: &After<'_>,
+        pairs: bool,
+    ) -> Option<(Alignment, Frame, Section)> {
         let mut best: Option<(Alignment, Frame, Section)> = None;
         for (i, u) in after.units.iter().enumerate() {
             let mut candidates = alloc::vec![(self.align(rule, &u.frame), u.frame.clone())];
-            if let Some(next) = after.units.get(i + 1) {
+            if let Some(next) = after.units.get(i + 1).filter(|_| pairs) {
                 let m = merged(&u.frame, &next.frame);
-                candidates.push((self.align(rule, &m), m));
+                let mut a = self.align(rule, &m);
+                // A value changed is read within one sentence, not across
+                // two.
+                a.changed = None;
+                candidates.push((a, m));
             }
             for (a, f) in candidates {
                 let better = best.as_ref().is_none_or(|(b, bf, _)| {
                     a.coverage > b.coverage + 0.05
                         || (a.coverage > b.coverage && f.span.len() <= bf.span.len() + 40)
+                        || (a.coverage >= b.coverage - 1e-9 && f.span.len() < bf.span.len())
                 });
                 if better {
                     best = Some((a, f, u.section));
@@ -566,7 +652,7 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
         if rule.whole.terms.is_empty() {
             return nowhere;
         }
-        let Some((a, found, _)) = self.best(&rule.whole, after) else {
+        let Some((a, found, _)) = self.best(&rule.whole, after, true) else {
             return nowhere;
         };
         let verdict = |fate, why, span: Span| Verdict {
@@ -581,7 +667,7 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
             if clause.terms.is_empty() {
                 continue;
             }
-            if let Some((ca, cf, _)) = self.best(clause, after)
+            if let Some((ca, cf, _)) = self.best(clause, after, false)
                 && ca.coverage >= KEEP
                 && let Some(why) = contradiction(clause, &cf, &ca)
             {
@@ -593,7 +679,10 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
                 return verdict(Fate::Contradicted, Why::Breached, span);
             }
         }
-        let carried = a.coverage >= KEEP || (a.changed.is_some() && a.words >= KEEP);
+        // Carried: enough of the rule, its words among it (the ids of a rule
+        // named in passing carry nothing of it).
+        let carried =
+            (a.coverage >= KEEP && a.words >= PARTIAL) || (a.changed.is_some() && a.words >= KEEP);
         if carried {
             if let Some(why) = weakening(&rule.whole, &found, &a) {
                 return verdict(Fate::Weakened, why, found.span);
@@ -667,7 +756,7 @@ fn weakening(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
     if rule.is_firm() && !found.is_firm() && found.soft > 0 {
         return Some(Why::Softened);
     }
-    if rule.only && !found.only && found.negations == 0 {
+    if (rule.only && !found.only && found.negations == 0) || a.widened {
         return Some(Why::ScopeLost);
     }
     if rule.except && !found.except && found.negations == 0 {

@@ -351,7 +351,7 @@ fn trust_group(a: Authority) -> u8 {
 
 /// The agent whose context the log is: the main agent (`None`), or in a
 /// subagent's own log, that subagent.
-fn main_agent(t: &Transcript) -> Option<String> {
+pub(crate) fn main_agent(t: &Transcript) -> Option<String> {
     t.messages
         .iter()
         .find(|m| m.provenance != Provenance::Harness)
@@ -405,6 +405,10 @@ const FILE_TOOLS: &[&str] = &[
 /// Files whose text is instructions for the agent.
 fn is_instruction_file(path: &str) -> bool {
     let lower = path.to_lowercase().replace('\\', "/");
+    if THIRD_PARTY.iter().any(|d| lower.contains(d)) {
+        // A dependency's files are data, whatever they say.
+        return false;
+    }
     let name = lower.rsplit('/').next().unwrap_or(&lower);
     matches!(
         name,
@@ -419,9 +423,28 @@ fn is_instruction_file(path: &str) -> bool {
         || lower.contains("/.cursor/rules/")
 }
 
+/// Directories that hold other people's code.
+const THIRD_PARTY: &[&str] = &[
+    "/node_modules/",
+    "/vendor/",
+    "/third_party/",
+    "/third-party/",
+    "/site-packages/",
+    "/.cargo/registry/",
+    "/.cargo/git/",
+    "/go/pkg/mod/",
+    "/.venv/",
+    "/venv/",
+    "/deps/",
+    "/external/",
+];
+
 /// Files of the workspace that set policy: their rules are tool policy.
 fn is_policy_file(path: &str) -> bool {
     let lower = path.to_lowercase();
+    if THIRD_PARTY.iter().any(|d| lower.contains(d)) {
+        return false;
+    }
     [
         "policy",
         "policies",
@@ -545,10 +568,9 @@ fn reading(
             let command = call.and_then(|c| argument(c, &["command", "cmd"]));
             let policy_file = path.as_deref().is_some_and(is_policy_file)
                 || command.as_deref().is_some_and(|c| {
-                    c.split_whitespace()
-                        .next()
-                        .is_some_and(|w| matches!(w, "cat" | "head" | "less" | "more" | "sed" | "bat"))
-                        && is_policy_file(c)
+                    c.split_whitespace().next().is_some_and(|w| {
+                        matches!(w, "cat" | "head" | "less" | "more" | "sed" | "bat")
+                    }) && is_policy_file(c)
                 });
             if policy_file {
                 // A policy document of the workspace: its rules are policy.
