@@ -8,9 +8,13 @@
 //! compaction and prints
 //! `{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": …}}`,
 //! where the context restates, word for word and with where each came
-//! from, every rule the summary weakened, dropped or contradicts and every
-//! id it swapped or merged, within a token budget
-//! ([`drift_session::restate`]). For any other source, or when nothing was
+//! from, every rule of the user's, a brief's, the system's or an
+//! instruction file's that the summary weakened, dropped or contradicts
+//! and every id it swapped or merged, within a token budget and never more
+//! than Claude Code's 10,000 characters ([`drift_session::restate`]). What
+//! a tool's output said is data, never restated as a rule: a policy it
+//! announced (a freeze, a lock) is restated only with `--tool-policy`, and
+//! then as what a tool printed. For any other source, or when nothing was
 //! lost, it prints nothing.
 //!
 //! It never stands in the session's way: whatever goes wrong (garbage on
@@ -20,7 +24,7 @@
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
-use drift_session::{audit_latest_compaction, losses, read_transcript, restate};
+use drift_session::{audit_latest_compaction, losses_with, read_transcript, restate};
 
 use crate::import::read_agent_logs;
 
@@ -39,8 +43,9 @@ pub enum Outcome {
 }
 
 /// Runs the hook on `input` (the JSON Claude Code sent), restating within
-/// `max_tokens`.
-pub fn respond(input: &[u8], max_tokens: usize) -> Outcome {
+/// `max_tokens`; the policies a tool's output announced only with
+/// `tool_policy`, and then as what a tool printed.
+pub fn respond(input: &[u8], max_tokens: usize, tool_policy: bool) -> Outcome {
     let value: serde_json::Value = match serde_json::from_slice(input) {
         Ok(v) => v,
         Err(e) => {
@@ -98,7 +103,7 @@ pub fn respond(input: &[u8], max_tokens: usize) -> Outcome {
     let Some(audit) = audit_latest_compaction(&transcript) else {
         return Outcome::Nothing;
     };
-    let lost = losses(&transcript, &audit);
+    let lost = losses_with(&transcript, &audit, tool_policy);
     let Some(restatement) = restate(&transcript, &audit, &lost, max_tokens) else {
         return Outcome::Nothing;
     };
@@ -112,10 +117,10 @@ pub fn respond(input: &[u8], max_tokens: usize) -> Outcome {
 }
 
 /// Reads stdin (at most [`MAX_INPUT`] bytes) and runs the hook.
-pub fn run(max_tokens: usize) -> Outcome {
+pub fn run(max_tokens: usize, tool_policy: bool) -> Outcome {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_INPUT).read_to_end(&mut input) {
         return Outcome::Failed(format!("cannot read stdin: {e}"));
     }
-    respond(&input, max_tokens)
+    respond(&input, max_tokens, tool_policy)
 }

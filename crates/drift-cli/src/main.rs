@@ -39,7 +39,7 @@ USAGE:
     drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
     drift remedy <FILE|ID|LOG> [--harness ID] [--format text|json]
-    drift hook claude-code [--max-tokens N]
+    drift hook claude-code [--max-tokens N] [--tool-policy]
     drift hook claude-code --install [--project | --user] [--write]
 
 COMMANDS:
@@ -205,6 +205,7 @@ enum Command {
     /// `drift hook claude-code`, run by Claude Code.
     Hook {
         max_tokens: usize,
+        tool_policy: bool,
     },
     /// `drift hook claude-code --install`.
     Install(install::Request),
@@ -227,6 +228,8 @@ struct Flags {
     install: bool,
     scope: Option<install::Scope>,
     write: bool,
+    tool_policy: bool,
+    lineage: bool,
 }
 
 /// Reads `--set NAME=VALUE`.
@@ -313,6 +316,8 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
                 flags.max_tokens = Some(n);
             }
             Long("install") => flags.install = true,
+            Long("tool-policy") => flags.tool_policy = true,
+            Long("lineage") => flags.lineage = true,
             Long("project") => flags.scope = Some(install::Scope::Project),
             Long("user") => flags.scope = Some(install::Scope::User),
             Long("write") => flags.write = true,
@@ -353,6 +358,16 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
     {
         return Err(Failure::usage(format!(
             "--max-tokens, --install, --project, --user and --write belong to drift hook, not drift {name}"
+        )));
+    }
+    if !matches!(name, "hook" | "remedy") && flags.tool_policy {
+        return Err(Failure::usage(format!(
+            "--tool-policy belongs to drift hook and drift remedy, not drift {name}"
+        )));
+    }
+    if name != "audit" && flags.lineage {
+        return Err(Failure::usage(format!(
+            "--lineage belongs to drift audit, not drift {name}"
         )));
     }
     let simulates = matches!(name, "run" | "check" | "tipping" | "matrix");
@@ -452,6 +467,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                 input,
                 harness: flags.harness,
                 json: format == Format::Json,
+                tool_policy: flags.tool_policy,
             })
         }
         "hook" => {
@@ -471,9 +487,9 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                 ));
             }
             if flags.install {
-                if flags.max_tokens.is_some() {
+                if flags.max_tokens.is_some() || flags.tool_policy {
                     return Err(Failure::usage(
-                        "--max-tokens is for the hook itself, not --install",
+                        "--max-tokens and --tool-policy are for the hook itself, not --install",
                     ));
                 }
                 Command::Install(install::Request {
@@ -490,6 +506,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                     max_tokens: flags
                         .max_tokens
                         .unwrap_or(drift_session::DEFAULT_RESTATE_TOKENS),
+                    tool_policy: flags.tool_policy,
                 }
             }
         }
@@ -589,7 +606,10 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             install::command_install(&request).map_err(Failure::input)?,
             0,
         )),
-        Command::Hook { max_tokens } => match hook::run(max_tokens) {
+        Command::Hook {
+            max_tokens,
+            tool_policy,
+        } => match hook::run(max_tokens, tool_policy) {
             hook::Outcome::Context(json) => Ok((json, 0)),
             hook::Outcome::Nothing => Ok((String::new(), 0)),
             hook::Outcome::Failed(line) => Err(Failure {

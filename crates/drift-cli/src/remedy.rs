@@ -21,7 +21,7 @@ use drift_core::{
     simulate,
 };
 use drift_session::{
-    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, session_losses,
+    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, session_losses_with,
     speaker, when,
 };
 
@@ -40,6 +40,8 @@ pub struct Request {
     pub harness: Option<String>,
     /// `--format json`.
     pub json: bool,
+    /// `--tool-policy`: also the policies a tool's output announced.
+    pub tool_policy: bool,
 }
 
 /// What was read.
@@ -174,8 +176,8 @@ fn failing(o: Outcome) -> bool {
 
 /// What a log's compactions lost, and the rules an encrypted compaction
 /// may have lost (nobody can read what it kept).
-fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<RemedyRule> {
-    let mut rules: Vec<RemedyRule> = session_losses(t, audit)
+fn log_rules(t: &Transcript, audit: &SessionAudit, tool_policy: bool) -> Vec<RemedyRule> {
+    let mut rules: Vec<RemedyRule> = session_losses_with(t, audit, tool_policy)
         .into_iter()
         .map(|l| {
             let when = when(t, l.message);
@@ -193,6 +195,9 @@ fn log_rules(t: &Transcript, audit: &SessionAudit) -> Vec<RemedyRule> {
         })
         .collect();
     for r in audit.compactions.iter().flat_map(|c| &c.unjudged) {
+        if !r.authority.trusted() && !tool_policy {
+            continue;
+        }
         let kind = r.rule.kind;
         let carried = kind.is_constraint() || matches!(kind, Kind::Scope | Kind::Binding);
         if !carried || rules.iter().any(|x| x.text == r.rule.text) {
@@ -297,7 +302,7 @@ pub fn command(request: &Request) -> Result<String, String> {
                 transcript.format.label(),
                 plural(audit.compactions.len(), "compaction", "compactions")
             );
-            (log_rules(transcript, audit), Vec::new(), what)
+            (log_rules(transcript, audit, request.tool_policy), Vec::new(), what)
         }
     };
     let blocks: Vec<RemedyText> = if rules.is_empty() {

@@ -90,7 +90,12 @@ fn a_codex_log() {
     let log = format!("{FORMATS}/codex-envelope-local-compact.jsonl");
     let out = succeeds(&[&log]);
     assert!(out.contains("under Codex CLI (codex_cli)"));
-    assert!(out.contains("- Never drain nodes during the 14:00-15:00 UTC billing batch window.\n"));
+    // A runbook the agent printed is data: its rule is carried only when
+    // asked for, with its source.
+    let rule = "Never drain nodes during the 14:00-15:00 UTC billing batch window.";
+    assert!(!out.contains(rule), "{out}");
+    let asked = succeeds(&[&log, "--tool-policy"]);
+    assert_contains(&asked, &format!("- {rule}\n"));
     insta::assert_snapshot!("remedy_codex_log", out);
 }
 
@@ -154,8 +159,11 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
     let v = json(&succeeds(&[&log, "--format", "json"]));
     assert_eq!(v["source"]["kind"], "log");
     let rules = strings(&v["rules"], "text");
-    assert_eq!(rules.len(), 8);
-    assert!(rules.contains(&"Never drain billing-pool-1: it runs the settlement cron."));
+    assert_eq!(rules.len(), 3);
+    let runbook = "Never drain billing-pool-1: it runs the settlement cron.";
+    assert!(!rules.contains(&runbook));
+    let asked = json(&succeeds(&[&log, "--format", "json", "--tool-policy"]));
+    assert!(strings(&asked["rules"], "text").contains(&runbook));
     assert!(
         v["remedies"][0]["model"].is_null(),
         "a log is not simulated"
@@ -163,11 +171,11 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
 }
 
 /// Behind an encrypted compaction, what the summary kept cannot be read: a
-/// rule a tool returned (which the compaction does not keep verbatim) is
-/// carried, and says why.
+/// policy a tool returned (which the compaction does not keep verbatim) is
+/// carried when asked for, and says why.
 #[test]
 fn an_encrypted_compaction_carries_what_it_may_have_lost() {
-    let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json"]);
+    let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json", "--tool-policy"]);
     assert_contains(&out, "under OpenAI compact (openai_compact)");
     assert_contains(
         &out,

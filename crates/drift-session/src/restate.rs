@@ -416,9 +416,7 @@ pub fn restate(
     }
     // Tokens are characters / 4, rounded up: this many keep the text
     // within the hook's character limit.
-    let budget = max_tokens
-        .max(MIN_RESTATE_TOKENS)
-        .min(MAX_CONTEXT_CHARS / 4);
+    let budget = max_tokens.clamp(MIN_RESTATE_TOKENS, MAX_CONTEXT_CHARS / 4);
     let record = if transcript.format == TranscriptFormat::ResponsesItems {
         "item"
     } else {

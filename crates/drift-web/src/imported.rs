@@ -266,7 +266,14 @@ impl Guesses {
                 })
                 .collect(),
             skipped: imported.skipped.len(),
-            notices: imported.notices.iter().map(ToString::to_string).collect(),
+            notices: imported
+                .notices
+                .iter()
+                .map(ToString::to_string)
+                .chain(imported.damaged.iter().map(|line| {
+                    format!("line {line} could not be read (a torn line) and was skipped")
+                }))
+                .collect(),
         }
     }
 
@@ -420,9 +427,8 @@ mod tests {
         let plain = Compactions::read(LOG).unwrap();
         assert!(plain.html.contains("no compaction"), "{}", plain.html);
         assert!(plain.retention.is_empty());
-        let broken =
-            Compactions::read("{oops\n{\"type\":\"message\",\"role\":\"user\"}").unwrap_err();
-        assert!(broken.contains("line"), "{broken}");
+        let broken = Compactions::read("{\"a\":1}\n{\"b\":2}\n").unwrap_err();
+        assert!(broken.contains("not a transcript"), "{broken}");
         // Through the import worker's protocol.
         let reply = crate::worker::import_reply(&crate::worker::compactions_request(4, log));
         let v: Value = serde_json::from_str(&reply).unwrap();

@@ -663,17 +663,21 @@ mod tests {
 
     #[cfg(feature = "session")]
     #[test]
-    fn a_broken_transcript_is_an_error_reply_naming_the_line() {
+    fn a_torn_line_is_named_and_an_unreadable_transcript_is_an_error_reply() {
         let (seq, guesses) = read_import_reply(&import_reply(
-            "9\n{\"type\":\"message\",\"role\":\"user\",\"content\":\"hi\"}\n{oops\n",
+            "9\n{\"type\":\"message\",\"role\":\"user\",\"content\":\"Never deploy on Fridays.\"}\n{oops\n",
         ))
         .unwrap();
         assert_eq!(seq, 9);
-        let e = guesses.unwrap_err();
+        let g = guesses.unwrap();
         assert!(
-            e.starts_with("The transcript could not be read: ") && e.contains("line 2"),
-            "{e}"
+            g.notices.iter().any(|n| n.contains("line 2 could not be read")),
+            "{:?}",
+            g.notices
         );
+        let (_, bad) = read_import_reply(&import_reply("3\n{\"a\":1}\n{\"b\":2}\n")).unwrap();
+        let e = bad.unwrap_err();
+        assert!(e.starts_with("The transcript could not be read: "), "{e}");
         assert!(read_import_reply("{}").is_none());
     }
 }

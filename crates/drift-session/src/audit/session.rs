@@ -42,7 +42,7 @@ use serde::Serialize;
 
 use super::{ChangedId, Evidence, Fate, InventedRule, MessageField, Place, RuleFate, Unsupported};
 use crate::entail::scan::Span;
-use crate::judge::{After, FateJudge, Section, StructuralJudge, Why};
+use crate::judge::{After, FateJudge, StructuralJudge, Why};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
 use crate::transcript::{
     Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance, Transcript,

@@ -55,26 +55,23 @@ pub(crate) enum Typed {
 
 /// A word of a clause.
 #[derive(Clone, Copy, Debug)]
-struct Word<'t> {
-    /// Lower-cased text, apostrophes dropped (into `buf`).
+struct Word {
+    /// Lower-cased text, apostrophes dropped (in [`Words::buf`]).
     at: usize,
     len: usize,
     /// A named thing: a path, a file, code, an identifier, a number, a
     /// proper noun.
     named: bool,
-    /// Where it is in the clause.
-    span: Span,
-    _t: core::marker::PhantomData<&'t ()>,
 }
 
 /// A clause's words.
-struct Words<'t> {
+struct Words {
     buf: alloc::string::String,
-    words: Vec<Word<'t>>,
+    words: Vec<Word>,
 }
 
-impl<'t> Words<'t> {
-    fn of(clause: &'t str) -> Words<'t> {
+impl Words {
+    fn of(clause: &str) -> Words {
         let mut w = Words {
             buf: alloc::string::String::with_capacity(clause.len()),
             words: Vec::new(),
@@ -83,7 +80,7 @@ impl<'t> Words<'t> {
         let bytes = clause.as_bytes();
         let mut in_code = false;
         let mut code_start = 0;
-        let push = |w: &mut Words<'t>, a: usize, b: usize, code: bool| {
+        let push = |w: &mut Words, a: usize, b: usize, code: bool| {
             let raw = &clause[a..b];
             let core =
                 raw.trim_matches(|c: char| matches!(c, '.' | ',' | ':' | '-' | '/' | '\'' | '"'));
@@ -109,8 +106,6 @@ impl<'t> Words<'t> {
                 at,
                 len: w.buf.len() - at,
                 named,
-                span: Span::new(offset, offset + core.len()),
-                _t: core::marker::PhantomData,
             });
         };
         for (i, c) in clause.char_indices() {
@@ -171,8 +166,7 @@ impl<'t> Words<'t> {
 
     /// Whether the cue's words start at `i` (`#` a named thing, `*` any word).
     fn matches_at(&self, i: usize, cue: &str) -> bool {
-        let mut j = i;
-        for part in cue.split(' ') {
+        for (j, part) in (i..).zip(cue.split(' ')) {
             if j >= self.len() {
                 return false;
             }
@@ -184,7 +178,6 @@ impl<'t> Words<'t> {
             if !ok {
                 return false;
             }
-            j += 1;
         }
         true
     }
@@ -524,18 +517,18 @@ fn answered(clause: &str) -> bool {
 
 /// A definition the user gives: a short name, `=`, what it is ("FY = July
 /// 1 - June 30", "Speedup = cycles_before / cycles_after").
-fn definition(w: &Words<'_>, first: usize, clause: &str) -> bool {
+fn definition(w: &Words, first: usize, clause: &str) -> bool {
     let Some((name, what)) = clause.split_once(" = ") else {
         return false;
     };
     let name_words = name.split_whitespace().count();
-    name_words >= 1 && name_words <= 5 && !what.trim().is_empty() && w.len() - first >= 3
+    (1..=5).contains(&name_words) && !what.trim().is_empty() && w.len() - first >= 3
 }
 
 /// Whether an "only" at `at` instructs: it opens the clause, follows a
 /// verb the clause opens with or a modal, or comes after what it limits
 /// ("squash-merge only"); not "a fresh agent can only reach it by…".
-fn instructs_only(w: &Words<'_>, first: usize, at: usize) -> bool {
+fn instructs_only(w: &Words, first: usize, at: usize) -> bool {
     if at <= first + 1 || at + 1 >= w.len() {
         return true;
     }
@@ -559,12 +552,12 @@ fn is_constraint(form: RuleForm) -> bool {
 
 /// Where `cue` matches a clause's words from `first`: a word cue, or the
 /// `*`/`#` forms.
-fn find_cue(w: &Words<'_>, cue: &str, first: usize) -> Option<usize> {
+fn find_cue(w: &Words, cue: &str, first: usize) -> Option<usize> {
     w.find(cue, first)
 }
 
 /// Whether a strong cue (of any form) is in the clause.
-fn has_strong(w: &Words<'_>, first: usize, _why: &str) -> bool {
+fn has_strong(w: &Words, first: usize, _why: &str) -> bool {
     WORD_CUES
         .iter()
         .chain(OTHER_CUES)
@@ -575,7 +568,7 @@ fn has_strong(w: &Words<'_>, first: usize, _why: &str) -> bool {
 
 /// Whether a placing verb puts the work in a named place ("into
 /// ROADMAP.md", "in the file we already have").
-fn places_something(w: &Words<'_>, first: usize) -> bool {
+fn places_something(w: &Words, first: usize) -> bool {
     (first + 1..w.len()).any(|i| {
         in_list(PLACES, w.text(i))
             && (w.named(i + 1)
@@ -717,7 +710,7 @@ fn pasted_spans(text: &str) -> Vec<Span> {
     let long = text.len() >= 1_200;
     let mut out = Vec::new();
     let mut start = 0;
-    let mut flush = |a: usize, b: usize, out: &mut Vec<Span>| {
+    let flush = |a: usize, b: usize, out: &mut Vec<Span>| {
         let para = &text[a..b];
         if para.trim().is_empty() {
             return;
