@@ -421,6 +421,25 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if TALK.iter().any(|t| w.find(t, first).is_some()) && !has_strong(&w, first, "talk") {
         return None;
     }
+    // The user's own review or approval is a gate, whoever says it ("I
+    // will review", "I'll check it first").
+    if let Some((cue, form)) = [
+        ("i will review", RuleForm::Approval),
+        ("ill review", RuleForm::Approval),
+        ("let me review", RuleForm::Approval),
+        ("i want to review", RuleForm::Approval),
+        ("i need to review", RuleForm::Approval),
+        ("i will check", RuleForm::Approval),
+    ]
+    .into_iter()
+    .find(|(c, _)| w.find(c, first).is_some())
+    {
+        return Some((form, cue));
+    }
+    // A choice among the agent's options ("B. the standard edition").
+    if option_choice(trimmed) {
+        return Some((RuleForm::Obligation, super::ANSWER_CUE));
+    }
     let state = in_list(STATE_OPENERS, opener)
         && !["want you", "need you", "would like", "prefer", "expect"]
             .iter()
@@ -455,7 +474,7 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
                 | "in chinese"
                 | "as a table"
         );
-        if cue == "only" && !instructs_only(&w, first, at) {
+        if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
         }
         match strength {
@@ -490,6 +509,26 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
 /// Whether `word` (lower-case) is a verb an instruction opens with.
 pub(crate) fn opens_instruction(word: &str) -> bool {
     in_list(STANDING_VERBS, word) || in_list(TASK_VERBS, word) || in_list(PLACING_VERBS, word)
+}
+
+/// Whether `word` comes right after a label's colon ("RE: the tracker:
+/// only Approp bills count").
+fn after_label(clause: &str, word: &str) -> bool {
+    let lower = clause.to_lowercase();
+    lower
+        .match_indices(word)
+        .any(|(i, _)| lower[..i].trim_end().ends_with(':'))
+}
+
+/// A line that picks one of the agent's options: an option letter and a
+/// stop or colon ("B. 标准版：…", "C) both").
+fn option_choice(clause: &str) -> bool {
+    let t = clause.trim_start_matches(['-', '*', ' ']);
+    let mut chars = t.chars();
+    matches!(
+        (chars.next(), chars.next()),
+        (Some('A'..='E'), Some('.' | ')' | '：' | ':' | '、'))
+    ) && t.chars().count() > 4
 }
 
 /// A question the agent asked, answered in the same line ("… before the
@@ -599,7 +638,7 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
     if bare.is_empty() || CJK_ACKNOWLEDGEMENTS.contains(&bare.as_str()) {
         return None;
     }
-    if typed == Typed::Answers {
+    if typed == Typed::Answers || answered(clause) || option_choice(clause) {
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
     if clause.ends_with('？') || clause.ends_with('?') || clause.contains('吗') {
@@ -659,7 +698,15 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
     };
     let mut chars = s.char_indices().peekable();
     while let Some((i, c)) = chars.next() {
+        let answer_follows = matches!(c, '？' | '?') && {
+            let rest = s[i + c.len_utf8()..].lines().next().unwrap_or("").trim();
+            let lower = rest.to_lowercase();
+            !rest.is_empty()
+                && rest.chars().count() <= 6
+                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"].iter().any(|a| lower.starts_with(a))
+        };
         let cut = match c {
+            '？' | '?' if answer_follows => false,
             ';' | '；' | '。' | '！' | '？' => true,
             // A long clause of a script without spaces is cut at its
             // commas and colons too: each part is said on its own.
