@@ -30,6 +30,43 @@ fn latest_losses(text: &str) -> (Transcript, CompactionAudit, Vec<Loss>) {
     (t, audit, lost)
 }
 
+/// A skill comes back after a compaction only when the log shows it put
+/// back; without that re-attachment its rules are judged against the
+/// summary like any other.
+#[test]
+fn a_skill_not_put_back_is_judged_against_the_summary() {
+    let text = fixture("claude-code-2.1.jsonl");
+    let skill_rules = |text: &str| -> Vec<(Fate, String)> {
+        let t = read(text);
+        let audit = audit_latest_compaction(&t).expect("a compaction");
+        audit
+            .rules
+            .iter()
+            .filter(|r| r.record == 40)
+            .map(|r| (r.rule.fate, r.rule.text.clone()))
+            .collect()
+    };
+    let put_back = skill_rules(&text);
+    assert!(!put_back.is_empty());
+    assert!(put_back.iter().all(|(f, _)| *f == Fate::Reinjected), "{put_back:?}");
+
+    let without: String = text
+        .lines()
+        .filter(|l| !l.contains("\"invoked_skills\""))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(without.len(), text.len(), "the fixture re-attaches its skill");
+    let judged = skill_rules(&without);
+    assert_eq!(judged.len(), put_back.len());
+    assert!(judged.iter().all(|(f, _)| *f != Fate::Reinjected), "{judged:?}");
+    assert!(
+        judged
+            .iter()
+            .any(|(f, t)| *f == Fate::Dropped && t.contains("rm -rf")),
+        "{judged:?}"
+    );
+}
+
 #[test]
 fn claude_code_2_1_losses_in_order_of_risk() {
     let t = read(&fixture("claude-code-2.1.jsonl"));

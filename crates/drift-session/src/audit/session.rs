@@ -317,17 +317,18 @@ fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
         TranscriptFormat::CodexSession => {
             matches!(rule.authority, Authority::Instructions | Authority::System)
         }
-        // CLAUDE.md and unscoped rules are re-read from disk; the skills
-        // that ran are put back.
+        // CLAUDE.md and unscoped rules are re-read from disk. The skills
+        // that ran are put back only by the versions that log doing so
+        // (an `invoked_skills` attachment): that is read from the log.
         TranscriptFormat::ClaudeCodeSession => {
             rule.authority == Authority::Instructions
-                && (m.provenance == Provenance::Skill
-                    || rule.file.as_deref().is_some_and(|f| {
-                        let lower = f.to_lowercase().replace('\\', "/");
-                        lower.ends_with("/claude.md")
-                            || lower == "claude.md"
-                            || lower.contains("/.claude/rules/")
-                    }))
+                && m.provenance != Provenance::Skill
+                && rule.file.as_deref().is_some_and(|f| {
+                    let lower = f.to_lowercase().replace('\\', "/");
+                    lower.ends_with("/claude.md")
+                        || lower == "claude.md"
+                        || lower.contains("/.claude/rules/")
+                })
         }
         // Instructions are sent again with every request.
         TranscriptFormat::ResponsesItems => m.record == 0 && m.role == MessageRole::System,

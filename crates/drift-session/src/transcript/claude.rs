@@ -448,6 +448,9 @@ fn chain_line(
             Provenance::Harness
         };
         let mut m = Message::new(MessageRole::User, text, record).from(provenance);
+        if provenance == Provenance::Skill {
+            m.path = skill_name(&m.text);
+        }
         m.agent = agent;
         r.push(m);
         return true;
@@ -885,4 +888,13 @@ fn line_in(r: &mut Reader, object: &Map<String, Value>, record: usize) {
         Some(other) => r.skip(other),
         None => r.skip("unknown record"),
     }
+}
+
+/// The name of the skill a "Base directory for this skill: …/NAME" text
+/// loaded: the name its `invoked_skills` re-attachment goes by.
+fn skill_name(text: &str) -> Option<String> {
+    let line = text.lines().next()?;
+    let dir = line.split_once(':')?.1.trim().trim_end_matches(['/', '\\']);
+    let name = dir.rsplit(['/', '\\']).next()?;
+    (!name.is_empty()).then(|| name.to_string())
 }
