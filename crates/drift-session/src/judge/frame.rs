@@ -10,7 +10,7 @@ use super::tables::{
     APPROVAL, CJK_FIRM, CJK_NEGATIONS, CJK_SOFT, CONDITION, EXCEPT, FIRM, LIFTED, NEGATIONS, ONLY,
     SOFT,
 };
-use crate::entail::lexicon::{is_stopword, stem};
+use crate::entail::lexicon::{is_stopword, number_word, stem};
 use crate::entail::scan::{EntityKind, Span, Token, canonical, tokens};
 use crate::rules::chat::is_unspaced;
 
@@ -95,6 +95,9 @@ pub(crate) struct Frame {
     /// What is preferred and what rejected, for "X, not Y" / "X instead of
     /// Y" / "X over Y" (term keys).
     pub(crate) prefer: Option<(Vec<String>, Vec<String>)>,
+    /// Names written as plain words joined by hyphens ("docker-large"),
+    /// lower-case: read as words, compared whole for a changed name.
+    pub(crate) compounds: Vec<String>,
     /// Where the clause is in the text it was read from.
     pub(crate) span: Span,
 }
@@ -192,7 +195,8 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         }
         let w = &words[i];
         let plain = w.replace('\'', "");
-        if t.entity.is_none() {
+        let under_negation = negate_until_clause;
+        if t.entity.is_none() || is_compound(t) {
             if NEGATIONS.contains(&plain.as_str()) {
                 f.negations += 1;
                 negate_until_clause = true;
@@ -206,8 +210,21 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             if FIRM.contains(&plain.as_str()) {
                 f.firm += 1;
             }
+            match plain.as_str() {
+                "always" | "must" => f.always = true,
+                "never" => f.never = true,
+                _ => {}
+            }
+            // A soft word under a negation is a firm one ("not optional",
+            // "none of our jobs may run").
             if SOFT.contains(&plain.as_str()) {
-                f.soft += 1;
+                if under_negation
+                    && matches!(plain.as_str(), "optional" | "may" | "might" | "could")
+                {
+                    f.firm += 1;
+                } else {
+                    f.soft += 1;
+                }
             }
             if ONLY.contains(&plain.as_str()) {
                 f.only = true;
@@ -224,11 +241,8 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         }
         // Terms. A compound of plain words ("force-push", "off-limits") is
         // its words; any other named thing is a value.
-        if t.entity == Some(EntityKind::Identifier)
-            && t.text
-                .split('-')
-                .all(|p| p.len() > 1 && p.chars().all(char::is_alphabetic))
-        {
+        if is_compound(t) {
+            f.compounds.push(t.text.to_lowercase());
             for part in t.text.split('-') {
                 let p = part.to_lowercase();
                 if is_stopword(&p) || is_cue(&p) {
@@ -277,6 +291,12 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             if has(CJK_FIRM) {
                 f.firm += 1;
             }
+            if has(&["必须", "务必", "始终", "总是", "一律", "必ず"]) {
+                f.always = true;
+            }
+            if has(&["永远不", "从不", "绝不", "决不", "絶対に"]) {
+                f.never = true;
+            }
             if has(CJK_SOFT) {
                 f.soft += 1;
             }
@@ -289,6 +309,28 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         if is_stopword(&plain) || is_cue(&plain) || plain.len() < 2 {
             continue;
         }
+        // A number the scanner left as a word ("node:20-bookworm"), or
+        // written out ("three", "a thousand"; not "one", a pronoun as
+        // often as a number).
+        let spelled = match plain.as_str() {
+            "one" => None,
+            "hundred" => Some("100"),
+            "thousand" => Some("1000"),
+            w => number_word(w),
+        };
+        let digits = plain.bytes().take_while(u8::is_ascii_digit).count();
+        let unit = plain.get(digits..).unwrap_or("");
+        let numeric = digits > 0 && unit.len() <= 3 && unit.bytes().all(|b| b.is_ascii_lowercase());
+        if numeric || spelled.is_some() {
+            f.terms.push(Term {
+                key: spelled.map_or_else(|| canonical(EntityKind::Number, &plain), String::from),
+                kind: TermKind::Value(EntityKind::Number),
+                span: t.span,
+                negated: negate_until_clause,
+                scale: 1.0,
+            });
+            continue;
+        }
         f.terms.push(Term {
             key: stem(&plain),
             kind: TermKind::Word,
@@ -299,6 +341,14 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
     }
     f.prefer = preference(&toks, &words);
     f
+}
+
+/// A compound of plain words ("force-push", "go-ahead"): read as words.
+fn is_compound(t: &Token<'_>) -> bool {
+    t.entity == Some(EntityKind::Identifier)
+        && t.text
+            .split('-')
+            .all(|p| p.len() > 1 && p.chars().all(char::is_alphabetic))
 }
 
 /// The words of a named thing: split at separators and case changes,

@@ -38,7 +38,7 @@ use crate::entail::rules::lookalike;
 use crate::entail::scan::{EntityKind, Span};
 use crate::rules::read_units;
 use frame::{Frame, Polarity, TermKind, frame};
-use tables::{PLAN_HEADINGS, QUOTE_HEADINGS, SAME};
+use tables::{IRREGULAR_PAST, PLAN_HEADINGS, QUOTE_HEADINGS, SAME};
 
 /// How related two words are, 0 to 1: the semantic signal the judge uses
 /// to align a rule with a summary's sentences (never to decide a fate).
@@ -258,7 +258,12 @@ fn rule_clauses(text: &str) -> RuleClauses {
         let rest = &text[i..];
         let len = rest.chars().next().map_or(1, char::len_utf8);
         let ends = match rest.chars().next() {
-            Some(';' | '。' | '；' | '！' | '？' | '—' | '–') => true,
+            Some(';' | '。' | '；' | '！' | '？') => true,
+            // A dash between two digits is a range ("640–1024px").
+            Some('—' | '–') => {
+                !(text[..i].ends_with(|c: char| c.is_ascii_digit())
+                    && rest[len..].starts_with(|c: char| c.is_ascii_digit()))
+            }
             Some('.' | '!' | '?') => rest[1..].starts_with(' ') || rest.len() == 1,
             Some(',') if lead_in(&text[start..i]) => true,
             Some(',') => {
@@ -510,12 +515,32 @@ impl<S: Similarity> StructuralJudge<S> {
                 && a.changed.is_none()
                 && t.scale >= 1.0
             {
+                // Another value of its kind, not one the rule names itself
+                // ("retries=3 and 5 minutes" against "retries=3, 10
+                // minutes": 5 became 10, not 3).
+                let own = |key: &str| rule.values().any(|r| r.key == key);
                 a.changed = unit
                     .values()
                     .find(|u| {
-                        same_kind(kind, u.kind) && u.key != t.key && close(kind, &t.key, &u.key)
+                        same_kind(kind, u.kind)
+                            && u.key != t.key
+                            && !own(&u.key)
+                            && close(kind, &t.key, &u.key)
                     })
-                    .map(|u| (t.key.clone(), u.key.clone()));
+                    .map(|u| (t.key.clone(), u.key.clone()))
+                    .or_else(|| {
+                        // A number written inside a named thing
+                        // ("timedelta(minutes=10)").
+                        (kind == EntityKind::Number)
+                            .then(|| {
+                                unit.values()
+                                    .filter(|u| u.kind == TermKind::Value(EntityKind::Identifier))
+                                    .flat_map(|u| embedded_numbers(&u.key))
+                                    .find(|n| n != &t.key && !own(n))
+                            })
+                            .flatten()
+                            .map(|n| (t.key.clone(), n))
+                    });
             }
         }
         // Another value of the rule's kind counts as the rule's, changed,
@@ -536,6 +561,12 @@ impl<S: Similarity> StructuralJudge<S> {
         } else {
             a.coverage
         };
+        // A hyphened name changed, only where the sentence otherwise holds
+        // the rule: names of one family are many ("helm-docs",
+        // "helm-unittest").
+        if a.changed.is_none() && a.coverage >= KEEP && a.matched_words >= 2 {
+            a.changed = changed_compound(rule, unit);
+        }
         a
     }
 
@@ -547,14 +578,34 @@ impl<S: Similarity> StructuralJudge<S> {
         pairs: bool,
     ) -> Option<(Alignment, Frame, Section)> {
         let mut best: Option<(Alignment, Frame, Section)> = None;
+        let singles: Vec<Alignment> = after
+            .units
+            .iter()
+            .map(|u| self.align(rule, &u.frame))
+            .collect();
         for (i, u) in after.units.iter().enumerate() {
-            let mut candidates = alloc::vec![(self.align(rule, &u.frame), u.frame.clone())];
+            let Some(single) = singles.get(i) else {
+                continue;
+            };
+            let mut candidates = alloc::vec![(single.clone(), u.frame.clone())];
             if let Some(next) = after.units.get(i + 1).filter(|_| pairs) {
                 let m = merged(&u.frame, &next.frame);
                 let mut a = self.align(rule, &m);
                 // A value changed is read within one sentence, not across
-                // two.
-                a.changed = None;
+                // two: the one of the pair that holds more of the rule.
+                // Only for a value the pair does not hold at all.
+                let held = |v: &str| m.values().any(|t| t.key == v);
+                a.changed = [Some(single), singles.get(i + 1)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|s| {
+                        s.coverage >= PARTIAL
+                            && s.changed
+                                .as_ref()
+                                .is_some_and(|(from, _)| s.coverage >= KEEP || !held(from))
+                    })
+                    .max_by(|x, y| x.coverage.total_cmp(&y.coverage))
+                    .and_then(|s| s.changed.clone());
                 candidates.push((a, m));
             }
             for (a, f) in candidates {
@@ -583,7 +634,7 @@ fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
     if kind == EntityKind::Identifier
         && key.len() >= 4
         && matches!(u.kind, TermKind::Value(_))
-        && (u.key.contains(key) || (u.key.len() >= 4 && key.contains(u.key.as_str())))
+        && (within(&u.key, key) || (u.key.len() >= 4 && within(key, &u.key)))
     {
         return true;
     }
@@ -591,6 +642,18 @@ fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
         && matches!(u.kind, TermKind::Value(EntityKind::Path))
         && (u.key.ends_with(&alloc::format!("/{key}"))
             || key.ends_with(&alloc::format!("/{}", u.key)))
+}
+
+/// Whether `name` is written inside `longer` as a whole: what stands
+/// next to it is no part of a name ("--verbose" in "quiet+--verbose", not
+/// "orders" in "orders_archive").
+fn within(longer: &str, name: &str) -> bool {
+    let part = |c: Option<char>| c.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '-'));
+    longer.match_indices(name).any(|(i, m)| {
+        let before = longer.get(..i).and_then(|b| b.chars().next_back());
+        let after = longer.get(i + m.len()..).and_then(|a| a.chars().next());
+        !part(before) && !part(after)
+    })
 }
 
 fn same_kind(a: EntityKind, b: TermKind) -> bool {
@@ -604,14 +667,30 @@ fn same_kind(a: EntityKind, b: TermKind) -> bool {
 /// numbers, look-alike ids, paths that share a directory.
 fn close(kind: EntityKind, a: &str, b: &str) -> bool {
     match kind {
-        EntityKind::Number | EntityKind::Version | EntityKind::Date => true,
+        // A number for a number of the same shape: "0.1" is not "1".
+        EntityKind::Number => a.contains('.') == b.contains('.'),
+        EntityKind::Version | EntityKind::Date => true,
         _ => {
+            let head = |s: &'_ str| -> String {
+                String::from(
+                    s.trim_start_matches('-')
+                        .split(['-', '_', '/', '.', ':', '='])
+                        .next()
+                        .unwrap_or(""),
+                )
+            };
             lookalike(a, b)
-                || shared_prefix(a, b) >= 4
-                || a.split(['-', '_', '/', '.', ':']).next()
-                    == b.split(['-', '_', '/', '.', ':']).next()
+                || shared_prefix(a.trim_start_matches('-'), b.trim_start_matches('-')) >= 4
+                || (!head(a).is_empty() && head(a) == head(b))
         }
     }
+}
+
+/// The runs of digits in a named thing ("minutes=10" holds "10").
+fn embedded_numbers(key: &str) -> impl Iterator<Item = String> + '_ {
+    key.split(|c: char| !c.is_ascii_digit())
+        .filter(|d| !d.is_empty() && d.len() <= 6)
+        .map(String::from)
 }
 
 fn shared_prefix(a: &str, b: &str) -> usize {
@@ -636,8 +715,35 @@ fn merged(a: &Frame, b: &Frame) -> Frame {
     if m.prefer.is_none() {
         m.prefer = b.prefer.clone();
     }
+    m.compounds.extend(b.compounds.iter().cloned());
     m.span = Span::new(a.span.start.min(b.span.start), a.span.end.max(b.span.end));
     m
+}
+
+/// A name of the rule written as hyphened words, gone, where the unit
+/// names another of the same family: the same first word, another after
+/// it ("docker-large" → "docker-medium", "ingress-system" →
+/// "ingress-nginx").
+fn changed_compound(rule: &Frame, unit: &Frame) -> Option<(String, String)> {
+    let names = || {
+        unit.compounds.iter().map(String::as_str).chain(
+            unit.values()
+                .filter(|t| t.kind == TermKind::Value(EntityKind::Identifier))
+                .map(|t| t.key.as_str()),
+        )
+    };
+    rule.compounds.iter().find_map(|c| {
+        let (head, tail) = c.split_once('-')?;
+        if names().any(|n| n == c) || rule.compounds.iter().filter(|x| *x == c).count() > 1 {
+            return None;
+        }
+        let other = names().find(|n| {
+            n.split_once('-')
+                .is_some_and(|(h, t)| h == head && t != tail && !c.contains(n))
+                && !rule.compounds.iter().any(|x| x == n)
+        })?;
+        Some((c.clone(), String::from(other)))
+    })
 }
 
 impl<S: Similarity> FateJudge for StructuralJudge<S> {
@@ -700,7 +806,8 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
             } else {
                 Why::Softened
             };
-            if found.soft > 0 || a.changed.is_some() {
+            let strict = found.only || found.always || found.never;
+            if (found.soft > 0 && !strict) || a.changed.is_some() {
                 return verdict(Fate::Weakened, why, found.span);
             }
         }
@@ -788,14 +895,24 @@ impl<S: Similarity> StructuralJudge<S> {
             .terms
             .iter()
             .filter(|t| is_act(t) && governed(t))
-            .take(2)
+            // What a rule requires is its first act; a later one is its
+            // occasion ("ask X before you change Y").
+            .take(if forbids { 2 } else { 1 })
             .collect();
+        // A named thing after the forbidden act is its object even where
+        // the negation does not reach it ("do not commit the key
+        // (keys/a.pem)"); one before it is not ("put it in a.yaml, don't
+        // create b.yaml").
+        let first_act = acts.iter().map(|a| a.span.start).min().unwrap_or(0);
         let objects: Vec<&frame::Term> = clause
             .terms
             .iter()
             .filter(|t| t.kind != TermKind::Part && !acts.iter().any(|a| a.key == t.key))
             .filter(|t| {
-                acts.is_empty() || !forbids || governed(t) || matches!(t.kind, TermKind::Value(_))
+                acts.is_empty()
+                    || !forbids
+                    || governed(t)
+                    || (matches!(t.kind, TermKind::Value(_)) && t.span.start > first_act)
             })
             .filter(|t| !acts.is_empty() || governed(t))
             .collect();
@@ -806,7 +923,7 @@ impl<S: Similarity> StructuralJudge<S> {
         for u in &after.units {
             let plan = u.section == Section::Plans;
             let claim = u.section == Section::Other && forbids && doing(&u.frame);
-            if !plan && !claim {
+            if (!plan && !claim) || quoted(after.text, u.frame.span) {
                 continue;
             }
             let does = if acts.is_empty() {
@@ -819,6 +936,7 @@ impl<S: Similarity> StructuralJudge<S> {
                                 || (family(&t.key).is_some() && family(&t.key) == family(&act.key))
                                 || same_group(&t.key, &act.key))
                             && t.negated != forbids
+                            && (plan || verbal(after.text, t.span))
                     })
                 })
             };
@@ -856,6 +974,38 @@ impl<S: Similarity> StructuralJudge<S> {
         }
         None
     }
+}
+
+/// Whether a sentence is inside quotation marks: someone's words the
+/// summary reports (the user's rule, quoted), not its own claim.
+fn quoted(text: &str, span: Span) -> bool {
+    let line_start = text
+        .get(..span.start)
+        .and_then(|t| t.rfind('\n'))
+        .map_or(0, |n| n + 1);
+    let before = text.get(line_start..span.start).unwrap_or("");
+    let opens = before.matches(['"', '“']).count() + before.matches('”').count();
+    opens % 2 == 1
+        || span
+            .of(text)
+            .trim_start_matches(['-', '*', ' '])
+            .starts_with(['"', '“'])
+}
+
+/// Whether the word at `span` reads as a verb of a claim: a past or
+/// present participle ("edited", "adding"), or the sentence's first word
+/// (a plan's imperative), not a noun ("my changes").
+fn verbal(text: &str, span: Span) -> bool {
+    let w = span.of(text).to_lowercase();
+    if w.ends_with("ed") || w.ends_with("ing") || IRREGULAR_PAST.contains(&w.as_str()) {
+        return true;
+    }
+    let line_start = text
+        .get(..span.start)
+        .and_then(|t| t.rfind(['\n', '.', ':', ';']))
+        .map_or(0, |n| n + 1);
+    text.get(line_start..span.start)
+        .is_some_and(|b| b.trim_matches(|c: char| !c.is_alphanumeric()).is_empty())
 }
 
 /// A sentence that takes something away ("remove the default port"):
@@ -973,5 +1123,93 @@ mod tests {
             ),
             Fate::Contradicted
         );
+    }
+
+    #[test]
+    fn values_changed() {
+        let cases = [
+            // A name of one family for another.
+            (
+                "the build job has to run on the runner tagged gpu-large",
+                "Constraints:\n- The build job must run on the runner tagged `gpu-small`.\n",
+            ),
+            // A number inside a named thing; the rule's other number kept.
+            (
+                "retries=3 and a delay of 5 minutes on all the fetch tasks",
+                "Constraints:\n- All fetch tasks get `retries=3` and `delay=timedelta(minutes=10)`.\n",
+            ),
+            // A number left as a word by the scanner.
+            (
+                "the base image is python:11-slim",
+                "Notes:\n- The base image is python:12-slim.\n",
+            ),
+            // Read in one sentence of a pair.
+            (
+                "keep the pool at 40 connections for the ingest worker",
+                "Notes:\n- The pool stays at 80 connections for the ingest worker.\n- The ingest worker pool is shared.\n",
+            ),
+        ];
+        for (rule, after) in cases {
+            assert_eq!(fate(rule, after), Fate::Weakened, "{rule}");
+        }
+        // A range is one clause, and a value of another shape is no change.
+        assert_eq!(
+            fate(
+                "widths are small < 600px, large 600–1200px",
+                "Notes:\n- Widths: small below 600px, large from 600px to 1400px.\n"
+            ),
+            Fate::Weakened
+        );
+        assert_eq!(
+            fate(
+                "give the encoder 0.1x the head's learning rate for the first 2 epochs",
+                "Notes:\n- For epochs 1 and 2 the encoder learns at one tenth of the head's learning rate.\n"
+            ),
+            Fate::Kept
+        );
+    }
+
+    #[test]
+    fn kept_not_breached() {
+        // The rule quoted is no claim of breaking it.
+        assert_eq!(
+            fate(
+                "Don't edit config.toml directly. All my edits go in local.toml.",
+                "The user said: \"Don't edit config.toml directly. All my edits go in local.toml.\"\n"
+            ),
+            Fate::Kept
+        );
+        // A file named before the prohibition is not what it forbids.
+        assert_ne!(
+            fate(
+                "put the settings in base.yaml, don't create an extra.yaml",
+                "Next steps:\n- Add the new block to base.yaml.\n"
+            ),
+            Fate::Contradicted
+        );
+        // A soft word under a negation is firm.
+        assert_eq!(
+            fate(
+                "the pause between batches is required",
+                "Notes:\n- The pause between batches is not optional.\n"
+            ),
+            Fate::Kept
+        );
+    }
+
+    #[test]
+    fn names_inside_names() {
+        assert!(within("quiet+--verbose", "--verbose"));
+        assert!(!within("orders_archive_new", "orders"));
+        assert!(!within("pre-orders", "orders"));
+        assert_eq!(
+            embedded_numbers("timedelta(minutes=10)").collect::<Vec<_>>(),
+            ["10"]
+        );
+        let text = "He said \"never edit it\" and then edited it.";
+        assert!(quoted(text, Span::new(9, 19)));
+        assert!(!quoted(text, Span::new(0, 2)));
+        assert!(verbal(text, Span::new(33, 39)));
+        assert!(!verbal("all my changes go here", Span::new(7, 14)));
     }
 }
