@@ -41,6 +41,9 @@ pub(crate) struct Term {
     pub(crate) negated: bool,
     /// Its share of its weight: 1, or less for a word of a rule's reason.
     pub(crate) scale: f64,
+    /// After "without" or "unless", in the same clause: what would allow
+    /// the act ("don't edit it without asking"), not its object.
+    pub(crate) unless: bool,
 }
 
 impl Term {
@@ -189,9 +192,17 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
     .iter()
     .any(|w| words.iter().any(|x| x == w));
     let mut negate_until_clause = false;
+    let mut unless_from: Option<usize> = None;
+    let mut unless: Vec<(usize, usize)> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
         if t.clause_start {
             negate_until_clause = false;
+            if let Some(from) = unless_from.take() {
+                unless.push((from, f.terms.len()));
+            }
+        }
+        if t.entity.is_none() && matches!(words[i].as_str(), "without" | "unless") {
+            unless_from.get_or_insert(f.terms.len());
         }
         let w = &words[i];
         let plain = w.replace('\'', "");
@@ -254,6 +265,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                     span: t.span,
                     negated: negate_until_clause,
                     scale: 1.0,
+                    unless: false,
                 });
             }
             continue;
@@ -270,6 +282,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                         span: t.span,
                         negated: negate_until_clause,
                         scale: 1.0,
+                        unless: false,
                     });
                 }
             }
@@ -279,6 +292,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 span: t.span,
                 negated: negate_until_clause,
                 scale: 1.0,
+                unless: false,
             });
             continue;
         }
@@ -328,6 +342,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 span: t.span,
                 negated: negate_until_clause,
                 scale: 1.0,
+                unless: false,
             });
             continue;
         }
@@ -337,7 +352,16 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             span: t.span,
             negated: negate_until_clause && !NEGATIONS.contains(&plain.as_str()),
             scale: 1.0,
+            unless: false,
         });
+    }
+    if let Some(from) = unless_from {
+        unless.push((from, f.terms.len()));
+    }
+    for (from, to) in unless {
+        for t in f.terms.get_mut(from..to).into_iter().flatten() {
+            t.unless = true;
+        }
     }
     f.prefer = preference(&toks, &words);
     f
@@ -389,6 +413,7 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
             span: t.span,
             negated,
             scale: 1.0,
+            unless: false,
         });
         return;
     }
@@ -405,6 +430,7 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
             span: Span::new(start, start + ca.len_utf8() + cb.len_utf8()),
             negated,
             scale: 1.0,
+            unless: false,
         });
     }
 }

@@ -638,10 +638,13 @@ fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
     {
         return true;
     }
+    // The same file named with more or less of its directory, or a file
+    // inside the rule's directory ("~/.ssh/config" in "~/.ssh").
     kind == EntityKind::Path
         && matches!(u.kind, TermKind::Value(EntityKind::Path))
         && (u.key.ends_with(&alloc::format!("/{key}"))
-            || key.ends_with(&alloc::format!("/{}", u.key)))
+            || key.ends_with(&alloc::format!("/{}", u.key))
+            || (key.len() >= 3 && u.key.starts_with(&alloc::format!("{key}/"))))
 }
 
 /// Whether `name` is written inside `longer` as a whole: what stands
@@ -907,7 +910,9 @@ impl<S: Similarity> StructuralJudge<S> {
         let objects: Vec<&frame::Term> = clause
             .terms
             .iter()
-            .filter(|t| t.kind != TermKind::Part && !acts.iter().any(|a| a.key == t.key))
+            .filter(|t| {
+                t.kind != TermKind::Part && !t.unless && !acts.iter().any(|a| a.key == t.key)
+            })
             .filter(|t| {
                 acts.is_empty()
                     || !forbids
@@ -920,32 +925,39 @@ impl<S: Similarity> StructuralJudge<S> {
         if all == 0.0 || (acts.is_empty() && polarity == Polarity::Requires) {
             return None;
         }
+        // What would allow the act ("without asking me"): the unit saying
+        // it was not done is no denial of the act.
+        let allowance: Vec<&frame::Term> = clause.terms.iter().filter(|t| t.unless).collect();
+        let excused = |t: &frame::Term| {
+            allowance
+                .iter()
+                .any(|a| a.key == t.key || same_group(&a.key, &t.key))
+        };
         for u in &after.units {
+            // A sentence that denies something other than the allowance.
+            let denies = u.frame.negations > 0
+                && !(u.frame.terms.iter().any(|t| t.negated)
+                    && u.frame.terms.iter().all(|t| !t.negated || excused(t)));
             let plan = u.section == Section::Plans;
-            let claim = u.section == Section::Other && forbids && doing(&u.frame);
+            let claim = u.section == Section::Other && forbids && !denies && doing(&u.frame);
             if (!plan && !claim) || quoted(after.text, u.frame.span) {
                 continue;
             }
-            let does = if acts.is_empty() {
-                doing(&u.frame) && !removing(&u.frame)
-            } else {
-                acts.iter().any(|act| {
-                    u.frame.terms.iter().any(|t| {
-                        matches!(t.kind, TermKind::Word | TermKind::Part)
-                            && (t.key == act.key
-                                || (family(&t.key).is_some() && family(&t.key) == family(&act.key))
-                                || same_group(&t.key, &act.key))
-                            && t.negated != forbids
-                            && (plan || verbal(after.text, t.span))
-                    })
+            let acted = acts.iter().any(|act| {
+                u.frame.terms.iter().any(|t| {
+                    matches!(t.kind, TermKind::Word | TermKind::Part)
+                        && (t.key == act.key
+                            || (family(&t.key).is_some() && family(&t.key) == family(&act.key))
+                            || same_group(&t.key, &act.key))
+                        && t.negated != forbids
+                        && (plan || verbal(after.text, t.span))
                 })
-            };
-            if !does {
-                continue;
-            }
+            });
+            // What a skipped requirement is about is denied with it
+            // ("without running the tests").
             let found = |o: &frame::Term| {
                 u.frame.terms.iter().any(|t| {
-                    !t.negated
+                    (!t.negated || !forbids)
                         && match o.kind {
                             TermKind::Value(kind) => same_value(kind, &o.key, t),
                             _ => t.key == o.key || same_group(&t.key, &o.key),
@@ -963,12 +975,40 @@ impl<S: Similarity> StructuralJudge<S> {
                 .map(|o| found(o))
                 .collect();
             let values_found = values.iter().filter(|v| **v).count();
-            let enough = on / all >= 0.75
+            let share = on / all;
+            // Doing something to exactly what the rule forbids touching,
+            // in other words ("add keys/a.pem to the repository" for "do
+            // not commit keys/a.pem").
+            let does = if acts.is_empty() {
+                doing(&u.frame) && !removing(&u.frame)
+            } else {
+                acted
+                    || (forbids
+                        && !values.is_empty()
+                        && values_found == values.len()
+                        && share >= 0.75
+                        && doing(&u.frame)
+                        && !removing(&u.frame))
+            };
+            if !does {
+                continue;
+            }
+            // A requirement skipped ("opened without running the build"):
+            // the act denied, half of what it is about named.
+            let enough = share >= 0.75
+                || (!forbids && !acts.is_empty() && share >= 0.5)
                 || (!values.is_empty()
                     && values_found * 2 >= values.len()
                     && values_found > 0
-                    && on / all >= 0.5);
-            if enough && (!forbids || u.frame.negations == 0) {
+                    && share >= 0.5);
+            // The allowance given ("edited after the user approved it").
+            let allowed = !allowance.is_empty()
+                && !denies
+                && (u.frame.approval
+                    || u.frame.terms.iter().any(|t| {
+                        !t.negated && excused(t) && !objects.iter().any(|o| o.key == t.key)
+                    }));
+            if enough && (!forbids || !denies) && !allowed {
                 return Some(u.frame.span);
             }
         }
@@ -1020,52 +1060,52 @@ fn removing(f: &Frame) -> bool {
     })
 }
 
-/// A sentence that says something was, or will be, done: a verb of doing,
-/// no negation ("added the key to the repo", "edited already").
+/// A sentence that says something was, or will be, done: a verb of doing
+/// ("added the key to the repo", "edited already"); whether it is denied
+/// is the caller's to read.
 fn doing(f: &Frame) -> bool {
-    f.negations == 0
-        && f.terms.iter().any(|t| {
-            t.kind == TermKind::Word
-                && matches!(
-                    t.key.as_str(),
-                    "add"
-                        | "set"
-                        | "use"
-                        | "switch"
-                        | "configur"
-                        | "enabl"
-                        | "install"
-                        | "commit"
-                        | "writ"
-                        | "edit"
-                        | "chang"
-                        | "mov"
-                        | "renam"
-                        | "put"
-                        | "keep"
-                        | "run"
-                        | "launch"
-                        | "deploy"
-                        | "push"
-                        | "publish"
-                        | "creat"
-                        | "upload"
-                        | "insert"
-                        | "replac"
-                        | "implement"
-                        | "introduc"
-                        | "programm"
-                        | "eras"
-                        | "delet"
-                        | "drop"
-                        | "remov"
-                        | "merg"
-                        | "copy"
-                        | "translat"
-                        | "document"
-                        | "releas"
-                )
-        })
+    f.terms.iter().any(|t| {
+        t.kind == TermKind::Word
+            && matches!(
+                t.key.as_str(),
+                "add"
+                    | "set"
+                    | "use"
+                    | "switch"
+                    | "configur"
+                    | "enabl"
+                    | "install"
+                    | "commit"
+                    | "writ"
+                    | "edit"
+                    | "chang"
+                    | "mov"
+                    | "renam"
+                    | "put"
+                    | "keep"
+                    | "run"
+                    | "launch"
+                    | "deploy"
+                    | "push"
+                    | "publish"
+                    | "creat"
+                    | "upload"
+                    | "insert"
+                    | "replac"
+                    | "implement"
+                    | "introduc"
+                    | "programm"
+                    | "eras"
+                    | "delet"
+                    | "drop"
+                    | "remov"
+                    | "merg"
+                    | "copy"
+                    | "translat"
+                    | "document"
+                    | "releas"
+            )
+    })
 }
 
 /// The verdicts on several rules against one new context, in order.
@@ -1194,6 +1234,43 @@ mod tests {
                 "Notes:\n- The pause between batches is not optional.\n"
             ),
             Fate::Kept
+        );
+    }
+
+    #[test]
+    fn breaches() {
+        let cases = [
+            // Done without the approval the rule asks for.
+            (
+                "don't modify the memory map (board.ld) without asking me first",
+                "Files:\n- board.ld: edited already, added a section; the user hasn't been consulted.\n",
+            ),
+            // A file inside the forbidden directory, by another verb.
+            (
+                "never commit anything from ~/.secrets to the repo",
+                "Next steps:\n- Add ~/.secrets/token to the repo so CI can read it.\n",
+            ),
+            // Renaming is changing.
+            (
+                "don't change the response format of GET /v2/items",
+                "Next steps:\n- Rename `item_id` to `itemId` in the GET /v2/items response.\n",
+            ),
+            // A requirement skipped.
+            (
+                "run the smoke tests and make sure they pass before you open any PR",
+                "Current work:\n- The PR was opened without running the smoke tests, to save time.\n",
+            ),
+        ];
+        for (rule, after) in cases {
+            assert_eq!(fate(rule, after), Fate::Contradicted, "{rule}");
+        }
+        // Consulted as asked: no breach.
+        assert_ne!(
+            fate(
+                "don't modify the memory map (board.ld) without asking me first",
+                "Files:\n- board.ld: edited after the user approved it.\n"
+            ),
+            Fate::Contradicted
         );
     }
 
