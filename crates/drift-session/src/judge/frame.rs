@@ -7,8 +7,8 @@ use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
 use super::tables::{
-    APPROVAL, CJK_FIRM, CJK_NEGATIONS, CJK_SOFT, CONDITION, EXCEPT, FIRM, LIFTED, NEGATIONS, ONLY,
-    SOFT,
+    APPROVAL, CJK_FIRM, CJK_NEGATIONS, CJK_ONLY, CJK_PERMITS, CJK_SOFT, CJK_WORDS, CONDITION,
+    EXCEPT, FIRM, FOREIGN, LIFTED, NEGATIONS, ONLY, SOFT,
 };
 use crate::entail::lexicon::{is_stopword, number_word, stem};
 use crate::entail::scan::{EntityKind, Span, Token, canonical, tokens};
@@ -172,7 +172,7 @@ fn is_cue(w: &str) -> bool {
 
 /// Reads `text[span]` into a [`Frame`].
 pub(crate) fn frame(text: &str, span: Span) -> Frame {
-    let toks = tokens(text, span);
+    let toks = elisions(text, tokens(text, span));
     let mut f = Frame {
         span,
         ..Frame::default()
@@ -205,7 +205,16 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             unless_from.get_or_insert(f.terms.len());
         }
         let w = &words[i];
-        let plain = w.replace('\'', "");
+        let mut plain = w.replace('\'', "");
+        // A word of a rule in another language reads as its English one.
+        if t.entity.is_none() {
+            match foreign(&plain) {
+                Some("") => continue,
+                Some(en) => plain = String::from(en),
+                None if !plain.is_ascii() => plain = folded(&plain),
+                None => {}
+            }
+        }
         let under_negation = negate_until_clause;
         if t.entity.is_none() || is_compound(t) {
             if NEGATIONS.contains(&plain.as_str()) {
@@ -314,10 +323,14 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             if has(CJK_SOFT) {
                 f.soft += 1;
             }
-            if has(&["只", "仅"]) {
+            if has(CJK_ONLY) {
                 f.only = true;
             }
+            if has(CJK_PERMITS) {
+                f.permits = true;
+            }
             pairs(t, &mut f.terms, negate_until_clause);
+            cjk_words(t, &mut f.terms, negate_until_clause);
             continue;
         }
         if is_stopword(&plain) || is_cue(&plain) || plain.len() < 2 {
@@ -363,7 +376,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             t.unless = true;
         }
     }
-    f.prefer = preference(&toks, &words);
+    f.prefer = preference(text, &toks, &words);
     f
 }
 
@@ -435,6 +448,113 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
     }
 }
 
+/// French elides an article or pronoun before a vowel ("d'entraînement",
+/// "l'API"): the word after the apostrophe, in place of the letter.
+fn elisions<'a>(text: &'a str, toks: Vec<Token<'a>>) -> Vec<Token<'a>> {
+    toks.into_iter()
+        .map(|t| {
+            if t.entity.is_some()
+                || !matches!(
+                    t.text,
+                    "d" | "l" | "qu" | "n" | "j" | "s" | "c" | "m" | "D" | "L"
+                )
+            {
+                return t;
+            }
+            let rest = text.get(t.span.end..).unwrap_or("");
+            let Some(after) = rest.strip_prefix(['\'', '’']) else {
+                return t;
+            };
+            let len: usize = after
+                .chars()
+                .take_while(|c| c.is_alphabetic())
+                .map(char::len_utf8)
+                .sum();
+            let start = t.span.end + (rest.len() - after.len());
+            match text.get(start..start + len) {
+                Some(word) if len > 0 => Token {
+                    text: word,
+                    span: Span::new(start, start + len),
+                    entity: None,
+                    clause_start: t.clause_start,
+                },
+                _ => t,
+            }
+        })
+        .collect()
+}
+
+/// A Latin word without its accents ("démo" → "demo"), so that it meets
+/// its English cognate.
+fn folded(word: &str) -> String {
+    word.chars()
+        .map(|c| match c {
+            'à' | 'á' | 'â' | 'ã' | 'ä' | 'å' => 'a',
+            'ç' => 'c',
+            'è' | 'é' | 'ê' | 'ë' => 'e',
+            'ì' | 'í' | 'î' | 'ï' => 'i',
+            'ñ' => 'n',
+            'ò' | 'ó' | 'ô' | 'õ' | 'ö' => 'o',
+            'ù' | 'ú' | 'û' | 'ü' => 'u',
+            c => c,
+        })
+        .collect()
+}
+
+/// The English word a word of another language stands for ("" for a
+/// function word), if the table has it.
+fn foreign(word: &str) -> Option<&'static str> {
+    FOREIGN
+        .binary_search_by(|(k, _)| k.as_bytes().cmp(word.as_bytes()))
+        .ok()
+        .and_then(|i| FOREIGN.get(i))
+        .map(|(_, en)| *en)
+}
+
+/// The words of [`CJK_WORDS`] inside a token written without spaces, as
+/// English words, longest first at each place: what a rule in Chinese or
+/// Japanese says, for a summary in English (and the other way round).
+fn cjk_words(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
+    let text = t.text;
+    let mut i = 0;
+    while i < text.len() {
+        let rest = text.get(i..).unwrap_or("");
+        let mut found: Option<(usize, &str)> = None;
+        // Entries are at most six characters long.
+        for n in (1..=6).rev() {
+            let end = rest.char_indices().nth(n).map_or(rest.len(), |(e, _)| e);
+            if let Some(en) = rest.get(..end).and_then(cjk_word) {
+                found = Some((end, en));
+                break;
+            }
+        }
+        match found {
+            Some((len, en)) => {
+                for w in en.split(' ') {
+                    out.push(Term {
+                        key: stem(w),
+                        kind: TermKind::Word,
+                        span: Span::new(t.span.start + i, t.span.start + i + len),
+                        negated,
+                        scale: 1.0,
+                        unless: false,
+                    });
+                }
+                i += len;
+            }
+            None => i += rest.chars().next().map_or(1, char::len_utf8),
+        }
+    }
+}
+
+fn cjk_word(s: &str) -> Option<&'static str> {
+    CJK_WORDS
+        .binary_search_by(|(k, _)| k.as_bytes().cmp(s.as_bytes()))
+        .ok()
+        .and_then(|i| CJK_WORDS.get(i))
+        .map(|(_, en)| *en)
+}
+
 fn contains_phrase(joined: &str, phrase: &str) -> bool {
     let p = phrase.replace('\'', "");
     let j = joined.replace('\'', "");
@@ -446,7 +566,11 @@ fn contains_phrase(joined: &str, phrase: &str) -> bool {
 
 /// "X, not Y", "X instead of Y", "X rather than Y", "X over Y", "not Y
 /// but X": the terms preferred and rejected.
-fn preference(toks: &[Token<'_>], words: &[String]) -> Option<(Vec<String>, Vec<String>)> {
+fn preference(
+    text: &str,
+    toks: &[Token<'_>],
+    words: &[String],
+) -> Option<(Vec<String>, Vec<String>)> {
     let key = |t: &Token<'_>, w: &str| -> Option<String> {
         if let Some(kind) = t.entity {
             return Some(canonical(kind, t.text));
@@ -474,6 +598,23 @@ fn preference(toks: &[Token<'_>], words: &[String]) -> Option<(Vec<String>, Vec<
         let after_end = (split + skip..words.len())
             .find(|&k| k > split + skip && toks[k].clause_start)
             .unwrap_or(words.len());
+        // A clause opened by a parenthesis ("use X (X_init) rather than
+        // Y") belongs to the one before it.
+        let opened_by_paren = |k: usize| {
+            k > 0
+                && toks.get(k - 1).zip(toks.get(k)).is_some_and(|(a, b)| {
+                    text.get(a.span.end..b.span.start)
+                        .is_some_and(|gap| gap.contains('('))
+                })
+        };
+        let before_start = if opened_by_paren(before_start) {
+            (0..before_start)
+                .rev()
+                .find(|&k| toks[k].clause_start)
+                .unwrap_or(0)
+        } else {
+            before_start
+        };
         let before = side(before_start.max(split.saturating_sub(8))..split);
         let after = side(split + skip..after_end.min(split + skip + 6));
         if !before.is_empty() && !after.is_empty() {

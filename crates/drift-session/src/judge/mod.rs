@@ -671,7 +671,9 @@ fn same_kind(a: EntityKind, b: TermKind) -> bool {
 fn close(kind: EntityKind, a: &str, b: &str) -> bool {
     match kind {
         // A number for a number of the same shape: "0.1" is not "1".
-        EntityKind::Number => a.contains('.') == b.contains('.'),
+        EntityKind::Number => {
+            a.contains('.') == b.contains('.') && a.contains(':') == b.contains(':')
+        }
         EntityKind::Version | EntityKind::Date => true,
         _ => {
             let head = |s: &'_ str| -> String {
@@ -939,7 +941,11 @@ impl<S: Similarity> StructuralJudge<S> {
                 && !(u.frame.terms.iter().any(|t| t.negated)
                     && u.frame.terms.iter().all(|t| !t.negated || excused(t)));
             let plan = u.section == Section::Plans;
-            let claim = u.section == Section::Other && forbids && !denies && doing(&u.frame);
+            // A sentence with a modal word states a rule; it claims nothing
+            // done ("try to keep sudo use to a minimum").
+            let modal = u.frame.soft > 0 || u.frame.always || u.frame.never;
+            let claim =
+                u.section == Section::Other && forbids && !denies && !modal && doing(&u.frame);
             if (!plan && !claim) || quoted(after.text, u.frame.span) {
                 continue;
             }
@@ -975,6 +981,10 @@ impl<S: Similarity> StructuralJudge<S> {
                 .map(|o| found(o))
                 .collect();
             let values_found = values.iter().filter(|v| **v).count();
+            // A named thing among them, not only a number.
+            let named = objects
+                .iter()
+                .any(|o| matches!(o.kind, TermKind::Value(k) if !k.is_numeric()) && found(o));
             let share = on / all;
             // Doing something to exactly what the rule forbids touching,
             // in other words ("add keys/a.pem to the repository" for "do
@@ -984,7 +994,7 @@ impl<S: Similarity> StructuralJudge<S> {
             } else {
                 acted
                     || (forbids
-                        && !values.is_empty()
+                        && named
                         && values_found == values.len()
                         && share >= 0.75
                         && doing(&u.frame)
@@ -1272,6 +1282,45 @@ mod tests {
             ),
             Fate::Contradicted
         );
+    }
+
+    #[test]
+    fn rules_in_other_languages() {
+        let kept = [
+            (
+                "Ne modifie jamais le fichier settings.toml.",
+                "Constraints:\n- Never modify the settings.toml file.\n",
+            ),
+            (
+                "Bitte nie die Datei settings.toml ändern.",
+                "Constraints:\n- Never change the settings.toml file.\n",
+            ),
+            (
+                "不要修改 third_party/ 目录下的代码",
+                "Constraints:\n- Do not modify the code in the third_party/ directory.\n",
+            ),
+        ];
+        for (rule, after) in kept {
+            assert_eq!(fate(rule, after), Fate::Kept, "{rule}");
+        }
+        assert_eq!(
+            fate(
+                "Nunca uses más de 4 workers en el servidor.",
+                "Constraints:\n- Never use more than 6 workers on the server.\n"
+            ),
+            Fate::Weakened
+        );
+    }
+
+    #[test]
+    fn word_tables_are_sorted() {
+        for table in [tables::FOREIGN, tables::CJK_WORDS] {
+            assert!(
+                table
+                    .windows(2)
+                    .all(|w| w[0].0.as_bytes() < w[1].0.as_bytes())
+            );
+        }
     }
 
     #[test]
