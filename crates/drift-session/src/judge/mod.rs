@@ -816,12 +816,45 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
                 return verdict(Fate::Weakened, why, found.span);
             }
         }
+        // A rule stated again in softer, vaguer words ("results tables
+        // should include some uncertainty where possible"): a soft
+        // sentence that names the rule's own words.
+        if rule.whole.is_firm()
+            && let Some((sa, sf)) = self.softened(&rule.whole, after)
+        {
+            return Verdict {
+                fate: Fate::Weakened,
+                evidence: Some(sf.span),
+                why: Why::Softened,
+                coverage: sa.coverage,
+            };
+        }
         Verdict {
             fate: Fate::Dropped,
             evidence: Some(found.span),
             why: Why::Nowhere,
             coverage: a.coverage,
         }
+    }
+}
+
+/// Below this share of a rule's words, a soft sentence is about something
+/// else.
+const SOFT_WORDS: f64 = 0.15;
+
+impl<S: Similarity> StructuralJudge<S> {
+    /// The soft sentence (a soft word, no strict one) that holds most of
+    /// the rule's words, if it holds enough of them: two of its own words
+    /// at least.
+    fn softened<'f>(&self, rule: &Frame, after: &'f After<'_>) -> Option<(Alignment, &'f Frame)> {
+        after
+            .units
+            .iter()
+            .map(|u| &u.frame)
+            .filter(|f| f.soft > 0 && !(f.only || f.always || f.never) && f.negations == 0)
+            .map(|f| (self.align(rule, f), f))
+            .filter(|(a, _)| a.matched_words >= 2 && a.words >= SOFT_WORDS)
+            .max_by(|x, y| x.0.words.total_cmp(&y.0.words))
     }
 }
 
@@ -1309,6 +1342,25 @@ mod tests {
                 "Constraints:\n- Never use more than 6 workers on the server.\n"
             ),
             Fate::Weakened
+        );
+    }
+
+    #[test]
+    fn restated_softly() {
+        let rule = "every chart in the weekly report must show 95% confidence bands, no exceptions";
+        assert_eq!(
+            fate(
+                rule,
+                "Notes:\n- Charts in the weekly report should show some uncertainty where possible.\n"
+            ),
+            Fate::Weakened
+        );
+        assert_eq!(
+            fate(
+                rule,
+                "Notes:\n- Try to keep commits small where possible.\n"
+            ),
+            Fate::Dropped
         );
     }
 
