@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::tables::{
     APPROVAL, CJK_FIRM, CJK_NEGATIONS, CJK_ONLY, CJK_PERMITS, CJK_SOFT, CJK_WORDS, CONDITION,
-    EXCEPT, FIRM, FOREIGN, LIFTED, NEGATIONS, ONLY, SOFT,
+    EXCEPT, FIRM, FOREIGN, JA_NEGATIONS, LIFTED, NEGATIONS, ONLY, SOFT,
 };
 use crate::entail::lexicon::{is_stopword, number_word, stem};
 use crate::entail::scan::{EntityKind, Span, Token, canonical, tokens};
@@ -179,7 +179,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
     };
     let words: Vec<String> = toks.iter().map(lower).collect();
     let joined = words.join(" ");
-    f.lifted = LIFTED.iter().any(|p| contains_phrase(&joined, p));
+    f.lifted = LIFTED.iter().any(|p| contains_phrase(&joined, p)) || not_needed(&words);
     f.permits = [
         "may",
         "can",
@@ -193,10 +193,19 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
     .any(|w| words.iter().any(|x| x == w));
     let mut negate_until_clause = false;
     let mut unless_from: Option<usize> = None;
+    // Where the terms of the current clause begin.
+    let mut clause_terms = 0;
     let mut unless: Vec<(usize, usize)> = Vec::new();
     for (i, t) in toks.iter().enumerate() {
-        if t.clause_start {
+        // Chinese and Japanese punctuation ends a clause too.
+        let cjk_break = i > 0
+            && toks.get(i - 1).is_some_and(|p| {
+                text.get(p.span.end..t.span.start)
+                    .is_some_and(|gap| gap.contains(['，', '；', '：', '、', '。', '！', '？']))
+            });
+        if t.clause_start || cjk_break {
             negate_until_clause = false;
+            clause_terms = f.terms.len();
             if let Some(from) = unless_from.take() {
                 unless.push((from, f.terms.len()));
             }
@@ -264,7 +273,12 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         if is_compound(t) {
             f.compounds.push(t.text.to_lowercase());
             for part in t.text.split('-') {
-                let p = part.to_lowercase();
+                let mut p = part.to_lowercase();
+                match foreign(&p) {
+                    Some("") => continue,
+                    Some(en) => p = String::from(en),
+                    None => {}
+                }
                 if is_stopword(&p) || is_cue(&p) {
                     continue;
                 }
@@ -310,6 +324,13 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             if has(CJK_NEGATIONS) {
                 f.negations += 1;
                 negate_until_clause = true;
+                // Japanese puts the negation after the verb and its
+                // object: it governs the clause back to its start.
+                if has(JA_NEGATIONS) {
+                    for term in f.terms.get_mut(clause_terms..).into_iter().flatten() {
+                        term.negated = true;
+                    }
+                }
             }
             if has(CJK_FIRM) {
                 f.firm += 1;
@@ -348,6 +369,19 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         let digits = plain.bytes().take_while(u8::is_ascii_digit).count();
         let unit = plain.get(digits..).unwrap_or("");
         let numeric = digits > 0 && unit.len() <= 3 && unit.bytes().all(|b| b.is_ascii_lowercase());
+        // A time the scanner cut at its colon ("01:00–03:00"): one value.
+        if numeric && unit.is_empty() && plain.len() == 2 {
+            let joined = f.terms.last_mut().filter(|last| {
+                last.kind == TermKind::Value(EntityKind::Number)
+                    && text.get(last.span.end..t.span.start) == Some(":")
+                    && last.span.of(text).bytes().all(|b| b.is_ascii_digit())
+            });
+            if let Some(last) = joined {
+                last.key = alloc::format!("{}:{}", last.span.of(text), plain);
+                last.span = Span::new(last.span.start, t.span.end);
+                continue;
+            }
+        }
         if numeric || spelled.is_some() {
             f.terms.push(Term {
                 key: spelled.map_or_else(|| canonical(EntityKind::Number, &plain), String::from),
@@ -553,6 +587,21 @@ fn cjk_word(s: &str) -> Option<&'static str> {
         .ok()
         .and_then(|i| CJK_WORDS.get(i))
         .map(|(_, en)| *en)
+}
+
+/// "No review pass is needed", "none of it is required": a requirement
+/// said to be none.
+fn not_needed(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        matches!(w.as_str(), "no" | "none" | "nothing")
+            && words.iter().enumerate().skip(i + 1).take(8).any(|(j, n)| {
+                matches!(n.as_str(), "needed" | "necessary" | "required")
+                    && j > 0
+                    && words
+                        .get(j - 1)
+                        .is_some_and(|b| matches!(b.as_str(), "is" | "are" | "be" | "was"))
+            })
+    })
 }
 
 fn contains_phrase(joined: &str, phrase: &str) -> bool {

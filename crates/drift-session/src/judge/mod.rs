@@ -629,6 +629,13 @@ fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
     if u.key == key {
         return true;
     }
+    // A number as one end of a range ("02:00" in "02:00–04:00").
+    if kind.is_numeric()
+        && matches!(u.kind, TermKind::Value(_))
+        && u.key.split(['–', '—', '~']).any(|part| part == key)
+    {
+        return true;
+    }
     // A flag or name written inside a longer one ("--verbose" in
     // "quiet+--verbose").
     if kind == EntityKind::Identifier
@@ -877,7 +884,9 @@ fn contradiction(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
     if a.changed.is_some() {
         return None;
     }
-    if found.lifted && rule.polarity() != Polarity::Permits {
+    // A rule that itself permits ("only allowed in dev") is not lifted by
+    // a sentence that permits the same.
+    if found.lifted && rule.polarity() != Polarity::Permits && !(rule.permits && found.permits) {
         return Some(Why::Opposite);
     }
     match rule.polarity() {
@@ -969,6 +978,18 @@ impl<S: Similarity> StructuralJudge<S> {
                 .any(|a| a.key == t.key || same_group(&a.key, &t.key))
         };
         for u in &after.units {
+            // A rule in Chinese or Japanese against a sentence in another
+            // script: its character pairs cannot be found there.
+            let unspaced = u.frame.terms.iter().any(|t| t.kind == TermKind::Pair);
+            let objects: Vec<&frame::Term> = objects
+                .iter()
+                .copied()
+                .filter(|o| unspaced || o.kind != TermKind::Pair)
+                .collect();
+            let all: f64 = objects.iter().map(|o| o.weight()).sum();
+            if all == 0.0 {
+                continue;
+            }
             // A sentence that denies something other than the allowance.
             let denies = u.frame.negations > 0
                 && !(u.frame.terms.iter().any(|t| t.negated)
@@ -1023,17 +1044,25 @@ impl<S: Similarity> StructuralJudge<S> {
             // in other words ("add keys/a.pem to the repository" for "do
             // not commit keys/a.pem").
             let does = if acts.is_empty() {
-                doing(&u.frame) && !removing(&u.frame)
+                // No act: what is forbidden must be named by more than one
+                // word ("not even SysTick" alone is no rule to break).
+                all >= 2.0 && doing(&u.frame) && !removing(&u.frame)
             } else {
                 acted
                     || (forbids
                         && named
                         && values_found == values.len()
-                        && share >= 0.75
-                        && doing(&u.frame)
-                        && !removing(&u.frame))
+                        && share >= 0.6
+                        && adding(&u.frame))
             };
-            if !does {
+            // A rule about a number ("nothing else at priority 0") is
+            // not broken by a sentence that names none of its numbers.
+            let numbers: Vec<bool> = objects
+                .iter()
+                .filter(|o| matches!(o.kind, TermKind::Value(k) if k.is_numeric()))
+                .map(|o| found(o))
+                .collect();
+            if !does || (!numbers.is_empty() && !numbers.contains(&true)) {
                 continue;
             }
             // A requirement skipped ("opened without running the build"):
@@ -1099,6 +1128,33 @@ fn removing(f: &Frame) -> bool {
             && matches!(
                 t.key.as_str(),
                 "remov" | "delet" | "drop" | "eras" | "strip" | "clean" | "replac" | "get"
+            )
+    })
+}
+
+/// A sentence that puts something somewhere or changes it ("add the key
+/// to the repository"), not one that keeps or uses it.
+fn adding(f: &Frame) -> bool {
+    f.terms.iter().any(|t| {
+        t.kind == TermKind::Word
+            && !t.negated
+            && matches!(
+                t.key.as_str(),
+                "add"
+                    | "put"
+                    | "writ"
+                    | "commit"
+                    | "push"
+                    | "upload"
+                    | "copy"
+                    | "mov"
+                    | "insert"
+                    | "install"
+                    | "creat"
+                    | "edit"
+                    | "chang"
+                    | "modify"
+                    | "modifi"
             )
     })
 }
@@ -1361,6 +1417,46 @@ mod tests {
                 "Notes:\n- Try to keep commits small where possible.\n"
             ),
             Fate::Dropped
+        );
+    }
+
+    #[test]
+    fn breaches_across_languages_and_lifted_requirements() {
+        // A Japanese negation denies the verb and object before it.
+        assert_eq!(
+            fate(
+                "本番サーバーでは rm -rf を実行しないでください。",
+                "Next steps:\n- On the production server, run `rm -rf /srv/old` directly.\n"
+            ),
+            Fate::Contradicted
+        );
+        // A Chinese comma ends the negation's clause.
+        let f = frame::frame("不要保留日志，打包时必须去掉", Span::new(0, 42));
+        assert!(f.terms.iter().any(|t| t.key == "keep" && t.negated));
+        assert!(f.terms.iter().any(|t| t.key == "delet" && !t.negated));
+        // "No review is needed" lifts a requirement.
+        assert_eq!(
+            fate(
+                "always review the generated schema before committing it",
+                "Notes:\n- The generated schema can be committed as is; no manual review pass is needed.\n"
+            ),
+            Fate::Contradicted
+        );
+        // A rule that permits in a scope, restated: not lifted.
+        assert_eq!(
+            fate(
+                "the mock server is only allowed in dev mode",
+                "Notes:\n- The mock server is allowed only in dev mode.\n"
+            ),
+            Fate::Kept
+        );
+        // One end of a range is the rule's number.
+        assert_eq!(
+            fate(
+                "backups run between 01:00 and 03:00 only",
+                "Notes:\n- Backups run only in the 01:00–03:00 window.\n"
+            ),
+            Fate::Kept
         );
     }
 
