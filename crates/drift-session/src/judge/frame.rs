@@ -293,7 +293,10 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             }
             continue;
         }
-        if let Some(kind) = t.entity {
+        // Words written without spaces and joined by slashes ("标准/温暖")
+        // are read as words, not as a path.
+        let unspaced = t.text.chars().any(is_unspaced);
+        if let Some(kind) = t.entity.filter(|_| !unspaced) {
             let key = canonical(kind, t.text);
             // The words inside a named thing ("`kubectl -n prod patch hpa`",
             // "STAGING_DB_PASSWORD"), to align by, at a lower weight.
@@ -319,7 +322,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             });
             continue;
         }
-        if t.text.chars().any(is_unspaced) {
+        if unspaced {
             let has = |list: &[&str]| list.iter().any(|m| t.text.contains(m));
             if has(CJK_NEGATIONS) {
                 f.negations += 1;
@@ -350,8 +353,44 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             if has(CJK_PERMITS) {
                 f.permits = true;
             }
-            pairs(t, &mut f.terms, negate_until_clause);
-            cjk_words(t, &mut f.terms, negate_until_clause);
+            // Latin words written into the unspaced text ("用ascii画出")
+            // are words; the rest is read by its characters.
+            for (start, end, latin) in script_runs(t.text) {
+                let (Some(run), a, b) = (
+                    t.text.get(start..end),
+                    t.span.start + start,
+                    t.span.start + end,
+                ) else {
+                    continue;
+                };
+                if latin {
+                    let w = run.to_lowercase();
+                    if w.len() >= 2 && !is_stopword(&w) && !is_cue(&w) {
+                        let numeric = w.bytes().all(|c| c.is_ascii_digit());
+                        f.terms.push(Term {
+                            key: if numeric { w } else { stem(&w) },
+                            kind: if numeric {
+                                TermKind::Value(EntityKind::Number)
+                            } else {
+                                TermKind::Word
+                            },
+                            span: Span::new(a, b),
+                            negated: negate_until_clause,
+                            scale: 1.0,
+                            unless: false,
+                        });
+                    }
+                } else {
+                    let sub = Token {
+                        text: run,
+                        span: Span::new(a, b),
+                        entity: None,
+                        clause_start: false,
+                    };
+                    pairs(&sub, &mut f.terms, negate_until_clause);
+                    cjk_words(&sub, &mut f.terms, negate_until_clause);
+                }
+            }
             continue;
         }
         if is_stopword(&plain) || is_cue(&plain) || plain.len() < 2 {
@@ -545,6 +584,24 @@ fn foreign(word: &str) -> Option<&'static str> {
         .map(|(_, en)| *en)
 }
 
+/// The runs of a token written without spaces: (start, end, Latin), a
+/// Latin run being ASCII letters and digits.
+fn script_runs(text: &str) -> Vec<(usize, usize, bool)> {
+    let mut runs: Vec<(usize, usize, bool)> = Vec::new();
+    for (i, c) in text.char_indices() {
+        let latin = c.is_ascii_alphanumeric();
+        let end = i + c.len_utf8();
+        match runs.last_mut() {
+            Some(last) if last.2 == latin && last.1 == i => last.1 = end,
+            _ => runs.push((i, end, latin)),
+        }
+    }
+    runs
+}
+
+/// The weight of a word translated from Chinese or Japanese.
+pub(crate) const TRANSLATED: f64 = 0.7;
+
 /// The words of [`CJK_WORDS`] inside a token written without spaces, as
 /// English words, longest first at each place: what a rule in Chinese or
 /// Japanese says, for a summary in English (and the other way round).
@@ -564,13 +621,15 @@ fn cjk_words(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
         }
         match found {
             Some((len, en)) => {
-                for w in en.split(' ') {
+                for w in en.split(' ').filter(|w| !is_stopword(w) && !is_cue(w)) {
                     out.push(Term {
                         key: stem(w),
                         kind: TermKind::Word,
                         span: Span::new(t.span.start + i, t.span.start + i + len),
                         negated,
-                        scale: 1.0,
+                        // A translation is a guess: it weighs less than a
+                        // word written in the rule itself.
+                        scale: TRANSLATED,
                         unless: false,
                     });
                 }

@@ -33,7 +33,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 
 use crate::audit::{Fate, Weakening};
-use crate::entail::lexicon::family;
+use crate::entail::lexicon::{family, stem};
 use crate::entail::rules::lookalike;
 use crate::entail::scan::{EntityKind, Span};
 use crate::rules::read_units;
@@ -285,6 +285,9 @@ fn rule_clauses(text: &str) -> RuleClauses {
     }
     cut(&mut spans, start, text.len());
     let mut clauses: Vec<(Frame, bool)> = Vec::new();
+    let n = spans.len();
+    let mut after_question = false;
+    let mut asked_at: Vec<usize> = Vec::new();
     for (k, span) in spans.into_iter().enumerate() {
         let f = frame(text, span);
         let first_word = span
@@ -297,11 +300,33 @@ fn rule_clauses(text: &str) -> RuleClauses {
             .replace('\'', "");
         let cued = f.negations + f.firm + f.soft > 0 || f.only || f.permits;
         let latin = !span.of(text).chars().any(crate::rules::chat::is_unspaced);
-        let reason = (k > 0 || lead_in(span.of(text)))
-            && latin
-            && (tables::REASONS.contains(&first_word.as_str())
-                || !cued && !imperative(&first_word));
+        // A question answered after it ("Where should it live? → at the
+        // repo root"): the answer is the rule, the question its context.
+        let asked = k + 1 < n
+            && text
+                .get(span.end..)
+                .is_some_and(|r| r.starts_with(['?', '？']));
+        if asked {
+            asked_at.push(k);
+        }
+        let answer = core::mem::replace(&mut after_question, asked);
+        let reason = asked
+            || !answer
+                && (k > 0 || lead_in(span.of(text)))
+                && latin
+                && (tables::REASONS.contains(&first_word.as_str())
+                    || !cued && !imperative(&first_word));
         clauses.push((f, !reason));
+    }
+    // A question answered with no words of its own ("… first? yes") is
+    // the rule, agreed to.
+    for k in 1..clauses.len() {
+        if clauses.get(k).is_some_and(|(f, _)| f.terms.is_empty())
+            && let Some(q) = clauses.get_mut(k - 1)
+            && asked_at.contains(&(k - 1))
+        {
+            q.1 = true;
+        }
     }
     if clauses.iter().all(|(_, op)| !op) {
         for c in &mut clauses {
@@ -314,7 +339,7 @@ fn rule_clauses(text: &str) -> RuleClauses {
         let scale = if *operative { 1.0 } else { REASON_WEIGHT };
         let mut m = f.clone();
         for t in &mut m.terms {
-            t.scale = scale;
+            t.scale *= scale;
         }
         whole = merged(&whole, &m);
         whole.span = Span::new(0, text.len());
@@ -485,7 +510,7 @@ impl<S: Similarity> StructuralJudge<S> {
             }
             if let Some(i) = at {
                 a.matched += 1;
-                if t.kind == TermKind::Word && t.scale >= 1.0 {
+                if t.kind == TermKind::Word && t.scale >= frame::TRANSLATED {
                     a.matched_words += 1;
                 }
                 if unit.terms[i].negated != t.negated && t.kind == TermKind::Word {
@@ -642,6 +667,28 @@ fn same_value(kind: EntityKind, key: &str, u: &frame::Term) -> bool {
         && key.len() >= 4
         && matches!(u.kind, TermKind::Value(_))
         && (within(&u.key, key) || (u.key.len() >= 4 && within(key, &u.key)))
+    {
+        return true;
+    }
+    // A file of the working directory named without its "./" ("hsim" for
+    // "./hsim").
+    if kind == EntityKind::Path
+        && key
+            .strip_prefix("./")
+            .is_some_and(|k| k == u.key || stem(k) == u.key)
+    {
+        return true;
+    }
+    // A site's page named by its last part, written as a word ("Vercel"
+    // for "github.com/vercel").
+    if kind == EntityKind::Path
+        && key.split('/').next().is_some_and(|host| host.contains('.'))
+        && matches!(u.kind, TermKind::Word | TermKind::Part)
+        && key.rsplit('/').next().is_some_and(|last| {
+            last.len() >= 4
+                && last.chars().all(char::is_alphabetic)
+                && (last == u.key || stem(last) == u.key)
+        })
     {
         return true;
     }
@@ -1455,6 +1502,41 @@ mod tests {
             fate(
                 "backups run between 01:00 and 03:00 only",
                 "Notes:\n- Backups run only in the 01:00–03:00 window.\n"
+            ),
+            Fate::Kept
+        );
+    }
+
+    #[test]
+    fn answers_and_unspaced_lists() {
+        // The answer to a question is the rule, not the question.
+        assert_eq!(
+            fate(
+                "Where should the launcher live? → ./runme at repo root",
+                "Decisions:\n- Answer to the layout question: runme at repo root.\n"
+            ),
+            Fate::Kept
+        );
+        // A question answered "yes" is the rule.
+        let yes = rule_clauses("Write the plan into plan.md first? yes");
+        assert!(yes.clauses.first().is_some_and(|(_, op)| *op));
+        // Latin words inside unspaced text are words.
+        let mixed = frame::frame("文档里用ascii画图", Span::new(0, 23));
+        assert!(
+            mixed
+                .terms
+                .iter()
+                .any(|t| t.key == "ascii" && t.kind == TermKind::Word)
+        );
+        // Chinese words joined by slashes are words, not a path.
+        let f = frame::frame("风格可以选标准/简单", Span::new(0, 28));
+        assert!(f.values().next().is_none());
+        assert!(f.terms.iter().any(|t| t.key == "standard"));
+        // A site's page named by its last part.
+        assert_eq!(
+            fate(
+                "智能体用 github.com/acmekit 来实现",
+                "Notes:\n- The agent layer is implemented with the Acmekit SDK.\n"
             ),
             Fate::Kept
         );
