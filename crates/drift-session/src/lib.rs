@@ -44,7 +44,7 @@ mod transcript;
 pub use audit::{
     AUDIT_FORMAT, AfterPart, Audit, AuditCounts, BeforeMention, CODEX_USER_MESSAGE_TOKENS,
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
-    InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
+    InventedRule, Invention, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
     audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
 };

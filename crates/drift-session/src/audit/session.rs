@@ -40,7 +40,9 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::{ChangedId, Evidence, Fate, InventedRule, MessageField, Place, RuleFate, Unsupported};
+use super::{
+    ChangedId, Evidence, Fate, InventedRule, Invention, MessageField, Place, RuleFate, Unsupported,
+};
 use crate::entail::scan::Span;
 use crate::judge::{After, FateJudge, StructuralJudge, Why};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
@@ -713,45 +715,54 @@ fn invented(
     let user_gates = USER_GATES.iter().any(|g| said_lower.contains(g));
     let mut out: Vec<InventedRule> = Vec::new();
     let mut last_end: Option<usize> = None;
+    let users_words = user_message_sections(summary);
     for (span, _) in after.sentences() {
         let text = span.of(summary);
         let lower = alloc::format!(" {} ", text.to_lowercase().replace('\u{2019}', "'"));
         let quotes_log = quotes_the_log(t, at, text);
-        let about_user = USER_WORDS.iter().any(|u| lower.contains(u));
+        let in_users_words = users_words
+            .iter()
+            .any(|s| s.start <= span.start && span.end <= s.end);
+        let about_user = in_users_words || USER_WORDS.iter().any(|u| lower.contains(u));
         let gate = about_user
             && GATES.iter().any(|g| lower.contains(g))
             && GATE_WORDS.iter().any(|g| lower.contains(g));
-        let attributed = ATTRIBUTIONS.iter().any(|a| lower.contains(a));
+        let attributed = in_users_words || ATTRIBUTIONS.iter().any(|a| lower.contains(a));
         let harness = COMPACTION_REQUEST.iter().any(|h| lower.contains(h))
             || (lower.contains("tool")
                 && (lower.contains("text only")
                     || lower.contains("text-only")
                     || lower.contains("prohibit")));
         let cited = CITED.iter().any(|c| lower.contains(c));
-        let claim = if quotes_log || cited {
-            false
+        let why = if quotes_log || cited {
+            None
         } else if gate {
-            !user_gates
+            (!user_gates).then_some(Invention::Gate)
         } else if attributed && harness {
-            true
-        } else if attributed && FORCE.iter().any(|f| lower.contains(f)) {
+            Some(Invention::HarnessRequest)
+        } else if attributed && !in_users_words && FORCE.iter().any(|f| lower.contains(f)) {
             let c = frame(summary, span);
-            c.terms.len() >= 2 && !supported(&said, &said_frame, text, &c)
+            (c.terms.len() >= 2 && !supported(&said, &said_frame, text, &c))
+                .then_some(Invention::PutInMouth)
         } else {
-            false
+            None
         };
-        if !claim {
+        let Some(why) = why else {
             last_end = None;
             continue;
-        }
+        };
         match out.last_mut() {
             Some(prev) if last_end.is_some_and(|e| span.start <= e + 3) => {
                 prev.after = Span::new(prev.after.start, span.end);
                 prev.text = prev.after.of(summary).trim().to_string();
+                if why.halts() {
+                    prev.why = why;
+                }
             }
             _ => out.push(InventedRule {
                 after: span,
                 text: text.trim().to_string(),
+                why,
             }),
         }
         last_end = Some(span.end);
@@ -846,7 +857,8 @@ const USER_GATES: &[&str] = &[
 
 /// Whether `text` (a sentence of the summary) quotes what the log holds
 /// before `at`: a quotation of ten characters or more found there word for
-/// word.
+/// word, in a message of its own (an earlier summary quoting it is no
+/// support: that is a claim laundered through a summary).
 fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
     let quoted: Vec<&str> = text
         .split(['"', '“', '”'])
@@ -855,10 +867,47 @@ fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
         .map(|q| q.trim().trim_end_matches("..."))
         .filter(|q| q.chars().count() >= 10)
         .collect();
+    let summary = |i: usize| t.compactions.iter().any(|c| c.summary == Some(i));
     !quoted.is_empty()
-        && quoted
-            .iter()
-            .all(|q| t.messages.iter().take(at).any(|m| m.text.contains(q)))
+        && quoted.iter().all(|q| {
+            t.messages
+                .iter()
+                .take(at)
+                .enumerate()
+                .any(|(i, m)| m.provenance != Provenance::Harness && !summary(i) && m.text.contains(q))
+        })
+}
+
+/// The spans of `summary` that list what the user said ("6. All user
+/// messages:" in Claude Code's summaries, up to the next numbered
+/// heading): everything in them is put in the user's mouth.
+fn user_message_sections(summary: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut at = 0;
+    for line in summary.split_inclusive('\n') {
+        let t = line.trim();
+        let heading = t
+            .split_once(['.', ')'])
+            .is_some_and(|(n, rest)| {
+                !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' ')
+            })
+            || t.starts_with('#');
+        if heading {
+            if let Some(start) = open.take() {
+                out.push(Span::new(start, at));
+            }
+            let lower = t.to_lowercase();
+            if lower.contains("user message") || lower.contains("user's message") {
+                open = Some(at + line.len());
+            }
+        }
+        at += line.len();
+    }
+    if let Some(start) = open {
+        out.push(Span::new(start, summary.len()));
+    }
+    out
 }
 
 /// Whether what the user said supports a claim of the summary: the words
