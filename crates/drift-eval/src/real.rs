@@ -13,7 +13,9 @@
 //! - **lost, caught**: of the rules the compaction lost, the share the tool
 //!   called lost (a rule it never found is not caught);
 //! - **reported lost**: every loss the tool shows up front, against the
-//!   labelled losses, per compaction;
+//!   labelled losses, per compaction: each rule of the user's, a brief's or
+//!   the system's one by one, an instruction file or skill once however
+//!   many of its rules it lost (the report shows it as one entry);
 //! - **rule-like, not rules**: labelled sentences that are no standing rule
 //!   and that the tool reported lost at any compaction;
 //! - **invented**: the tool's invented rules that a labelled invention
@@ -401,15 +403,25 @@ fn score_compaction(
         *s.confusion.entry((fate, reported)).or_default() += 1;
     }
     s.labelled_losses += pairs.iter().filter(|(_, f)| f.is_loss()).count();
-    // What the tool reported that no labelled rule matched.
+    // What the tool reported that no labelled rule matched. A file lost
+    // is one entry up front, matched when any of its lost rules is.
+    let mut groups: BTreeMap<&str, bool> = BTreeMap::new();
     for (j, r) in view.rules.iter().enumerate() {
+        if let Some(g) = r.group.as_deref().filter(|_| r.up_front && r.fate.is_loss()) {
+            *groups.entry(g).or_default() |= taken[j];
+        }
+    }
+    s.reported_losses += groups.len();
+    s.unlabelled_losses += groups.values().filter(|&&matched| !matched).count();
+    for (j, r) in view.rules.iter().enumerate() {
+        let grouped = r.group.is_some();
         if matches!(r.by, Some(By::User | By::Brief)) {
             s.user_reported += 1;
             if taken[j] {
                 s.user_reported_right += 1;
             }
         }
-        if r.up_front && r.fate.is_loss() {
+        if r.up_front && r.fate.is_loss() && !grouped {
             s.reported_losses += 1;
         }
         if taken[j] {
@@ -426,7 +438,7 @@ fn score_compaction(
             if r.fate.is_loss() {
                 nonrule_lost[k] = true;
             }
-        } else if r.up_front && r.fate.is_loss() {
+        } else if r.up_front && r.fate.is_loss() && !grouped {
             s.unlabelled_losses += 1;
             if misses && matches!(r.by, Some(By::User | By::Brief)) {
                 s.misses.push(Miss {

@@ -48,6 +48,7 @@ pub use audit::{
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
     audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
 };
+pub use audit::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
     Contradiction, Entailment, Judgement, LexicalEntailment, LexicalJudgement, Lookalike, Mention,
