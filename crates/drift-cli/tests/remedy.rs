@@ -175,7 +175,10 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
 /// carried when asked for, and says why.
 #[test]
 fn an_encrypted_compaction_carries_what_it_may_have_lost() {
-    let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json", "--tool-policy"]);
+    let out = succeeds(&[
+        "tests/fixtures/remedy/encrypted-compaction.json",
+        "--tool-policy",
+    ]);
     assert_contains(&out, "under OpenAI compact (openai_compact)");
     assert_contains(
         &out,

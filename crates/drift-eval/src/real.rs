@@ -407,7 +407,11 @@ fn score_compaction(
     // is one entry up front, matched when any of its lost rules is.
     let mut groups: BTreeMap<&str, bool> = BTreeMap::new();
     for (j, r) in view.rules.iter().enumerate() {
-        if let Some(g) = r.group.as_deref().filter(|_| r.up_front && r.fate.is_loss()) {
+        if let Some(g) = r
+            .group
+            .as_deref()
+            .filter(|_| r.up_front && r.fate.is_loss())
+        {
             *groups.entry(g).or_default() |= taken[j];
         }
     }

@@ -2,56 +2,10 @@
 //! request put in the user's mouth, and claims whose only support is an
 //! earlier summary.
 
-use drift_session::{audit_session, read_transcript};
-use serde_json::json;
+mod common;
 
-/// A Claude Code log of `turns`: `("user", text)`, `("assistant", text)`,
-/// or `("summary", text)` for a compaction and the summary after it.
-fn claude_log(turns: &[(&str, &str)]) -> String {
-    let mut out = String::new();
-    let mut parent: Option<String> = None;
-    for (i, (who, text)) in turns.iter().enumerate() {
-        let uuid = format!("00000000-0000-4000-8000-{i:012}");
-        let base = json!({
-            "parentUuid": parent, "isSidechain": false, "userType": "external",
-            "cwd": "/work/app", "sessionId": "s-1", "version": "2.1.114",
-            "uuid": uuid, "timestamp": format!("2026-05-01T10:{i:02}:00.000Z"),
-        });
-        let mut record = base.as_object().cloned().unwrap_or_default();
-        match *who {
-            "summary" => {
-                let mut boundary = record.clone();
-                boundary.insert("type".into(), json!("system"));
-                boundary.insert("subtype".into(), json!("compact_boundary"));
-                boundary.insert("uuid".into(), json!(format!("{uuid}-b")));
-                boundary.insert(
-                    "compactMetadata".into(),
-                    json!({"trigger": "auto", "preTokens": 150_000}),
-                );
-                out.push_str(&serde_json::Value::Object(boundary).to_string());
-                out.push('\n');
-                record.insert("type".into(), json!("user"));
-                record.insert("isCompactSummary".into(), json!(true));
-                record.insert("message".into(), json!({"role": "user", "content": text}));
-            }
-            "user" => {
-                record.insert("type".into(), json!("user"));
-                record.insert("message".into(), json!({"role": "user", "content": text}));
-            }
-            _ => {
-                record.insert("type".into(), json!("assistant"));
-                record.insert(
-                    "message".into(),
-                    json!({"role": "assistant", "content": [{"type": "text", "text": text}]}),
-                );
-            }
-        }
-        out.push_str(&serde_json::Value::Object(record).to_string());
-        out.push('\n');
-        parent = Some(uuid);
-    }
-    out
-}
+use common::claude_log;
+use drift_session::{audit_session, read_transcript};
 
 const REQUEST: &str = "CRITICAL: Respond with TEXT ONLY. Do NOT call any tools.";
 
@@ -67,15 +21,24 @@ fn summary(user_messages: &str) -> String {
 
 #[test]
 fn the_compaction_request_listed_as_the_users_is_invented() {
-    let listed = format!("   - \"Survey the parser crates and report what each reads.\"\n   - \"{REQUEST}\"");
+    let listed = format!(
+        "   - \"Survey the parser crates and report what each reads.\"\n   - \"{REQUEST}\""
+    );
     let log = claude_log(&[
-        ("user", "Survey the parser crates and report what each reads."),
+        (
+            "user",
+            "Survey the parser crates and report what each reads.",
+        ),
         ("assistant", "Reading the crates now."),
         ("summary", &summary(&listed)),
     ]);
     let t = read_transcript(&log).expect("the log reads");
     let a = audit_session(&t);
-    let invented: Vec<&str> = a.compactions[0].invented.iter().map(|i| i.text.as_str()).collect();
+    let invented: Vec<&str> = a.compactions[0]
+        .invented
+        .iter()
+        .map(|i| i.text.as_str())
+        .collect();
     assert_eq!(invented.len(), 1, "{invented:?}");
     assert!(invented[0].contains("TEXT ONLY"), "{invented:?}");
 }
@@ -84,13 +47,20 @@ fn the_compaction_request_listed_as_the_users_is_invented() {
 fn what_the_user_said_listed_as_theirs_is_no_invention() {
     let listed = "   - \"Survey the parser crates and report what each reads.\"\n   - \"Never add a dependency without asking me first.\"";
     let log = claude_log(&[
-        ("user", "Survey the parser crates and report what each reads."),
+        (
+            "user",
+            "Survey the parser crates and report what each reads.",
+        ),
         ("user", "Never add a dependency without asking me first."),
         ("summary", &summary(listed)),
     ]);
     let t = read_transcript(&log).expect("the log reads");
     let a = audit_session(&t);
-    assert!(a.compactions[0].invented.is_empty(), "{:?}", a.compactions[0].invented);
+    assert!(
+        a.compactions[0].invented.is_empty(),
+        "{:?}",
+        a.compactions[0].invented
+    );
 }
 
 #[test]
@@ -99,7 +69,10 @@ fn an_earlier_summary_is_no_support_for_a_quote() {
     // summary. A quote found only in a summary is laundered, not the user's.
     let claim = format!("The user's explicit instruction was: \"{REQUEST}\"");
     let log = claude_log(&[
-        ("user", "Survey the parser crates and report what each reads."),
+        (
+            "user",
+            "Survey the parser crates and report what each reads.",
+        ),
         ("summary", &summary(&format!("   - {claim}"))),
         ("assistant", "Continuing the survey."),
         ("summary", &summary(&format!("   - {claim}"))),

@@ -48,17 +48,27 @@ fn a_skill_not_put_back_is_judged_against_the_summary() {
     };
     let put_back = skill_rules(&text);
     assert!(!put_back.is_empty());
-    assert!(put_back.iter().all(|(f, _)| *f == Fate::Reinjected), "{put_back:?}");
+    assert!(
+        put_back.iter().all(|(f, _)| *f == Fate::Reinjected),
+        "{put_back:?}"
+    );
 
     let without: String = text
         .lines()
         .filter(|l| !l.contains("\"invoked_skills\""))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_ne!(without.len(), text.len(), "the fixture re-attaches its skill");
+    assert_ne!(
+        without.len(),
+        text.len(),
+        "the fixture re-attaches its skill"
+    );
     let judged = skill_rules(&without);
     assert_eq!(judged.len(), put_back.len());
-    assert!(judged.iter().all(|(f, _)| *f != Fate::Reinjected), "{judged:?}");
+    assert!(
+        judged.iter().all(|(f, _)| *f != Fate::Reinjected),
+        "{judged:?}"
+    );
     assert!(
         judged
             .iter()

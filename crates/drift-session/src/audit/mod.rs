@@ -160,9 +160,7 @@ mod report;
 mod session;
 
 pub use fates::{Evidence, Fate, Weakening};
-pub use report::{
-    CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report,
-};
+pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
     SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction, audit_session,

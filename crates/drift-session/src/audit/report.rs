@@ -44,7 +44,10 @@ impl Report {
     /// How many rules the report shows lost up front, over all
     /// compactions: each rule one by one, each file once.
     pub fn shown_lost(&self) -> usize {
-        self.compactions.iter().map(CompactionReport::shown_lost).sum()
+        self.compactions
+            .iter()
+            .map(CompactionReport::shown_lost)
+            .sum()
     }
 }
 
@@ -143,6 +146,9 @@ pub struct SourceCount {
     pub source: String,
     /// How many of its rules.
     pub rules: usize,
+    /// Whether the harness re-reads it from disk, which the log does not
+    /// hold: its fate depends on the file as it is now.
+    pub from_disk: bool,
 }
 
 /// A rule a summary states that nobody gave.
@@ -186,7 +192,7 @@ fn compaction(
     let mut lost = Vec::new();
     let mut from_tools = Vec::new();
     let mut files: BTreeMap<String, FileLoss> = BTreeMap::new();
-    let mut reinjected: BTreeMap<String, usize> = BTreeMap::new();
+    let mut reinjected: BTreeMap<String, (usize, bool)> = BTreeMap::new();
     let mut in_force_per_file: BTreeMap<String, usize> = BTreeMap::new();
     let mut carried = 0;
     for r in &c.rules {
@@ -201,7 +207,9 @@ fn compaction(
             }
             Fate::Reinjected => {
                 let source = r.from_file.clone().unwrap_or_else(|| r.source.clone());
-                *reinjected.entry(source).or_default() += 1;
+                let entry = reinjected.entry(source).or_default();
+                entry.0 += 1;
+                entry.1 |= r.from_file.is_some();
                 lost_since.remove(&r.index);
             }
             Fate::Weakened | Fate::Dropped | Fate::Contradicted => {
@@ -244,12 +252,20 @@ fn compaction(
     let mut files: Vec<FileLoss> = files
         .into_values()
         .map(|mut f| {
-            f.rules = in_force_per_file.get(&f.source).copied().unwrap_or(f.lost.len());
+            f.rules = in_force_per_file
+                .get(&f.source)
+                .copied()
+                .unwrap_or(f.lost.len());
             f.lost.sort_by(by_risk);
             f
         })
         .collect();
-    files.sort_by_key(|f| (f.lost.first().map_or(9, |l| risk(l.fate)), f.lost.first().map_or(0, |l| l.line)));
+    files.sort_by_key(|f| {
+        (
+            f.lost.first().map_or(9, |l| risk(l.fate)),
+            f.lost.first().map_or(0, |l| l.line),
+        )
+    });
     CompactionReport {
         number,
         line: c.record,
@@ -262,7 +278,11 @@ fn compaction(
         carried,
         reinjected: reinjected
             .into_iter()
-            .map(|(source, rules)| SourceCount { source, rules })
+            .map(|(source, (rules, from_disk))| SourceCount {
+                source,
+                rules,
+                from_disk,
+            })
             .collect(),
         from_tools,
         invented: c
@@ -333,10 +353,10 @@ const fn standing_file(format: TranscriptFormat) -> &'static str {
 /// What to do about a lost rule of `authority`.
 fn rule_fix(format: TranscriptFormat, authority: Authority, fate: Fate) -> String {
     let file = standing_file(format);
-    let tell = match fate {
-        Fate::Contradicted => "Correct the agent now: the summary says otherwise",
-        Fate::Weakened => "Say it again in full",
-        _ => "Say it again",
+    let tell = if fate == Fate::Contradicted {
+        "Correct the agent now, the summary says otherwise"
+    } else {
+        "Say it again"
     };
     match authority {
         Authority::User => {

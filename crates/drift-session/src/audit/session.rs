@@ -205,9 +205,15 @@ impl SessionAudit {
     /// "tokens_after", "readable", "unreadable", "counts", "lost": [rule
     /// text…], "rules": [{"text", "role", "line", "fate", "kind",
     /// "authority", "source", "why", "evidence", …}], "unjudged",
-    /// "invented", "changed_ids", "unsupported", "cleared"}]}`, where a
-    /// `line` is the record (line, or item) in the log and spans are byte
-    /// offsets into the text named.
+    /// "invented", "changed_ids", "unsupported", "cleared", "report"}]}`,
+    /// where a `line` is the record (line, or item) in the log and spans are
+    /// byte offsets into the text named, and `report` is the compaction as
+    /// [`super::report`] reads it: `{"number", "lost": [{"rule", "text",
+    /// "fate", "authority", "source", "line", "summary", "why", "since",
+    /// "fix"}], "files": [{"source", "skill", "rules", "lost", "fix"}],
+    /// "carried", "reinjected": [{"source", "rules", "from_disk"}],
+    /// "from_tools", "invented": [{"text", "why", "reason"}], "unjudged",
+    /// "cleared", …}`.
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
         let wire = Wire {
             format: SESSION_AUDIT_FORMAT,
@@ -221,7 +227,12 @@ impl SessionAudit {
             compactions: self
                 .compactions
                 .iter()
-                .map(|c| WireCompaction::of(c, transcript))
+                .zip(super::report(transcript, self).compactions)
+                .map(|(c, report)| {
+                    let mut wire = WireCompaction::of(c, transcript);
+                    wire.report = Some(report);
+                    wire
+                })
                 .collect(),
         };
         serde_json::to_string_pretty(&wire).unwrap_or_default()
@@ -870,11 +881,9 @@ fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
     let summary = |i: usize| t.compactions.iter().any(|c| c.summary == Some(i));
     !quoted.is_empty()
         && quoted.iter().all(|q| {
-            t.messages
-                .iter()
-                .take(at)
-                .enumerate()
-                .any(|(i, m)| m.provenance != Provenance::Harness && !summary(i) && m.text.contains(q))
+            t.messages.iter().take(at).enumerate().any(|(i, m)| {
+                m.provenance != Provenance::Harness && !summary(i) && m.text.contains(q)
+            })
         })
 }
 
@@ -887,12 +896,12 @@ fn user_message_sections(summary: &str) -> Vec<Span> {
     let mut at = 0;
     for line in summary.split_inclusive('\n') {
         let t = line.trim();
-        let heading = t
-            .split_once(['.', ')'])
-            .is_some_and(|(n, rest)| {
-                !n.is_empty() && n.len() <= 2 && n.bytes().all(|b| b.is_ascii_digit()) && rest.starts_with(' ')
-            })
-            || t.starts_with('#');
+        let heading = t.split_once(['.', ')']).is_some_and(|(n, rest)| {
+            !n.is_empty()
+                && n.len() <= 2
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && rest.starts_with(' ')
+        }) || t.starts_with('#');
         if heading {
             if let Some(start) = open.take() {
                 out.push(Span::new(start, at));
@@ -1081,6 +1090,8 @@ struct WireCompaction<'a> {
     changed_ids: Vec<WireChangedId<'a>>,
     unsupported: &'a [Unsupported],
     cleared: Vec<WireCleared<'a>>,
+    /// What it lost, as a person reads it ([`super::report`]).
+    report: Option<super::CompactionReport>,
 }
 
 #[derive(Serialize)]
@@ -1262,6 +1273,7 @@ impl<'a> WireCompaction<'a> {
                     tool: m.tool_name.as_deref(),
                 })
                 .collect(),
+            report: None,
         }
     }
 }

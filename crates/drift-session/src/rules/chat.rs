@@ -703,7 +703,9 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
             let lower = rest.to_lowercase();
             !rest.is_empty()
                 && rest.chars().count() <= 6
-                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"].iter().any(|a| lower.starts_with(a))
+                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"]
+                    .iter()
+                    .any(|a| lower.starts_with(a))
         };
         let cut = match c {
             '？' | '?' if answer_follows => false,
