@@ -474,10 +474,14 @@ test('a Claude Code log lists its compactions rule by rule, and the retention th
     await page.setInputFiles('#import-file', `${here}../../crates/drift-session/tests/transcripts/formats/claude-code-2.1.jsonl`);
     const compaction = page.locator('.compactions details.compaction[data-line="56"]');
     await compaction.waitFor();
-    assert.match(await compaction.locator('summary').textContent(), /^line 56 · auto · 167,412 tokens before — .*dropped/);
-    await compaction.locator('summary').click();
-    assert.ok(await compaction.locator('li.fate-dropped').count() > 0, 'no dropped rule listed');
-    assert.ok(await compaction.locator('li.fate-weakened').count() > 0, 'no weakened rule listed');
+    assert.match(await compaction.locator(':scope > summary').textContent(), /^line 56 · auto · 167,412 tokens before — .*dropped/);
+    // A compaction that lost rules opens on them; the carried ones fold.
+    assert.equal(await compaction.getAttribute('open'), '');
+    assert.ok(await compaction.locator('ul.lost li.fate-dropped').first().isVisible(), 'no dropped rule shown');
+    assert.ok(await compaction.locator('ul.lost li.fate-weakened').count() > 0, 'no weakened rule listed');
+    assert.match(await compaction.locator('p.fix').first().textContent(), /^Fix: /);
+    assert.equal(await compaction.locator('details.carried li').first().isVisible(), false);
+    assert.match(await compaction.locator('details.from-tools > summary').textContent(), /data, not instructions/);
     // The retention its summaries showed, carried into the simulator by the link.
     await page.click('#use-measured-retention');
     await page.waitForSelector('.summary:not(:empty)');

@@ -9,8 +9,9 @@
 
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_session::{
-    AfterPart, Fate, Governance, ImportOptions, Imported, MeasuredRetention, SessionAudit,
-    Transcript, audit_session, import_text, read_transcript, shorten,
+    AfterPart, Authority, CompactionKind, Fate, Governance, ImportOptions, Imported, LostRule,
+    MeasuredRetention, SessionAudit, Transcript, audit_session, import_text, read_transcript,
+    shorten,
 };
 use serde_json::{Value, json};
 
@@ -119,100 +120,221 @@ impl Compactions {
 /// At most this many characters of a quote in the list.
 const QUOTE: usize = 240;
 
-/// A log's compactions as "Your own session" lists them: per compaction its
-/// line, trigger, size and how many rules it kept, weakened, dropped or
-/// contradicted, opening to every rule with its fate and, where the summary
-/// holds it, the summary's words for it.
+/// Who gave a rule, for a person.
+fn who(a: Authority, source: &str) -> String {
+    match a {
+        Authority::User if source == "chat" => "you".to_string(),
+        Authority::User => format!("you ({source})"),
+        Authority::Brief => "the subagent's brief".to_string(),
+        Authority::System => "the system prompt".to_string(),
+        Authority::Instructions => source.to_string(),
+        Authority::ToolPolicy => format!("tool output ({source})"),
+    }
+}
+
+/// One lost rule as a list item: the fate, the words, who gave it and
+/// where, the summary's words (or nowhere) and why.
+fn lost_item(r: &LostRule, detail: bool) -> String {
+    let since = r
+        .since
+        .map_or(String::new(), |n| format!(" · lost since compaction {n}"));
+    let mut li = format!(
+        "<li class=\"fate-{0}\" data-rule=\"{1}\"><span class=\"fate\">{0}</span> “{2}” <span class=\"who\">{3}, line {4}{since}</span>",
+        r.fate.id(),
+        r.rule,
+        escape(&shorten(&r.text, QUOTE)),
+        escape(&who(r.authority, &r.source)),
+        r.line
+    );
+    if detail {
+        let words = match &r.summary {
+            Some(w) => format!(
+                "{}: “{}”",
+                if r.fate == Fate::Contradicted {
+                    "the summary says"
+                } else {
+                    "the summary has"
+                },
+                escape(&shorten(w, QUOTE))
+            ),
+            None => "the summary: nowhere".to_string(),
+        };
+        li.push_str(&format!("<br><span class=\"evidence\">{words}</span>"));
+        if !r.why.is_empty() {
+            li.push_str(&format!(" <span class=\"why\">({})</span>", escape(&r.why)));
+        }
+    }
+    li.push_str("</li>");
+    li
+}
+
+/// A log's compactions as "Your own session" lists them, from the report
+/// model ([`drift_session::report`]): per compaction its line, trigger and
+/// size, then the rules of yours (a brief's, the system's) it lost with the
+/// summary's words and the fix, the files and skills it lost rules of, the
+/// carried rules as a count that opens, the re-injected ones per file, the
+/// tool-output policies apart, and the rules its summary invented.
 pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String {
     if audit.compactions.is_empty() {
         return "<p class=\"note\" id=\"compactions-none\">The log records no compaction.</p>"
             .to_string();
     }
+    let report = drift_session::report(transcript, audit);
     let mut out = format!(
         "<p class=\"compactions-summary\">{} in this log:</p>",
         plural(audit.compactions.len() as u64, "compaction", "compactions")
     );
-    for c in &audit.compactions {
-        const FATES: [Fate; 5] = [
-            Fate::Kept,
-            Fate::Reinjected,
-            Fate::Weakened,
-            Fate::Dropped,
-            Fate::Contradicted,
-        ];
-        let count = |f: Fate| c.rules.iter().filter(|r| r.rule.fate == f).count();
-        let mut head = format!("line {}", c.record);
-        if let Some(t) = c.trigger {
+    for (c, a) in report.compactions.iter().zip(&audit.compactions) {
+        let mut head = format!("line {}", c.line);
+        if let Some(t) = a.trigger {
             head.push_str(&format!(" · {}", t.id()));
         }
-        if let Some(n) = c.tokens_before {
-            head.push_str(&format!(" · {} tokens before", thousands(n)));
-        }
-        let said = if c.readable {
-            let parts: Vec<String> = FATES
-                .into_iter()
-                .map(|f| (f, count(f)))
-                .filter(|(_, n)| *n > 0)
-                .map(|(f, n)| format!("{n} {}", f.id()))
-                .collect();
-            let mut said = if parts.is_empty() {
-                "no rule in force".to_string()
-            } else {
-                parts.join(", ")
-            };
-            if !c.invented.is_empty() {
-                said.push_str(&format!(", {} invented", c.invented.len()));
+        match (c.tokens_before, c.tokens_after) {
+            (Some(b), Some(n)) => {
+                head.push_str(&format!(" · {} → {} tokens", thousands(b), thousands(n)));
             }
-            if !c.changed_ids.is_empty() {
-                said.push_str(&format!(
-                    ", {} re-bound",
-                    plural(c.changed_ids.len() as u64, "id", "ids")
+            (Some(b), None) => head.push_str(&format!(" · {} tokens before", thousands(b))),
+            _ => {}
+        }
+        let mut said: Vec<String> = Vec::new();
+        if let Some(why) = &c.unreadable {
+            said.push(format!(
+                "unreadable ({why}): {} in force cannot be judged",
+                plural(c.unjudged as u64, "rule", "rules")
+            ));
+        }
+        if c.kind == CompactionKind::ToolResults {
+            said.push(format!(
+                "{} cleared",
+                plural(c.cleared as u64, "tool result", "tool results")
+            ));
+        }
+        let mut count = |n: usize, what: &str| {
+            if n > 0 {
+                said.push(format!("{n} {what}"));
+            }
+        };
+        let by_fate = |f: Fate| c.lost.iter().filter(|r| r.fate == f).count();
+        count(by_fate(Fate::Contradicted), "contradicted");
+        count(by_fate(Fate::Dropped), "dropped");
+        count(by_fate(Fate::Weakened), "weakened");
+        count(c.files.len(), if c.files.len() == 1 { "file lost rules" } else { "files lost rules" });
+        count(c.carried, "carried");
+        count(c.reinjected.iter().map(|g| g.rules).sum(), "re-injected");
+        count(c.from_tools.len(), "from tool output lost");
+        count(c.invented.len(), "invented");
+        if !a.changed_ids.is_empty() {
+            said.push(plural(a.changed_ids.len() as u64, "id re-bound", "ids re-bound"));
+        }
+        if said.is_empty() {
+            said.push("no rule in force".to_string());
+        }
+        out.push_str(&format!(
+            "<details class=\"compaction\" data-line=\"{}\"{}><summary>{} — {}</summary>",
+            c.line,
+            if c.broke_rules() { " open" } else { "" },
+            escape(&head),
+            escape(&said.join(", "))
+        ));
+        if !c.lost.is_empty() {
+            out.push_str("<ul class=\"fates lost\">");
+            for r in &c.lost {
+                out.push_str(&lost_item(r, true));
+            }
+            out.push_str("</ul>");
+            let mut fixes: Vec<&str> = Vec::new();
+            for r in &c.lost {
+                if !fixes.contains(&r.fix.as_str()) {
+                    fixes.push(&r.fix);
+                }
+            }
+            for f in fixes {
+                out.push_str(&format!("<p class=\"fix\">Fix: {}</p>", escape(f)));
+            }
+        } else if c.unreadable.is_none() {
+            out.push_str("<p class=\"note\">Lost: none of your rules.</p>");
+        }
+        for f in &c.files {
+            out.push_str(&format!(
+                "<details class=\"file-loss\"><summary>{} {}: {} of its {} lost</summary><ul class=\"fates\">",
+                if f.skill { "Skill" } else { "File" },
+                escape(&f.source),
+                f.lost.len(),
+                f.rules
+            ));
+            for r in &f.lost {
+                out.push_str(&lost_item(r, false));
+            }
+            out.push_str(&format!("</ul><p class=\"fix\">Fix: {}</p></details>", escape(&f.fix)));
+        }
+        if c.carried > 0 {
+            out.push_str(&format!(
+                "<details class=\"carried\"><summary>{} carried</summary><ul class=\"fates\">",
+                plural(c.carried as u64, "rule", "rules")
+            ));
+            for r in a.rules.iter().filter(|r| r.rule.fate == Fate::Kept) {
+                let how = if r.after_part == Some(AfterPart::Kept) {
+                    "kept word for word by the harness".to_string()
+                } else {
+                    r.rule
+                        .evidence
+                        .map(|e| {
+                            format!(
+                                "the summary: “{}”",
+                                escape(&shorten(e.span.of(a.summary_text(transcript)), QUOTE))
+                            )
+                        })
+                        .unwrap_or_default()
+                };
+                out.push_str(&format!(
+                    "<li class=\"fate-kept\"><span class=\"fate\">kept</span> “{}” <span class=\"who\">{}, line {}</span><br><span class=\"evidence\">{how}</span></li>",
+                    escape(&shorten(&r.rule.text, QUOTE)),
+                    escape(&who(r.authority, &r.source)),
+                    r.record
                 ));
             }
-            said
-        } else {
-            format!(
-                "encrypted: {} in force cannot be judged",
-                plural(c.unjudged.len() as u64, "rule", "rules")
-            )
-        };
-        out.push_str(&format!(
-            "<details class=\"compaction\" data-line=\"{}\"><summary>{} — {}</summary><ul class=\"fates\">",
-            c.record,
-            escape(&head),
-            escape(&said)
-        ));
-        for r in &c.rules {
-            let evidence = match (r.after_part, r.rule.evidence) {
-                (Some(AfterPart::Summary), Some(e)) => format!(
-                    "<br><span class=\"evidence\">{}: “{}”</span>",
-                    match r.rule.fate {
-                        Fate::Dropped => "closest in the summary",
-                        Fate::Contradicted => "broken by",
-                        _ => "the summary",
-                    },
-                    escape(&shorten(e.span.of(c.summary_text(transcript)), QUOTE))
-                ),
-                (Some(AfterPart::Reinjected), _) => {
-                    "<br><span class=\"evidence\">put back by the harness</span>".to_string()
-                }
-                _ => String::new(),
-            };
+            out.push_str("</ul></details>");
+        }
+        if !c.reinjected.is_empty() {
+            let groups: Vec<String> = c
+                .reinjected
+                .iter()
+                .map(|g| {
+                    format!(
+                        "{} ({}{})",
+                        escape(&g.source),
+                        g.rules,
+                        if g.from_disk { ", re-read from disk" } else { "" }
+                    )
+                })
+                .collect();
             out.push_str(&format!(
-                "<li class=\"fate-{0}\"><span class=\"fate\">{0}</span> {1}, line {2}: “{3}”{evidence}</li>",
-                r.rule.fate.id(),
-                escape(r.rule.kind.label()),
-                r.record,
-                escape(&shorten(&r.rule.text, QUOTE))
+                "<p class=\"reinjected\"><span class=\"fate\">re-injected</span> by the harness: {}</p>",
+                groups.join(", ")
             ));
         }
-        for r in &c.invented {
+        if !c.from_tools.is_empty() {
             out.push_str(&format!(
-                "<li class=\"fate-invented\"><span class=\"fate\">invented</span> “{}”</li>",
-                escape(r.text.trim())
+                "<details class=\"from-tools\"><summary>From tool output, lost: {} (data, not instructions; never restated unasked)</summary><ul class=\"fates\">",
+                c.from_tools.len()
             ));
+            for r in &c.from_tools {
+                out.push_str(&lost_item(r, false));
+            }
+            out.push_str("</ul></details>");
         }
-        out.push_str("</ul></details>");
+        if !c.invented.is_empty() {
+            out.push_str("<ul class=\"fates invented\">");
+            for i in &c.invented {
+                out.push_str(&format!(
+                    "<li class=\"fate-invented\"><span class=\"fate\">invented</span> “{}” <span class=\"why\">({})</span></li>",
+                    escape(&shorten(i.text.trim(), QUOTE)),
+                    escape(i.reason)
+                ));
+            }
+            out.push_str("</ul>");
+        }
+        out.push_str("</details>");
     }
     out
 }
@@ -408,18 +530,23 @@ mod tests {
             include_str!("../../drift-session/tests/transcripts/formats/claude-code-2.1.jsonl");
         let c = Compactions::read(log).unwrap();
         assert!(
-            c.html.contains("line 56 · auto · 167,412 tokens before"),
+            c.html.contains("line 56 · auto · 167,412 tokens before — "),
             "{}",
             c.html
         );
         assert!(c.html.contains("class=\"fate-weakened\""), "{}", c.html);
         assert!(c.html.contains("class=\"fate-dropped\""), "{}", c.html);
-        // A weakened rule quotes the summary's words for it.
-        assert!(
-            c.html.contains("<span class=\"evidence\">the summary: “"),
-            "{}",
-            c.html
-        );
+        // The lost rules come first, open, with the summary's words (or
+        // nowhere) and the fix; the carried ones fold into a count.
+        let lost = c.html.find("<ul class=\"fates lost\">").expect("a lost list");
+        let carried = c.html.find("<details class=\"carried\">").expect("a carried fold");
+        assert!(lost < carried, "{}", c.html);
+        assert!(c.html.contains("data-line=\"56\" open>"), "{}", c.html);
+        assert!(c.html.contains("<span class=\"evidence\">the summary has: “"), "{}", c.html);
+        assert!(c.html.contains("<span class=\"evidence\">the summary: nowhere"), "{}", c.html);
+        assert!(c.html.contains("<p class=\"fix\">Fix: "), "{}", c.html);
+        // Tool output is a group of its own, said to be data.
+        assert!(c.html.contains("<details class=\"from-tools\">"), "{}", c.html);
         assert!(!c.retention.is_empty());
         assert!(c.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
         assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);
