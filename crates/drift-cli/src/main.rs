@@ -35,7 +35,7 @@ USAGE:
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
     drift audit --before BEFORE --after AFTER [--format text|json]
-    drift audit SESSION... [--all] [--format text|json]
+    drift audit SESSION... [--all] [--lineage] [--format text|json]
     drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
     drift remedy <FILE|ID|LOG> [--harness ID] [--format text|json]
@@ -59,7 +59,10 @@ COMMANDS:
              rules of, the carried and re-injected ones counted, tool-output
              policies apart, invented rules, re-bound ids; exit 1 when a
              rule was lost, one invented or an id re-bound. --all: the
-             carried rules too. --retention: the retention per kind those
+             carried rules too. --lineage: each rule's fate at every
+             compaction, how many summaries deep its copy is, where it was
+             last said, and the claims each summary carries only from the
+             one before. --retention: the retention per kind those
              compactions show, as a block a scenario can use
     import   a real session as a scenario file: its rules as facts, its
              consequential tool calls as actions, every one a guess to check;
@@ -438,7 +441,10 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             (None, None) if !flags.inputs.is_empty() => Command::AuditSession {
                 logs: flags.inputs,
                 retention: flags.retention,
-                options: session_audit::Options { all: flags.all },
+                options: session_audit::Options {
+                    all: flags.all,
+                    lineage: flags.lineage,
+                },
                 format,
             },
             _ => {

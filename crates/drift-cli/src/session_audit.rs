@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use drift_core::thousands;
 use drift_session::{
     AfterPart, Authority, CompactionReport, Fate, IdChange, LostRule, MeasuredRetention,
-    SessionAudit, Transcript, audit_session,
+    SessionAudit, Step, StepState, Transcript, audit_session,
 };
 
 use crate::audit::{plural, quote, read_log};
@@ -37,6 +37,9 @@ pub fn read(path: &str) -> Result<Audited, String> {
 pub struct Options {
     /// `--all`: the carried rules too, and every lost rule of a file.
     pub all: bool,
+    /// `--lineage`: each rule across the compactions, and the claims
+    /// laundered through a summary.
+    pub lineage: bool,
 }
 
 impl Options {
@@ -61,6 +64,9 @@ pub fn command(paths: &[String], json: bool, options: Options) -> Result<(String
                 out.push('\n');
             }
             text(&mut out, log, options);
+            if options.lineage {
+                lineage_text(&mut out, log);
+            }
         }
     }
     Ok((out, broke))
@@ -349,6 +355,114 @@ fn text(out: &mut String, log: &Audited, options: Options) {
             )
         }
     );
+}
+
+/// A fate at one compaction, in a few letters.
+fn step_word(s: &Step) -> String {
+    let fate = match (s.state, s.fate) {
+        (StepState::NotYet, _) => return "—".to_string(),
+        (StepState::Withdrawn, _) => return "withdrawn".to_string(),
+        (StepState::Unjudged, _) => "unreadable".to_string(),
+        (StepState::Untouched, _) => "untouched".to_string(),
+        (StepState::Judged, Some(Fate::Kept)) if s.verbatim => "verbatim".to_string(),
+        (StepState::Judged, Some(f)) => fate_word(f).to_string(),
+        (StepState::Judged, None) => "?".to_string(),
+    };
+    let depth = match (s.state, s.depth) {
+        (StepState::Judged | StepState::Unjudged, Some(d)) if d > 0 => format!(" (depth {d})"),
+        _ => String::new(),
+    };
+    let again = if s.restated { "said again, then " } else { "" };
+    format!("{again}{fate}{depth}")
+}
+
+/// `drift audit LOG --lineage`: each rule across the compactions, and the
+/// claims each summary carries only from the one before.
+fn lineage_text(out: &mut String, log: &Audited) {
+    let l = drift_session::lineage(&log.transcript, &log.audit);
+    if l.compactions.is_empty() {
+        return;
+    }
+    let points: Vec<String> = l
+        .compactions
+        .iter()
+        .map(|c| {
+            let tokens = match (c.tokens_before, c.tokens_after) {
+                (Some(b), Some(a)) => format!(", {} → {} tokens", thousands(b), thousands(a)),
+                (Some(b), None) => format!(", {} tokens", thousands(b)),
+                _ => String::new(),
+            };
+            format!(
+                "#{} at line {} (after {}{tokens})",
+                c.number,
+                c.line,
+                plural(c.user_turn, "message of yours", "messages of yours")
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "
+Lineage: {} across {}: {}",
+        plural(l.rules.len(), "rule", "rules"),
+        plural(l.compactions.len(), "compaction", "compactions"),
+        points.join("; ")
+    );
+    for r in &l.rules {
+        let steps: Vec<String> = r
+            .steps
+            .iter()
+            .map(|s| format!("#{} {}", s.compaction, step_word(s)))
+            .collect();
+        let now = match r.depth {
+            Some(0) => "now in its own words".to_string(),
+            Some(d) => format!("now {} deep", plural(d, "summary", "summaries")),
+            None => "now: no faithful copy".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  line {}, {}: {}
+    {} · {now}; last said at line {}",
+            r.stated.first().copied().unwrap_or(0),
+            who(r.authority, &r.source),
+            quote(&r.text, 100),
+            steps.join(" · "),
+            r.last_stated()
+        );
+    }
+    for c in l
+        .compactions
+        .iter()
+        .filter(|c| c.laundering.claims > 0 && c.number > 1)
+    {
+        let w = &c.laundering;
+        let _ = writeln!(
+            out,
+            "  Summary #{}: {} of {} claims ({:.0}%) only the summary before supports{}",
+            c.number,
+            w.laundered.len(),
+            w.claims,
+            100.0 * w.share,
+            if w.over_line {
+                format!(
+                    ", above the model's line ({:.0}%): the model reads this round as fabricated history",
+                    100.0 * drift_session::LAUNDERING_LINE
+                )
+            } else {
+                String::new()
+            }
+        );
+        for claim in w.laundered.iter().take(5) {
+            let _ = writeln!(out, "    {}", quote(&claim.text, 110));
+        }
+        if w.laundered.len() > 5 {
+            let _ = writeln!(
+                out,
+                "    … and {} more (in the JSON)",
+                w.laundered.len() - 5
+            );
+        }
+    }
 }
 
 /// `drift audit LOG… --retention`.

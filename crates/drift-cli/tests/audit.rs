@@ -314,6 +314,33 @@ fn a_session_log_is_audited_compaction_by_compaction() {
 }
 
 #[test]
+fn lineage_follows_each_rule_across_compactions() {
+    let log = format!("{FORMATS}/claude-code-2.1.jsonl");
+    let out = drift(&["audit", &log, "--lineage"]);
+    assert_contains(&out.stdout, "Lineage: ");
+    assert_contains(&out.stdout, "#1 DROPPED");
+    assert_contains(&out.stdout, "now: no faithful copy");
+    let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
+    let rules = json["lineage"]["rules"].as_array().unwrap();
+    assert!(!rules.is_empty());
+    assert!(
+        rules
+            .iter()
+            .all(|r| r["steps"].as_array().unwrap().len() == 1)
+    );
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["steps"][0]["fate"] == "dropped" && r["depth"].is_null())
+    );
+    assert_eq!(json["lineage"]["compactions"][0]["number"], 1);
+    // --lineage belongs to drift audit.
+    let wrong = drift(&["run", "billing-freeze", "--lineage"]);
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+    assert_contains(&wrong.stderr, "--lineage and --all belong to drift audit");
+}
+
+#[test]
 fn an_encrypted_compaction_that_keeps_every_rule_exits_0() {
     let out = drift(&[
         "audit",

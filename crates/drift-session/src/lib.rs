@@ -49,6 +49,10 @@ pub use audit::{
     audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
 };
 pub use audit::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
+pub use audit::{
+    LAUNDERING_LINE, LaunderedClaim, Laundering, Lineage, LineagePoint, RuleLineage, Step,
+    StepState, lineage,
+};
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
     Contradiction, Entailment, Judgement, LexicalEntailment, LexicalJudgement, Lookalike, Mention,

@@ -218,13 +218,24 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
         count(by_fate(Fate::Contradicted), "contradicted");
         count(by_fate(Fate::Dropped), "dropped");
         count(by_fate(Fate::Weakened), "weakened");
-        count(c.files.len(), if c.files.len() == 1 { "file lost rules" } else { "files lost rules" });
+        count(
+            c.files.len(),
+            if c.files.len() == 1 {
+                "file lost rules"
+            } else {
+                "files lost rules"
+            },
+        );
         count(c.carried, "carried");
         count(c.reinjected.iter().map(|g| g.rules).sum(), "re-injected");
         count(c.from_tools.len(), "from tool output lost");
         count(c.invented.len(), "invented");
         if !a.changed_ids.is_empty() {
-            said.push(plural(a.changed_ids.len() as u64, "id re-bound", "ids re-bound"));
+            said.push(plural(
+                a.changed_ids.len() as u64,
+                "id re-bound",
+                "ids re-bound",
+            ));
         }
         if said.is_empty() {
             said.push("no rule in force".to_string());
@@ -265,7 +276,10 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
             for r in &f.lost {
                 out.push_str(&lost_item(r, false));
             }
-            out.push_str(&format!("</ul><p class=\"fix\">Fix: {}</p></details>", escape(&f.fix)));
+            out.push_str(&format!(
+                "</ul><p class=\"fix\">Fix: {}</p></details>",
+                escape(&f.fix)
+            ));
         }
         if c.carried > 0 {
             out.push_str(&format!(
@@ -304,7 +318,11 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
                         "{} ({}{})",
                         escape(&g.source),
                         g.rules,
-                        if g.from_disk { ", re-read from disk" } else { "" }
+                        if g.from_disk {
+                            ", re-read from disk"
+                        } else {
+                            ""
+                        }
                     )
                 })
                 .collect();
@@ -538,15 +556,35 @@ mod tests {
         assert!(c.html.contains("class=\"fate-dropped\""), "{}", c.html);
         // The lost rules come first, open, with the summary's words (or
         // nowhere) and the fix; the carried ones fold into a count.
-        let lost = c.html.find("<ul class=\"fates lost\">").expect("a lost list");
-        let carried = c.html.find("<details class=\"carried\">").expect("a carried fold");
+        let lost = c
+            .html
+            .find("<ul class=\"fates lost\">")
+            .expect("a lost list");
+        let carried = c
+            .html
+            .find("<details class=\"carried\">")
+            .expect("a carried fold");
         assert!(lost < carried, "{}", c.html);
         assert!(c.html.contains("data-line=\"56\" open>"), "{}", c.html);
-        assert!(c.html.contains("<span class=\"evidence\">the summary has: “"), "{}", c.html);
-        assert!(c.html.contains("<span class=\"evidence\">the summary: nowhere"), "{}", c.html);
+        assert!(
+            c.html
+                .contains("<span class=\"evidence\">the summary has: “"),
+            "{}",
+            c.html
+        );
+        assert!(
+            c.html
+                .contains("<span class=\"evidence\">the summary: nowhere"),
+            "{}",
+            c.html
+        );
         assert!(c.html.contains("<p class=\"fix\">Fix: "), "{}", c.html);
         // Tool output is a group of its own, said to be data.
-        assert!(c.html.contains("<details class=\"from-tools\">"), "{}", c.html);
+        assert!(
+            c.html.contains("<details class=\"from-tools\">"),
+            "{}",
+            c.html
+        );
         assert!(!c.retention.is_empty());
         assert!(c.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
         assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);

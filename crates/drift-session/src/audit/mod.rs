@@ -154,12 +154,17 @@ use drift_core::Kind;
 
 mod bindings;
 mod fates;
+mod lineage;
 
 use fates::Shape;
 mod report;
 mod session;
 
 pub use fates::{Evidence, Fate, Weakening};
+pub use lineage::{
+    LAUNDERING_LINE, LaunderedClaim, Laundering, Lineage, LineagePoint, RuleLineage, Step,
+    StepState, lineage,
+};
 pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,

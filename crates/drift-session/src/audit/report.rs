@@ -272,7 +272,11 @@ fn compaction(
         kind: c.kind,
         tokens_before: c.tokens_before,
         tokens_after: c.tokens_after,
-        unreadable: c.unreadable.clone(),
+        // A compaction of tool results writes no summary by design.
+        unreadable: c
+            .unreadable
+            .clone()
+            .filter(|_| c.kind == CompactionKind::Summary),
         lost,
         files,
         carried,

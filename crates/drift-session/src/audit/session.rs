@@ -213,7 +213,13 @@ impl SessionAudit {
     /// "fix"}], "files": [{"source", "skill", "rules", "lost", "fix"}],
     /// "carried", "reinjected": [{"source", "rules", "from_disk"}],
     /// "from_tools", "invented": [{"text", "why", "reason"}], "unjudged",
-    /// "cleared", …}`.
+    /// "cleared", …}`; and `lineage` is [`super::lineage`]: `{"compactions":
+    /// [{"number", "line", "kind", "user_turn", "tokens_before",
+    /// "tokens_after", "laundering": {"claims", "laundered": [{"text",
+    /// "span"}], "share", "over_line"}}], "rules": [{"rule", "text",
+    /// "authority", "source", "kind", "stated": [line…], "steps":
+    /// [{"compaction", "state", "fate", "verbatim", "restated", "depth"}],
+    /// "depth"}]}`.
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
         let wire = Wire {
             format: SESSION_AUDIT_FORMAT,
@@ -234,6 +240,7 @@ impl SessionAudit {
                     wire
                 })
                 .collect(),
+            lineage: super::lineage(transcript, self),
         };
         serde_json::to_string_pretty(&wire).unwrap_or_default()
     }
@@ -252,6 +259,12 @@ const HARNESS_SENTENCES: &[&str] = &[
     "Another language model started to solve this problem",
     "You were originally given instructions from a user",
 ];
+
+/// Whether `text` (a sentence, leading space trimmed) is one the harness
+/// writes around a summary.
+pub(crate) fn is_harness_sentence(text: &str) -> bool {
+    HARNESS_SENTENCES.iter().any(|h| text.starts_with(h))
+}
 
 /// A summary with the harness's own sentences blanked out (spaces of the
 /// same length, so spans into it are spans into the summary).
@@ -1062,6 +1075,8 @@ struct Wire<'a> {
     broke_rules: bool,
     damaged_lines: Vec<usize>,
     compactions: Vec<WireCompaction<'a>>,
+    /// The rules across the compactions ([`super::lineage`]).
+    lineage: super::Lineage,
 }
 
 #[derive(Serialize)]

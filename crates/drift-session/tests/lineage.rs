@@ -1,0 +1,126 @@
+//! A session's rules across its compactions: fates in order, depth, the
+//! user's restatements, and claims laundered through a summary.
+
+mod common;
+
+use common::claude_log;
+use drift_session::{Fate, StepState, audit_session, lineage, read_transcript};
+
+const RULE: &str = "Never push to the release branch without a green CI run.";
+
+fn summary(body: &str) -> String {
+    format!(
+        "This session is being continued from a previous conversation that ran out of context.\n\n\
+         Summary:\n1. Primary Request and Intent:\n   {body}\n"
+    )
+}
+
+#[test]
+fn a_rule_carried_dropped_and_restated() {
+    let log = claude_log(&[
+        ("user", RULE),
+        ("user", "Add the changelog entry for the parser fix."),
+        (
+            "summary",
+            &summary(&format!(
+                "The user asked for a changelog entry. Standing rule: {RULE}"
+            )),
+        ),
+        ("assistant", "Writing the changelog entry."),
+        (
+            "summary",
+            &summary("The changelog entry for the parser fix is written."),
+        ),
+        ("user", RULE),
+        ("assistant", "Understood."),
+        (
+            "summary",
+            &summary(&format!(
+                "The changelog entry is written. Standing rule: {RULE}"
+            )),
+        ),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let l = lineage(&t, &audit_session(&t));
+    assert_eq!(l.compactions.len(), 3);
+    let r = l.rules.iter().find(|r| r.text == RULE).expect("the rule");
+    let fates: Vec<Option<Fate>> = r.steps.iter().map(|s| s.fate).collect();
+    assert_eq!(
+        fates,
+        [Some(Fate::Kept), Some(Fate::Dropped), Some(Fate::Kept)]
+    );
+    let depths: Vec<Option<usize>> = r.steps.iter().map(|s| s.depth).collect();
+    // One summary deep; no copy; said again, then one summary deep again.
+    assert_eq!(depths, [Some(1), None, Some(1)]);
+    assert_eq!(r.restated_after_loss(), [3]);
+    assert_eq!(r.stated.len(), 2, "first and again: {:?}", r.stated);
+    assert_eq!(r.last_stated(), *r.stated.last().unwrap());
+    assert_eq!(r.depth, Some(1));
+}
+
+#[test]
+fn a_rule_stated_between_compactions_is_not_yet_at_the_first() {
+    let log = claude_log(&[
+        ("user", "Survey the parser crates."),
+        (
+            "summary",
+            &summary("The user asked for a survey of the parser crates."),
+        ),
+        ("user", RULE),
+        (
+            "summary",
+            &summary(&format!("Survey under way. Standing rule: {RULE}")),
+        ),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let l = lineage(&t, &audit_session(&t));
+    let r = l.rules.iter().find(|r| r.text == RULE).expect("the rule");
+    assert_eq!(r.steps[0].state, StepState::NotYet);
+    assert_eq!(r.steps[1].state, StepState::Judged);
+    assert!(!r.steps[1].restated, "a first statement is no restatement");
+    assert_eq!(r.steps[1].depth, Some(1));
+}
+
+#[test]
+fn a_claim_only_the_summary_before_supports_is_laundered() {
+    let log = claude_log(&[
+        ("user", "Survey the parser crates."),
+        (
+            "summary",
+            &summary(
+                "The tokenizer benchmark regressed by forty percent after the arena allocator change.",
+            ),
+        ),
+        ("user", "Now write the survey into docs/parsers.md."),
+        (
+            "assistant",
+            "Writing docs/parsers.md with a section per parser crate.",
+        ),
+        (
+            "summary",
+            &summary(
+                "The tokenizer benchmark regressed by forty percent after the arena allocator change. \
+                 The survey is being written into docs/parsers.md with a section per parser crate.",
+            ),
+        ),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let l = lineage(&t, &audit_session(&t));
+    assert_eq!(
+        l.compactions[0].laundering.laundered.len(),
+        0,
+        "nothing before the first"
+    );
+    let second = &l.compactions[1].laundering;
+    assert_eq!(second.laundered.len(), 1, "{second:?}");
+    assert!(
+        second.laundered[0].text.contains("tokenizer benchmark"),
+        "{second:?}"
+    );
+    assert!(second.claims >= 2);
+    assert!(second.share > 0.0 && second.share < 1.0);
+    assert_eq!(
+        second.over_line,
+        second.share > drift_session::LAUNDERING_LINE
+    );
+}
