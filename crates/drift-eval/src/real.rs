@@ -163,6 +163,12 @@ pub struct Scores {
     pub invented_right: usize,
     pub invented_labelled: usize,
     pub invented_found: usize,
+    /// Lineage: the user's labelled rules at each compaction of logs that
+    /// compact twice or more; of those, how many the tool gives the
+    /// labelled fate, and how many it rightly calls lost or not.
+    pub lineage_pairs: usize,
+    pub lineage_exact: usize,
+    pub lineage_lost_right: usize,
     /// Anchors that did not decode.
     pub stale: Vec<String>,
     pub misses: Vec<Miss>,
@@ -238,6 +244,9 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
                 &mut nonrule_lost,
                 misses,
             );
+            if case.labels.compactions.len() >= 2 {
+                score_lineage(&mut s, case, number, view, &rules);
+            }
             // Inventions.
             let labelled: Vec<String> = case
                 .labels
@@ -292,6 +301,50 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
         }
     }
     s
+}
+
+/// The user's labelled rules at one compaction of a log that compacts
+/// twice or more, against the fate the lineage gives them (the same
+/// matching as [`score_compaction`]; a rule never found counts as wrong).
+fn score_lineage(
+    s: &mut Scores,
+    case: &Case,
+    number: usize,
+    view: &CompactionView,
+    rules: &[Option<String>],
+) {
+    let reported_words: Vec<_> = view.rules.iter().map(|r| words(&r.text)).collect();
+    for (i, r) in case.labels.rules.iter().enumerate() {
+        if r.by != By::User {
+            continue;
+        }
+        let Some(fate) = r.fates.iter().find(|(n, _)| *n == number).map(|f| f.1) else {
+            continue;
+        };
+        let Some(text) = rules[i].as_deref().filter(|_| fate != LabelFate::Withdrawn) else {
+            continue;
+        };
+        s.lineage_pairs += 1;
+        let lw = words(text);
+        let best = reported_words
+            .iter()
+            .enumerate()
+            .map(|(j, rw)| {
+                let same_line = view.rules[j].line == r.anchor.line;
+                (same_line, overlap(&lw, rw), j)
+            })
+            .filter(|(_, o, _)| *o >= SAME)
+            .max_by(|a, b| {
+                (a.0, a.1)
+                    .partial_cmp(&(b.0, b.1))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        if let Some((_, _, j)) = best {
+            let reported = view.rules[j].fate;
+            s.lineage_exact += usize::from(reported_matches(fate, reported));
+            s.lineage_lost_right += usize::from(fate.is_loss() == reported.is_loss());
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
