@@ -469,7 +469,8 @@ Lineage: {} across {}: {}",
 pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
     let mut measured = MeasuredRetention::default();
     for p in paths {
-        measured.add(&read(p)?.audit);
+        let log = read(p)?;
+        measured.add(&log.transcript, &log.audit);
     }
     let defaults = drift_core::Retention::default();
     if json {
@@ -485,6 +486,13 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
                         "dropped": c.dropped, "contradicted": c.contradicted,
                         "estimate": c.estimate(), "low": low, "high": high,
                         "default": defaults.get(*k),
+                        "by_depth": c.by_depth.iter().enumerate().map(|(d, (n, carried))| {
+                            serde_json::json!({
+                                "depth_in": d, "steps": n,
+                                "carried": if *n > 0 { Some(carried / *n as f64) } else { None },
+                            })
+                        }).collect::<Vec<_>>(),
+                        "fit_gap": c.fit_gap(),
                     }),
                 )
             })
@@ -525,7 +533,7 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
     }
     let _ = writeln!(
         out,
-        "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8}  {:<11} {:>7}",
+        "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8}  {:<11} {:>7}  {:<23}",
         "kind",
         "rules",
         "kept",
@@ -534,13 +542,25 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
         "contradicted",
         "estimate",
         "95% range",
-        "default"
+        "default",
+        "carried at depth 0/1/2+"
     );
     for (k, c) in &measured.kinds {
         let (low, high) = c.interval().unwrap_or((0.0, 1.0));
+        let depths: Vec<String> = c
+            .by_depth
+            .iter()
+            .map(|(n, carried)| {
+                if *n == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.2} ({n})", carried / *n as f64)
+                }
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8.2}  {:<11} {:>7.2}",
+            "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8.2}  {:<11} {:>7.2}  {}",
             k.label(),
             c.rules,
             c.kept,
@@ -549,9 +569,25 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
             c.contradicted,
             c.estimate().unwrap_or(0.0),
             format!("{low:.2}-{high:.2}"),
-            defaults.get(*k)
+            defaults.get(*k),
+            depths.join(" / ")
         );
     }
+    let gaps: Vec<String> = measured
+        .kinds
+        .iter()
+        .filter_map(|(k, c)| c.fit_gap().map(|g| format!("{} {g:.2}", k.label())))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nEach step is one round of the model's: a rule the agent still had, summarised once. The estimate is the retention per round that best explains the steps (their maximum likelihood). The model applies the same retention at every depth; how far the share carried at one depth (of {} steps or more) lies from it: {}.",
+        drift_session::MIN_FIT_STEPS,
+        if gaps.is_empty() {
+            "too few steps at any depth to tell".to_string()
+        } else {
+            gaps.join(", ")
+        }
+    );
     let block: Vec<String> = measured
         .retention()
         .into_iter()

@@ -44,9 +44,10 @@ mod transcript;
 pub use audit::{
     AUDIT_FORMAT, AfterPart, Audit, AuditCounts, BeforeMention, CODEX_USER_MESSAGE_TOKENS,
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
-    InventedRule, Invention, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
-    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
-    audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
+    InventedRule, Invention, MAX_SENTENCE_BYTES, MIN_FIT_STEPS, MeasuredRetention, MessageField,
+    Place, RuleFate, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported,
+    VanishedReasoning, Weakening, audit, audit_latest_compaction, audit_session,
+    audit_session_with, audit_text,
 };
 pub use audit::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
 pub use audit::{

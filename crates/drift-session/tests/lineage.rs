@@ -124,3 +124,52 @@ fn a_claim_only_the_summary_before_supports_is_laundered() {
         second.share > drift_session::LAUNDERING_LINE
     );
 }
+
+#[test]
+fn retention_counts_each_round_the_agent_still_had_the_rule() {
+    use drift_core::Kind;
+    use drift_session::MeasuredRetention;
+    // Dropped at the first compaction, never said again: the second one
+    // has nothing left to summarise, so it is one step, not two.
+    let log = claude_log(&[
+        ("user", RULE),
+        (
+            "summary",
+            &summary("The user asked for a changelog entry for the parser fix."),
+        ),
+        ("assistant", "Writing the changelog entry."),
+        (
+            "summary",
+            &summary("The changelog entry for the parser fix is written."),
+        ),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let mut m = MeasuredRetention::default();
+    m.add(&t, &audit_session(&t));
+    let (_, c) = m
+        .kinds
+        .iter()
+        .find(|(k, _)| *k == Kind::StandingRule)
+        .expect("standing rules measured");
+    assert_eq!((c.rules, c.dropped), (1, 1));
+    assert_eq!(c.by_depth[0].0, 1);
+    // Carried once, then dropped from the summary of a summary: one step
+    // at depth 0, one at depth 1.
+    let log = claude_log(&[
+        ("user", RULE),
+        ("summary", &summary(&format!("Standing rule: {RULE}"))),
+        ("assistant", "Writing the changelog entry."),
+        (
+            "summary",
+            &summary("The changelog entry for the parser fix is written."),
+        ),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let mut m = MeasuredRetention::default();
+    m.add(&t, &audit_session(&t));
+    let (_, c) = &m.kinds[0];
+    assert_eq!((c.rules, c.kept, c.dropped), (2, 1, 1));
+    assert_eq!(c.by_depth[0], (1, 1.0));
+    assert_eq!(c.by_depth[1], (1, 0.0));
+    assert_eq!(c.estimate(), Some(0.5));
+}

@@ -67,7 +67,7 @@ impl Compactions {
             .map_err(|e| format!("The transcript could not be read: {e}"))?;
         let audit = audit_session(&t);
         let mut measured = MeasuredRetention::default();
-        measured.add(&audit);
+        measured.add(&t, &audit);
         Ok(Compactions {
             html: compactions_html(&audit, &t),
             retention: measured.retention(),

@@ -167,9 +167,9 @@ pub use lineage::{
 };
 pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
 pub use session::{
-    AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
-    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction, audit_session,
-    audit_session_with,
+    AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MIN_FIT_STEPS,
+    MeasuredRetention, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction,
+    audit_session, audit_session_with,
 };
 
 /// The `format` of an audit's JSON.

@@ -971,7 +971,7 @@ fn supports_frame(said: &crate::judge::frame::Frame, claim: &crate::judge::frame
 
 /// Fates counted by kind, over compactions: what `drift audit --retention`
 /// measures.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct FateCounts {
     /// Rules the summary judged.
     pub rules: usize,
@@ -983,9 +983,27 @@ pub struct FateCounts {
     pub dropped: usize,
     /// Contradicted by it.
     pub contradicted: usize,
+    /// The same steps by how many summaries deep the rule's copy was going
+    /// in (0, 1, 2 or more): how many, and how many it carried (a kept
+    /// rule 1, a weakened one ½, as in [`FateCounts::estimate`]).
+    pub by_depth: [(usize, f64); 3],
 }
 
 impl FateCounts {
+    /// How well one retention per round explains these steps: the model
+    /// multiplies a rule's fidelity by the same retention at every round,
+    /// so the share carried should not depend on how deep the copy going
+    /// in was. The largest gap between the share carried at a depth (with
+    /// at least [`MIN_FIT_STEPS`] steps) and [`FateCounts::estimate`].
+    pub fn fit_gap(&self) -> Option<f64> {
+        let e = self.estimate()?;
+        self.by_depth
+            .iter()
+            .filter(|(n, _)| *n >= MIN_FIT_STEPS)
+            .map(|(n, carried)| libm::fabs(carried / *n as f64 - e))
+            .reduce(f64::max)
+    }
+
     /// The share of operative detail the summary kept: a kept rule counts
     /// 1, a weakened one ½.
     pub fn estimate(&self) -> Option<f64> {
@@ -1005,9 +1023,19 @@ impl FateCounts {
     }
 }
 
+/// The fewest steps at one depth that [`FateCounts::fit_gap`] reads.
+pub const MIN_FIT_STEPS: usize = 5;
+
 /// Retention measured from sessions: fates by kind, over every compaction
 /// whose summary could be read, counting only the rules the summary itself
-/// judged (not those the harness kept or put back).
+/// judged (not those the harness kept or put back, nor instruction files
+/// and skills, which are the harness's to put back), and only while the
+/// agent had a copy to summarise: a rule an earlier compaction dropped or
+/// contradicts, not said again since, is no new step. Each step is one
+/// round of the model's (§3: fidelity times retention): the share carried
+/// is the retention that best explains the steps (its maximum likelihood),
+/// and [`FateCounts::by_depth`] shows whether one retention per round fits
+/// them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasuredRetention {
     /// Logs read.
@@ -1021,19 +1049,55 @@ pub struct MeasuredRetention {
 }
 
 impl MeasuredRetention {
-    /// Adds a session's compactions.
-    pub fn add(&mut self, audit: &SessionAudit) {
+    /// Adds a session's compactions (`audit` is of `transcript`).
+    pub fn add(&mut self, transcript: &Transcript, audit: &SessionAudit) {
         self.logs += 1;
-        for c in &audit.compactions {
+        // Per rule: how many summaries deep its copy is; none once lost.
+        let mut depth: Vec<Option<usize>> = alloc::vec![Some(0); audit.rules.len()];
+        let mut since = 0;
+        for (c, at) in audit
+            .compactions
+            .iter()
+            .zip(transcript.compactions.iter().map(|c| c.at))
+        {
+            // Said again since the compaction before: its own words.
+            for (i, rule) in audit.rules.iter().enumerate() {
+                if core::iter::once(&rule.message)
+                    .chain(&rule.restated)
+                    .any(|&m| since <= m && m < at)
+                    && let Some(d) = depth.get_mut(i)
+                {
+                    *d = Some(0);
+                }
+            }
+            since = at;
             if !c.readable {
-                self.unreadable += 1;
+                if c.kind == CompactionKind::Summary {
+                    self.unreadable += 1;
+                }
                 continue;
             }
             self.compactions += 1;
             for r in &c.rules {
-                if r.after_part.is_some_and(|p| p != AfterPart::Summary) {
+                let going_in = depth.get(r.index).copied().flatten();
+                let after = match (r.rule.fate, r.after_part) {
+                    (Fate::Reinjected, _) | (_, Some(AfterPart::Kept)) => Some(0),
+                    (Fate::Kept | Fate::Weakened, _) => going_in.map(|d| d + 1),
+                    (Fate::Dropped | Fate::Contradicted, _) => None,
+                };
+                if let Some(d) = depth.get_mut(r.index) {
+                    *d = after;
+                }
+                // Instruction files and skills are the harness's to put
+                // back, whole: no summary's retention.
+                if r.after_part.is_some_and(|p| p != AfterPart::Summary)
+                    || r.authority == Authority::Instructions
+                {
                     continue;
                 }
+                let Some(going_in) = going_in else {
+                    continue;
+                };
                 let counts = match self.kinds.iter_mut().find(|(k, _)| *k == r.rule.kind) {
                     Some((_, counts)) => counts,
                     None => {
@@ -1048,11 +1112,27 @@ impl MeasuredRetention {
                     }
                 };
                 counts.rules += 1;
-                match r.rule.fate {
-                    Fate::Kept | Fate::Reinjected => counts.kept += 1,
-                    Fate::Weakened => counts.weakened += 1,
-                    Fate::Dropped => counts.dropped += 1,
-                    Fate::Contradicted => counts.contradicted += 1,
+                let carried = match r.rule.fate {
+                    Fate::Kept | Fate::Reinjected => {
+                        counts.kept += 1;
+                        1.0
+                    }
+                    Fate::Weakened => {
+                        counts.weakened += 1;
+                        0.5
+                    }
+                    Fate::Dropped => {
+                        counts.dropped += 1;
+                        0.0
+                    }
+                    Fate::Contradicted => {
+                        counts.contradicted += 1;
+                        0.0
+                    }
+                };
+                if let Some(bin) = counts.by_depth.get_mut(going_in.min(2)) {
+                    bin.0 += 1;
+                    bin.1 += carried;
                 }
             }
         }
