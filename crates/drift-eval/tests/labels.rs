@@ -18,14 +18,21 @@ fn every_label_points_into_its_log() {
     let mut compactions = 0;
     for split in [Split::Dev, Split::HeldOut] {
         let scores = real::score(&cases, split, true);
-        assert!(scores.stale.is_empty(), "anchors that no longer decode: {:?}", scores.stale);
+        assert!(
+            scores.stale.is_empty(),
+            "anchors that no longer decode: {:?}",
+            scores.stale
+        );
         let lost: Vec<String> = scores
             .misses
             .iter()
             .filter(|m| m.what == "compaction not found")
             .map(|m| format!("{} #{}", m.log, m.compaction))
             .collect();
-        assert!(lost.is_empty(), "labelled compactions the reader misses: {lost:?}");
+        assert!(
+            lost.is_empty(),
+            "labelled compactions the reader misses: {lost:?}"
+        );
         compactions += scores.compactions;
     }
     assert!(compactions >= 60, "{compactions} labelled compactions");

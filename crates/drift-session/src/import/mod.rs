@@ -48,6 +48,13 @@
 //! turn; one with no message after the system prompt gets one empty turn of
 //! 1 token. Both say so in [`Imported::notices`].
 //!
+//! A log that records compactions with a summary gets its rounds where it
+//! compacted: the sizes are adjusted, segment by segment, until the
+//! simulation's rounds fall at the turns of the log's compactions (the
+//! turn of the message before each), keeping their proportions within a
+//! segment (`rounds.rs`; [`Notice::RoundsPlaced`] says how many fit). A
+//! tail that fills the context by itself becomes one turn.
+//!
 //! The harness is [`ImportOptions`]'s window (200,000 tokens), tail (8
 //! turns) and summary (8,000 tokens), trigger 100%. A system prompt that
 //! fills the window raises the window to twice the system prompt, rounded up
@@ -145,6 +152,7 @@
 //! `BENCHMARKS.md`).
 
 mod patterns;
+mod rounds;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -395,6 +403,14 @@ pub enum Notice {
         /// Turns used.
         turns: u32,
     },
+    /// The turn sizes were adjusted so that the rounds fall at the log's
+    /// compactions.
+    RoundsPlaced {
+        /// Rounds at the log's turns.
+        placed: usize,
+        /// The log's compactions with a summary.
+        wanted: usize,
+    },
     /// An option was out of the engine's range.
     Clamped {
         /// Which option (`window_tokens`, `tail_turns`, `summary_tokens`).
@@ -419,6 +435,14 @@ impl fmt::Display for Notice {
             ),
             Notice::NoTurns => f.write_str(
                 "no message after the system prompt: one empty turn of 1 token stands in",
+            ),
+            Notice::RoundsPlaced { placed, wanted } if placed == wanted => write!(
+                f,
+                "turn sizes adjusted so the model's {wanted} round(s) fall at the turns where the log compacted"
+            ),
+            Notice::RoundsPlaced { placed, wanted } => write!(
+                f,
+                "turn sizes adjusted: the model's rounds fall at the first {placed} of the log's {wanted} compactions; the rest do not fit this harness"
             ),
             Notice::TurnsFolded { messages, turns } => write!(
                 f,
@@ -510,6 +534,25 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         facts,
         actions,
     };
+    let mut scenario = scenario;
+    let targets: Vec<u32> = transcript
+        .compactions
+        .iter()
+        .filter(|c| c.kind == crate::transcript::CompactionKind::Summary)
+        .map(|c| {
+            c.at.checked_sub(1)
+                .and_then(|m| plan.message_turns.get(m))
+                .map_or(0, |t| t.turn)
+        })
+        .filter(|&t| t >= 1)
+        .collect();
+    if !targets.is_empty() {
+        let placed = rounds::place_rounds(&mut scenario, &targets);
+        notices.push(Notice::RoundsPlaced {
+            placed: placed.placed,
+            wanted: placed.wanted,
+        });
+    }
     Imported {
         scenario,
         format: transcript.format,
