@@ -221,7 +221,11 @@ fn benches(c: &mut Criterion) {
     });
     let audited = audit_session(&transcript);
     group.bench_function("lineage", |b| {
-        b.iter(|| lineage(black_box(&transcript), black_box(&audited)).rules.len())
+        b.iter(|| {
+            lineage(black_box(&transcript), black_box(&audited))
+                .rules
+                .len()
+        })
     });
     group.bench_function("read_audit_and_lineage", |b| {
         b.iter(|| {

@@ -8,11 +8,14 @@
 //! carry it across.
 
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
+use drift_core::{Outcome, RoundState};
 use drift_session::{
-    AfterPart, Authority, CompactionKind, Fate, Governance, ImportOptions, Imported, LostRule,
-    MeasuredRetention, SessionAudit, Transcript, audit_session, import_text, read_transcript,
-    shorten,
+    AfterPart, Authority, CompactionKind, Fate, Governance, ImportOptions, Imported, Lineage,
+    LostRule, MeasuredRetention, SessionAudit, Step, StepState, Transcript, audit_session,
+    import_text, read_transcript, shorten,
 };
+
+use crate::chart::{Axis, Chart, Marker, Row, Step as ChartStep};
 use serde_json::{Value, json};
 
 use crate::html::escape;
@@ -68,8 +71,13 @@ impl Compactions {
         let audit = audit_session(&t);
         let mut measured = MeasuredRetention::default();
         measured.add(&t, &audit);
+        let lineage = drift_session::lineage(&t, &audit);
         Ok(Compactions {
-            html: compactions_html(&audit, &t),
+            html: format!(
+                "{}{}",
+                compactions_html(&audit, &t),
+                lineage_html(&t, &lineage)
+            ),
             retention: measured.retention(),
         })
     }
@@ -115,6 +123,164 @@ impl Compactions {
             .collect::<Result<Vec<_>, _>>()?;
         Ok(Compactions { html, retention })
     }
+}
+
+/// At most this many rules drawn across the compactions.
+const LINEAGE_ROWS: usize = 60;
+
+/// Each message's turn as the import counts them (the system prompt is
+/// turn 0, every other message one turn).
+fn message_turns(t: &Transcript) -> Vec<u32> {
+    let mut turn = 0u32;
+    t.messages
+        .iter()
+        .map(|m| {
+            if m.role.fact_role() != Some(drift_core::Role::System) {
+                turn = turn.saturating_add(1);
+            }
+            turn
+        })
+        .collect()
+}
+
+/// The height a measured fate is drawn at: the line a rule's row follows
+/// (its own words at the top, a summary's copy a little below, weakened at
+/// the model's line, lost at the bottom).
+fn fate_height(step: &Step) -> f64 {
+    match (step.state, step.fate) {
+        (StepState::Judged, Some(Fate::Reinjected)) => 1.0,
+        (StepState::Judged, Some(Fate::Kept)) if step.verbatim => 1.0,
+        (StepState::Judged, Some(Fate::Kept)) => 0.85,
+        (StepState::Judged, Some(Fate::Weakened)) => 0.5,
+        (StepState::Judged, Some(Fate::Dropped | Fate::Contradicted)) => 0.0,
+        _ => 0.25,
+    }
+}
+
+/// A measured fate in the colour of the outcome it would give an action.
+fn fate_outcome(step: &Step) -> Outcome {
+    match (step.state, step.fate) {
+        (StepState::Judged, Some(Fate::Reinjected)) => Outcome::Governed,
+        (StepState::Judged, Some(Fate::Kept)) if step.verbatim => Outcome::Governed,
+        (StepState::Judged, Some(Fate::Kept | Fate::Weakened)) => Outcome::WeaklyGoverned,
+        (StepState::Judged, Some(Fate::Dropped | Fate::Contradicted)) => Outcome::Ungoverned,
+        _ => Outcome::NotReached,
+    }
+}
+
+/// The rules of the user's, a brief's and the system's across the log's
+/// compactions, drawn by the simulator's chart code: one row per rule, a
+/// step at each compaction (its height and dot the fate the log shows, the
+/// strip below how many summaries deep the agent's copy is), and a blue dot
+/// where the user said it again.
+pub fn lineage_html(t: &Transcript, lineage: &Lineage) -> String {
+    if lineage.compactions.is_empty() || lineage.rules.is_empty() {
+        return String::new();
+    }
+    let turns = message_turns(t);
+    let turn_of = |message: usize| turns.get(message).copied().unwrap_or(0);
+    let at: Vec<u32> = t
+        .compactions
+        .iter()
+        .map(|c| c.at.checked_sub(1).map_or(0, turn_of))
+        .collect();
+    let record_turn = |line: usize| {
+        t.messages
+            .iter()
+            .position(|m| m.record == line)
+            .map_or(0, turn_of)
+    };
+    let total = turns.last().copied().unwrap_or(1).max(1);
+    let rows: Vec<Row> = lineage
+        .rules
+        .iter()
+        .take(LINEAGE_ROWS)
+        .enumerate()
+        .map(|(i, r)| {
+            let shown: Vec<&Step> = r
+                .steps
+                .iter()
+                .filter(|s| !matches!(s.state, StepState::NotYet | StepState::Untouched))
+                .collect();
+            let steps: Vec<ChartStep> = shown
+                .iter()
+                .map(|s| ChartStep {
+                    turn: at.get(s.compaction - 1).copied().unwrap_or(0),
+                    round: s.compaction as u32,
+                    fidelity: fate_height(s),
+                    risk: 0.0,
+                    depth: s.depth.unwrap_or(0) as u32,
+                    unverified: false,
+                    state: RoundState::Summarised,
+                })
+                .collect();
+            let mut markers: Vec<Marker> = shown
+                .iter()
+                .zip(&steps)
+                .map(|(s, c)| Marker {
+                    action: 0,
+                    turn: c.turn,
+                    fidelity: c.fidelity,
+                    outcome: fate_outcome(s),
+                })
+                .collect();
+            markers.extend(r.stated.iter().skip(1).map(|&line| Marker {
+                action: 0,
+                turn: record_turn(line),
+                fidelity: 1.0,
+                outcome: Outcome::Refused,
+            }));
+            Row {
+                fact: i,
+                id: shorten(&r.text, 48),
+                role: if r.authority == Authority::System {
+                    drift_core::Role::System
+                } else {
+                    drift_core::Role::User
+                },
+                kind: r.kind,
+                turn: r.stated.first().map_or(0, |&l| record_turn(l)),
+                externalised: false,
+                forwarded: true,
+                steps,
+                markers,
+            }
+        })
+        .collect();
+    let chart = Chart {
+        axis: Axis {
+            turns: total,
+            rounds: at.clone(),
+            threshold: 0.5,
+            overflow: None,
+        },
+        rows,
+    };
+    let svg = crate::chart::to_svg(
+        &chart,
+        &format!(
+            "Your rules across {} (the fate the log shows)",
+            plural(
+                lineage.compactions.len() as u64,
+                "compaction",
+                "compactions"
+            )
+        ),
+        &crate::chart::Palette::LIGHT,
+    );
+    let more = lineage.rules.len().saturating_sub(LINEAGE_ROWS);
+    format!(
+        "<details class=\"lineage\" open><summary>{} across the compactions</summary><p class=\"note\">One row per rule, a step at each compaction: at the top in its own words (kept word for word, put back, or said again), a little below when a summary carries it, at the line when weakened, at the bottom when dropped or contradicted; the strip below darkens with each summary its copy has passed through; a blue dot where it was said again. The height is the fate the log shows, not a measured fidelity.{}</p><div class=\"lineage-chart\">{svg}</div></details>",
+        plural(lineage.rules.len() as u64, "rule", "rules"),
+        if more > 0 {
+            format!(
+                " The first {LINEAGE_ROWS} are drawn; `drift audit --lineage` lists all {}.",
+                lineage.rules.len()
+            )
+        } else {
+            String::new()
+        }
+    )
 }
 
 /// At most this many characters of a quote in the list.
@@ -585,6 +751,13 @@ mod tests {
             "{}",
             c.html
         );
+        // The rules across the compactions, drawn by the chart code.
+        let lineage = c
+            .html
+            .find("<details class=\"lineage\" open>")
+            .expect("a lineage");
+        assert!(c.html[lineage..].contains("<svg"), "{}", c.html);
+        assert!(c.html[lineage..].contains("Your rules across 1 compaction"));
         assert!(!c.retention.is_empty());
         assert!(c.retention.iter().all(|(_, r)| (0.0..=1.0).contains(r)));
         assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);
