@@ -432,6 +432,11 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                         "audit takes its files as --before and --after, or session logs without them",
                     ));
                 }
+                if flags.lineage || flags.all {
+                    return Err(Failure::usage(
+                        "--lineage and --all read session logs: give the logs, not --before and --after",
+                    ));
+                }
                 Command::Audit {
                     before,
                     after,

@@ -338,6 +338,9 @@ fn lineage_follows_each_rule_across_compactions() {
     let wrong = drift(&["run", "billing-freeze", "--lineage"]);
     assert_eq!(wrong.code, 2, "{}", wrong.stderr);
     assert_contains(&wrong.stderr, "--lineage and --all belong to drift audit");
+    let pair = drift(&["audit", "--before", &log, "--after", &log, "--lineage"]);
+    assert_eq!(pair.code, 2, "{}", pair.stderr);
+    assert_contains(&pair.stderr, "--lineage and --all read session logs");
 }
 
 #[test]
