@@ -261,12 +261,17 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
             let mut found = vec![false; labelled.len()];
             for inv in &view.invented {
                 let w = words(inv);
-                let hit = labelled_words.iter().position(|l| overlap(l, &w) >= SAME);
-                match hit {
-                    Some(i) => {
-                        s.invented_right += 1;
+                // A sentence reported whole with its neighbours stands for
+                // every labelled invention it holds.
+                let mut hit = None;
+                for (i, l) in labelled_words.iter().enumerate() {
+                    if overlap(l, &w) >= SAME {
                         found[i] = true;
+                        hit = Some(i);
                     }
+                }
+                match hit {
+                    Some(_) => s.invented_right += 1,
                     None if misses => s.misses.push(Miss {
                         log: log.clone(),
                         compaction: number,

@@ -89,3 +89,36 @@ fn an_earlier_summary_is_no_support_for_a_quote() {
         );
     }
 }
+
+#[test]
+fn the_request_stated_as_in_force_is_invented_unless_the_user_asked_for_it() {
+    let body = "   - \"Survey the parser crates and report what each reads.\"";
+    let summary = |extra: &str| {
+        format!(
+            "This session is being continued from a previous conversation that ran out of context.\n\n\
+             Summary:\n1. Primary Request and Intent:\n   The survey of the parser crates is blocked: tool usage is prohibited.{extra}\n\n\
+             6. All user messages:\n{body}\n"
+        )
+    };
+    let log = claude_log(&[
+        (
+            "user",
+            "Survey the parser crates and report what each reads.",
+        ),
+        ("summary", &summary("")),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    let invented = audit_session(&t).compactions[0].invented.clone();
+    assert_eq!(invented.len(), 1, "{invented:?}");
+    assert!(invented[0].text.contains("tool usage is prohibited"));
+    // The user did ask for no tools: the summary reports what they said.
+    let log = claude_log(&[
+        (
+            "user",
+            "Survey the parser crates from memory, text only: no tools this time.",
+        ),
+        ("summary", &summary("")),
+    ]);
+    let t = read_transcript(&log).expect("the log reads");
+    assert!(audit_session(&t).compactions[0].invented.is_empty());
+}

@@ -680,6 +680,9 @@ const FORCE: &[&str] = &[
 /// What the harness asks for when it compacts: a summary that quotes it as
 /// the user's puts the harness's words in the user's mouth.
 const COMPACTION_REQUEST: &[&str] = &[
+    "summary request",
+    "summarization instructions",
+    "conversational summary",
     "create a detailed summary",
     "detailed summary of the conversation",
     "do not call any tools",
@@ -737,6 +740,15 @@ fn invented(
     let said_lower = said.to_lowercase();
     let said_frame = frame(&said, Span::new(0, said.len()));
     let user_gates = USER_GATES.iter().any(|g| said_lower.contains(g));
+    let user_spoke_of_tools = [
+        "text only",
+        "text-only",
+        "no tools",
+        "any tools",
+        "without tools",
+    ]
+    .iter()
+    .any(|w| said_lower.contains(w));
     let mut out: Vec<InventedRule> = Vec::new();
     let mut last_end: Option<usize> = None;
     let users_words = user_message_sections(summary);
@@ -763,6 +775,11 @@ fn invented(
         } else if gate {
             (!user_gates).then_some(Invention::Gate)
         } else if attributed && harness {
+            Some(Invention::HarnessRequest)
+        } else if harness_in_force(&lower) && !user_spoke_of_tools {
+            // The request's constraint stated as in force, whoever it
+            // names: "tool usage is prohibited", "blocked by the text-only
+            // override".
             Some(Invention::HarnessRequest)
         } else if attributed && !in_users_words && FORCE.iter().any(|f| lower.contains(f)) {
             let c = frame(summary, span);
@@ -792,6 +809,61 @@ fn invented(
         last_end = Some(span.end);
     }
     out
+}
+
+/// Whether a sentence states the harness's compaction request as a
+/// constraint in force: text only, tools forbidden, blocked, suspended.
+fn harness_in_force(lower: &str) -> bool {
+    let request = [
+        "text only",
+        "text-only",
+        "call any tools",
+        "no tools",
+        "tool use",
+        "tool usage",
+        "tool call",
+        "tool execution",
+        "tool restriction",
+        "tools are permitted",
+        "tools permitted",
+        "tool-based",
+        "authorize tool",
+        // The request's own word for itself.
+        "critical override",
+        "override instruction",
+        "critical instruction",
+        "critical directive",
+        "critical message",
+        "critical constraint",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    let force = [
+        "prohibit",
+        "forbid",
+        "not permitted",
+        "blocked",
+        "suspend",
+        "rejected",
+        "must not",
+        "do not call",
+        "override",
+        "constraint",
+        "in effect",
+        "violat",
+        "lifted",
+        "lifts",
+        "re-enabled",
+        "directive",
+        "only",
+        "restriction",
+        "permit",
+        "authoriz",
+        "prevent",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    request && force
 }
 
 /// Words that make a sentence about the user.
