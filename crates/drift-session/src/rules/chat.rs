@@ -405,7 +405,7 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if typed == Typed::Answers || answered(trimmed) {
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
-    if definition(&w, first, trimmed) {
+    if !pasted && definition(&w, first, trimmed) {
         return Some((RuleForm::Binding, "a definition"));
     }
     let question = trimmed.ends_with('?')
@@ -477,6 +477,10 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
         }
+        if cue == "if" && !outside_parentheses(trimmed, "if") {
+            // "`README.md` (if present)": a list entry's condition.
+            continue;
+        }
         match strength {
             Strength::Strong if pasted || !task_opener || is_constraint(form) => {
                 return Some((form, cue));
@@ -496,15 +500,34 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if in_list(PLACING_VERBS, opener) && places_something(&w, first) {
         return Some((RuleForm::Obligation, "where the work goes"));
     }
+    // In a brief, the steps it lists ("Check …", "Grep for …", "List …")
+    // are the one-off task; a step that says how thoroughly to do it
+    // ("Read the full .gitignore", "read this file fully") holds for the
+    // whole of the work.
     if typed == Typed::Brief
-        && (task_opener || in_list(STANDING_VERBS, opener))
+        && task_opener
         && !trimmed.ends_with(':')
         && w.len() - first >= 3
+        && (first..w.len()).any(|i| in_list(THOROUGHLY, w.text(i)))
     {
         return Some((RuleForm::Obligation, "an instruction of the brief"));
     }
     None
 }
+
+/// Words that say how thoroughly a step is done: "read the full file",
+/// "read it fully", "the entire log".
+const THOROUGHLY: &[&str] = &[
+    "full",
+    "fully",
+    "entire",
+    "entirely",
+    "whole",
+    "verbatim",
+    "thoroughly",
+    "completely",
+    "exhaustively",
+];
 
 /// Whether `word` (lower-case) is a verb an instruction opens with.
 pub(crate) fn opens_instruction(word: &str) -> bool {
@@ -520,21 +543,43 @@ fn after_label(clause: &str, word: &str) -> bool {
         .any(|(i, _)| lower[..i].trim_end().ends_with(':'))
 }
 
+/// Whether the word `word` (lower-case) is in `clause` outside any
+/// parenthesis.
+fn outside_parentheses(clause: &str, word: &str) -> bool {
+    let mut depth = 0usize;
+    let mut outside = alloc::string::String::with_capacity(clause.len());
+    for c in clause.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    outside
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == word)
+}
+
 /// A line that picks one of the agent's options: an option letter and a
 /// stop or colon ("B. 标准版：…", "C) both").
 fn option_choice(clause: &str) -> bool {
     let t = clause.trim_start_matches(['-', '*', ' ']);
     let mut chars = t.chars();
+    let (letter, mark, after) = (chars.next(), chars.next(), chars.next());
+    // "C:\Users\…" and "D:/data" are drives, not options.
+    let drive = mark == Some(':') && matches!(after, Some('\\' | '/'));
     matches!(
-        (chars.next(), chars.next()),
+        (letter, mark),
         (Some('A'..='E'), Some('.' | ')' | '：' | ':' | '、'))
-    ) && t.chars().count() > 4
+    ) && !drive
+        && t.chars().count() > 4
 }
 
 /// A question the agent asked, answered in the same line ("… before the
 /// code? yes", "…？你决定"): the user's decision.
 fn answered(clause: &str) -> bool {
-    let t = clause.trim_end_matches(['.', '。', '!', '！', ' ']);
+    let t = clause.trim_end_matches(['.', '。', '!', '！', ' ', '，', ',']);
     let lower = t.to_lowercase();
     [
         "? yes",
@@ -701,9 +746,18 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
         let answer_follows = matches!(c, '？' | '?') && {
             let rest = s[i + c.len_utf8()..].lines().next().unwrap_or("").trim();
             let lower = rest.to_lowercase();
+            // "…？yes", or an answer that more words follow after a stop
+            // ("…？你决定，根据最新功能设计").
             !rest.is_empty()
-                && rest.chars().count() <= 6
-                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"].iter().any(|a| lower.starts_with(a))
+                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"]
+                    .iter()
+                    .any(|a| {
+                        lower.starts_with(a)
+                            && (rest.chars().count() <= 6
+                                || lower.get(a.len()..).is_some_and(|after| {
+                                    after.starts_with(['，', ',', '。', '；', ';', ' '])
+                                }))
+                    })
         };
         let cut = match c {
             '？' | '?' if answer_follows => false,
@@ -737,6 +791,65 @@ fn is_paste(text: &str) -> bool {
         .starts_with("Implement the following plan")
         || (lines >= 40 && headings >= 3)
         || text.len() >= 6_000
+        || formatted_answer(text)
+}
+
+/// A long message formatted throughout the way an assistant's answer is
+/// (bold spans, check marks, headings): another model's answer, pasted.
+fn formatted_answer(text: &str) -> bool {
+    if text.len() < 1_200 {
+        return false;
+    }
+    let bold = text.matches("**").count() / 2;
+    let marks = ["✅", "❌", "✔", "⚠", "###"]
+        .iter()
+        .map(|m| text.matches(m).count())
+        .sum::<usize>();
+    bold + marks >= 3
+}
+
+/// Nouns of material someone else wrote that a lead-in hands over: a
+/// review, comments, suggestions, feedback.
+const HANDED_OVER: &[&str] = &[
+    "意见",
+    "建议",
+    "反馈",
+    "评审",
+    "评论",
+    "review:",
+    "review.",
+    "review below",
+    "following review",
+    "reviewer",
+    "feedback",
+    "comments",
+    "suggestions",
+];
+
+/// Where a message's own words end when its first line hands over
+/// material pasted after it ("What do you make of the following review?",
+/// "结合以下意见进一步优化"): the lines after it are the other author's,
+/// not the user's rules (the user adopts them as the task, not as rules).
+fn handed_over(text: &str) -> Option<usize> {
+    let first_end = text.find('\n')?;
+    let first = text.get(..first_end)?.to_lowercase();
+    let rest = text.get(first_end..)?;
+    let body_lines = rest.lines().filter(|l| !l.trim().is_empty()).count();
+    let pointed = [
+        "以下",
+        "如下",
+        "下面",
+        "一下意见",
+        "following",
+        "below",
+        "these",
+        "this review",
+    ]
+    .iter()
+    .any(|p| first.contains(p));
+    let own = ["我的", "my "].iter().any(|p| first.contains(p));
+    (body_lines >= 3 && pointed && !own && HANDED_OVER.iter().any(|n| first.contains(n)))
+        .then_some(first_end)
 }
 
 /// Marks another program's output carries: Claude Code's and other
@@ -804,11 +917,16 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         return out;
     }
     let pasted = typed == Typed::Chat && is_paste(text);
-    let paste = if typed == Typed::Chat && !pasted {
+    let mut paste = if typed == Typed::Chat && !pasted {
         pasted_spans(text)
     } else {
         Vec::new()
     };
+    if typed == Typed::Chat
+        && let Some(end) = handed_over(text)
+    {
+        paste.push(Span::new(end, text.len()));
+    }
     read(text, Source::Chat, |unit| {
         if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
             return;
@@ -894,6 +1012,46 @@ mod tests {
         ] {
             assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
         }
+    }
+
+    #[test]
+    fn a_brief_s_steps_are_the_task_and_its_manner_a_rule() {
+        let brief = "Search the repo for the config loader.\n\n1. Check if there is a `config/` folder\n2. Grep for \"load_config\" across all .py files\n3. Read the full README.md\n   - D:\\work\\app\\settings.toml\n   - `docs/setup.md` (if present)\n\nReport under 300 words.";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(
+            found,
+            ["Read the full README.md", "Report under 300 words."]
+        );
+    }
+
+    #[test]
+    fn options_picked_and_questions_answered_in_the_line() {
+        let text = "- B. 标准版：只展示核心结果\n  - C. 在第三步才要求登录；  - A. 先展示摘要\n是否保留现有的登录页？你决定，按最新设计来";
+        let found = rules(text);
+        assert!(found.contains(&"B. 标准版：只展示核心结果"), "{found:?}");
+        assert!(
+            found.iter().any(|r| r.starts_with("C. 在第三步")),
+            "{found:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|r| r.starts_with("是否保留现有的登录页？你决定")),
+            "{found:?}"
+        );
+        let answers = "Deploy target: staging first? yes\nnext the cache size is fixed";
+        assert_eq!(rules(answers), ["Deploy target: staging first? yes"]);
+    }
+
+    #[test]
+    fn material_handed_over_is_not_the_user_s() {
+        let text = "What do you think of the following review comments?\nThe API must stay versioned.\nNever expose the admin port.\nUse one queue per tenant.";
+        assert!(rules(text).is_empty(), "{:?}", rules(text));
+        let own = "My comments below:\n- never expose the admin port\n- use one queue per tenant\n- keep the API versioned";
+        assert_eq!(rules(own).len(), 3, "{:?}", rules(own));
     }
 
     #[test]
