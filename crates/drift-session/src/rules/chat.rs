@@ -725,6 +725,29 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
     None
 }
 
+/// The strong cue (or an ordering's) of a clause in a script written
+/// without spaces, in text that only instructs: "严禁硬编码凭证", "先阅读
+/// 文档，然后提问"; a cue inside a word that does not mean it is none.
+pub(crate) fn unspaced_cue(clause: &str) -> Option<(RuleForm, &'static str)> {
+    if !clause.chars().any(is_unspaced) {
+        return None;
+    }
+    CJK_CUES
+        .iter()
+        .filter(|(_, form, strength)| *strength == Strength::Strong || *form == RuleForm::Ordering)
+        .find(|(cue, _, _)| {
+            clause.match_indices(cue).any(|(at, _)| {
+                !CJK_NOT.iter().any(|n| {
+                    n.contains(cue) && {
+                        let lead = n.find(cue).unwrap_or(0);
+                        at >= lead && clause.get(at - lead..).is_some_and(|s| s.starts_with(n))
+                    }
+                })
+            })
+        })
+        .map(|&(cue, form, _)| (form, cue))
+}
+
 /// Cuts a sentence into clauses: at `;`, at a `!` between words, and at
 /// the sentence marks of scripts without spaces.
 fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
