@@ -950,8 +950,20 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
     {
         paste.push(Span::new(end, text.len()));
     }
+    let notes = if typed == Typed::Chat {
+        annotations(text)
+    } else {
+        Vec::new()
+    };
+    // Under a heading that names its items rules ("## Conventions"), each
+    // item is one, in a pasted plan too.
+    let mut rule_section = false;
     read(text, Source::Chat, |unit| {
-        if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
+        if unit.region == Region::Harness {
+            return;
+        }
+        if unit.kind == UnitKind::Heading {
+            rule_section = names_rules(unit.span.of(text));
             return;
         }
         if paste
@@ -963,8 +975,17 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         if unit.kind == UnitKind::Row && typed != Typed::Answers {
             return;
         }
+        if notes
+            .iter()
+            .any(|n| unit.span.start <= n.start && n.end <= unit.span.end)
+        {
+            // A diagram's line: only the user's notes in it are read.
+            return;
+        }
+        let mut found = false;
         clauses(text, unit.span, |clause| {
             if let Some((form, cue)) = classify(clause.of(text), typed, pasted) {
+                found = true;
                 out.push(Rule {
                     span: clause,
                     kind: form.kind(),
@@ -974,7 +995,144 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
                 });
             }
         });
+        if rule_section && !found && unit.kind == UnitKind::Item {
+            out.push(Rule {
+                span: unit.span,
+                kind: RuleForm::Obligation.kind(),
+                form: RuleForm::Obligation,
+                cue: "an item under a heading of rules",
+                quoted: false,
+            });
+        }
     });
+    // A note the user put into a pasted design is a change they want to
+    // hold, unless it asks something: then only a part with a cue of its
+    // own is ("is this the right API? it should call the skill's tool").
+    for note in notes {
+        let n = note.of(text);
+        let asks = n.contains(['?', '？', '吗', '嘛']);
+        let mut from = 0;
+        let mut keep: Option<Span> = None;
+        let mut parts: Vec<(Span, bool)> = Vec::new();
+        for (i, c) in n.char_indices().chain(core::iter::once((n.len(), '，'))) {
+            if !matches!(c, '，' | ',' | '；' | ';') {
+                continue;
+            }
+            let part = n.get(from..i).unwrap_or("");
+            let lead = part.len() - part.trim_start().len();
+            let t = part.trim();
+            let span = Span::new(note.start + from + lead, note.start + from + lead + t.len());
+            from = i + c.len_utf8();
+            parts.push((span, t.ends_with(['?', '？', '吗', '嘛'])));
+        }
+        for (span, question) in parts {
+            if question {
+                keep = None;
+                continue;
+            }
+            keep = Some(keep.map_or(span, |k| Span::new(k.start, span.end)));
+            let t = keep.map_or("", |k| k.of(text));
+            if t.chars().count() < 3 {
+                continue;
+            }
+            let rule = classify(t, typed, false)
+                .or((!asks).then_some((RuleForm::Obligation, "a note on a pasted design")));
+            if let (Some((form, cue)), Some(k)) = (rule, keep) {
+                out.retain(|r: &Rule| r.span.start != k.start);
+                out.push(Rule {
+                    span: k,
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.span.start, r.span.end));
+    out
+}
+
+/// Words of a heading that names what is under it rules: conventions,
+/// constraints, guidelines, principles.
+const RULE_HEADINGS: &[&str] = &[
+    "convention",
+    "conventions",
+    "rule",
+    "rules",
+    "constraint",
+    "constraints",
+    "guideline",
+    "guidelines",
+    "principle",
+    "principles",
+    "guardrail",
+    "guardrails",
+    "invariant",
+    "invariants",
+    "non-negotiables",
+    "约束",
+    "规则",
+    "规范",
+    "原则",
+    "注意事项",
+];
+
+/// Whether a heading names its items rules ("## Conventions", "Hard
+/// rules", "约束").
+fn names_rules(heading: &str) -> bool {
+    let lower = heading.to_lowercase();
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .any(|w| RULE_HEADINGS.contains(&w))
+        || RULE_HEADINGS
+            .iter()
+            .filter(|h| h.chars().any(is_unspaced))
+            .any(|h| lower.contains(h))
+}
+
+/// The notes a user typed into a pasted diagram's lines: in a line drawn
+/// with box characters, text after a wide gap that opens with "- "
+/// ("│  Phase 2 — loading    - don't name the method here   │"), up to
+/// the next wide gap or box character.
+fn annotations(text: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if !line.contains('│') {
+            continue;
+        }
+        let mut from = 0;
+        while let Some(k) = line.get(from..).and_then(|r| r.find("  - ")) {
+            let gap = from + k;
+            let before = line.get(..gap).unwrap_or("");
+            let content_before = before
+                .trim_matches(|c: char| c.is_whitespace() || c == '│')
+                .chars()
+                .count()
+                > 0;
+            let note_start = gap + "  - ".len();
+            let rest = line.get(note_start..).unwrap_or("");
+            let note_len = rest
+                .find("   ")
+                .into_iter()
+                .chain(rest.find('│'))
+                .min()
+                .unwrap_or(rest.trim_end().len());
+            let note = rest.get(..note_len).unwrap_or("").trim();
+            if content_before && note.chars().count() >= 4 {
+                let lead = rest.len() - rest.trim_start().len();
+                let s = start + note_start + lead;
+                out.push(Span::new(s, s + note.len()));
+            }
+            from = note_start + note_len.max(1);
+            while from < line.len() && !line.is_char_boundary(from) {
+                from += 1;
+            }
+        }
+    }
     out
 }
 
@@ -1075,6 +1233,25 @@ mod tests {
         assert!(rules(text).is_empty(), "{:?}", rules(text));
         let own = "My comments below:\n- never expose the admin port\n- use one queue per tenant\n- keep the API versioned";
         assert_eq!(rules(own).len(), 3, "{:?}", rules(own));
+    }
+
+    #[test]
+    fn a_plan_s_conventions_are_rules_and_its_steps_are_not() {
+        let plan = "Implement the following plan:\n\n# Plan: Move the docs site\n\n## Steps\n1. Copy the pages to `site/`\n2. Update the links\n\n## Conventions\n- Page names in kebab-case\n- Images under `site/img/`\n\n## Verification\n- All links resolve\n\nComments go above the code they describe, as requested.";
+        assert_eq!(
+            rules(plan),
+            [
+                "Page names in kebab-case",
+                "Images under `site/img/`",
+                "Comments go above the code they describe, as requested."
+            ]
+        );
+    }
+
+    #[test]
+    fn notes_typed_into_a_pasted_diagram_are_the_user_s() {
+        let text = "这是流程图：\n  ┌──────────────┐\n  │ 第一步 输入邮箱        - 默认填入上次的邮箱   │\n  │ 第二步 发送验证码      - 这里对吗？        │\n  │ 第三步 完成注册                          │\n  └──────────────┘";
+        assert_eq!(rules(text), ["默认填入上次的邮箱"]);
     }
 
     #[test]
