@@ -477,8 +477,23 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
         }
+        if cue == "the goal is" && typed == Typed::Brief {
+            // A brief's goal is its task.
+            continue;
+        }
         if cue == "if" && !outside_parentheses(trimmed, "if") {
             // "`README.md` (if present)": a list entry's condition.
+            continue;
+        }
+        // In pasted material a strong cue counts where it instructs ("Never
+        // edit X", "as requested"), not where it describes ("the gateway
+        // must not drop frames").
+        if pasted && !directive(&w, first) && !cue.starts_with("as ") {
+            continue;
+        }
+        // A role or a goal is the task's frame, not a rule: "You are
+        // auditing the cold-boot files of each agent".
+        if strength == Strength::Weak && framing(&w, first) {
             continue;
         }
         match strength {
@@ -528,6 +543,35 @@ const THOROUGHLY: &[&str] = &[
     "completely",
     "exhaustively",
 ];
+
+/// Whether a clause instructs: it opens with a verb of instruction, a
+/// negation or a modal word, or speaks to the agent ("you", "we").
+fn directive(w: &Words, first: usize) -> bool {
+    let opener = w.text(first);
+    opens_instruction(opener)
+        || in_list(
+            &[
+                "never", "dont", "do", "no", "always", "only", "avoid", "must", "you", "we",
+                "please", "make", "ensure", "prefer",
+            ],
+            opener,
+        )
+}
+
+/// Whether a clause frames the work rather than constrains it: a role
+/// ("you are …", "your job is …") or a goal ("the goal is …").
+fn framing(w: &Words, first: usize) -> bool {
+    [
+        "you are",
+        "youre",
+        "your job",
+        "your task",
+        "your mission",
+        "your role",
+    ]
+    .iter()
+    .any(|p| w.find(p, first) == Some(first))
+}
 
 /// Whether `word` (lower-case) is a verb an instruction opens with.
 pub(crate) fn opens_instruction(word: &str) -> bool {
@@ -814,21 +858,31 @@ fn is_paste(text: &str) -> bool {
         .starts_with("Implement the following plan")
         || (lines >= 40 && headings >= 3)
         || text.len() >= 6_000
-        || formatted_answer(text)
 }
 
-/// A long message formatted throughout the way an assistant's answer is
-/// (bold spans, check marks, headings): another model's answer, pasted.
-fn formatted_answer(text: &str) -> bool {
+/// In a long message formatted the way an assistant's answer is (bold
+/// spans, check marks, headings, three or more), the stretch from its
+/// first formatted paragraph to its last: another model's answer, pasted.
+/// What the user wrote before or after it is their own.
+fn formatted_answer(text: &str) -> Option<Span> {
+    const MARKS: [&str; 5] = ["**", "✅", "❌", "✔", "###"];
     if text.len() < 1_200 {
-        return false;
+        return None;
     }
-    let bold = text.matches("**").count() / 2;
-    let marks = ["✅", "❌", "✔", "⚠", "###"]
-        .iter()
-        .map(|m| text.matches(m).count())
-        .sum::<usize>();
-    bold + marks >= 3
+    let count = |t: &str| MARKS.iter().map(|m| t.matches(m).count()).sum::<usize>();
+    if count(text) < 6 {
+        return None;
+    }
+    let mut region: Option<Span> = None;
+    let mut at = 0;
+    for para in text.split("\n\n") {
+        let span = Span::new(at, at + para.len());
+        at += para.len() + 2;
+        if count(para) > 0 {
+            region = Some(region.map_or(span, |r| Span::new(r.start, span.end)));
+        }
+    }
+    region
 }
 
 /// Nouns of material someone else wrote that a lead-in hands over: a
@@ -899,7 +953,7 @@ fn pasted_spans(text: &str) -> Vec<Span> {
             return;
         }
         let lines = para.lines().filter(|l| !l.trim().is_empty()).count();
-        let program = para.chars().any(|c| PROGRAM_MARKS.contains(&c));
+        let program = para.chars().any(|c| PROGRAM_MARKS.contains(&c)) || cites_lines(para);
         let formatted = ANSWER_MARKS.iter().filter(|m| para.contains(*m)).count();
         if program || (long && lines >= 3 && formatted >= 1) {
             out.push(Span::new(a, b));
@@ -914,6 +968,18 @@ fn pasted_spans(text: &str) -> Vec<Span> {
     }
     flush(start, text.len(), &mut out);
     out
+}
+
+/// Whether a paragraph cites file lines the way an agent's report does
+/// ("ui.js (line 60)", twice or more): another agent's output, pasted.
+fn cites_lines(para: &str) -> bool {
+    para.match_indices("(line ")
+        .filter(|(i, m)| {
+            para.get(i + m.len()..)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count()
+        >= 2
 }
 
 /// Every rule clause of a text people typed.
@@ -944,6 +1010,11 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         pasted_spans(text)
     } else {
         Vec::new()
+    };
+    let answer = if typed == Typed::Chat && !pasted {
+        formatted_answer(text)
+    } else {
+        None
     };
     if typed == Typed::Chat
         && let Some(end) = handed_over(text)
@@ -983,6 +1054,8 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
             return;
         }
         let mut found = false;
+        let pasted =
+            pasted || answer.is_some_and(|a| a.start <= unit.span.start && unit.span.end <= a.end);
         clauses(text, unit.span, |clause| {
             if let Some((form, cue)) = classify(clause.of(text), typed, pasted) {
                 found = true;
@@ -1246,6 +1319,14 @@ mod tests {
                 "Comments go above the code they describe, as requested."
             ]
         );
+    }
+
+    #[test]
+    fn another_agent_s_report_pasted_is_not_the_user_s() {
+        let text = "next round\n\nThe retry helper is never called: api.ts (line 60), api.ts (line 103).\nThe cache should be keyed by tenant (cache.ts (line 12)).\nUse a shared client for all calls.\n\nkeep the old endpoint";
+        assert_eq!(rules(text), ["keep the old endpoint"]);
+        let plan = "Implement the following plan:\n\n# Plan\n\nThe gateway must not drop frames during the switch.\nNever edit the generated bindings.";
+        assert_eq!(rules(plan), ["Never edit the generated bindings."]);
     }
 
     #[test]
