@@ -405,6 +405,9 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if typed == Typed::Answers || answered(trimmed) {
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
+    if !pasted && typed == Typed::Chat && label_list(trimmed) {
+        return Some((RuleForm::Binding, "a list the user defines"));
+    }
     if !pasted && definition(&w, first, trimmed) {
         return Some((RuleForm::Binding, "a definition"));
     }
@@ -509,7 +512,9 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         return None;
     }
     // A verb of standing instructions, or the work put somewhere.
-    if in_list(STANDING_VERBS, opener) && w.len() - first >= 2 {
+    if (in_list(STANDING_VERBS, opener) || gerund_of(opener, STANDING_VERBS))
+        && w.len() - first >= 2
+    {
         return Some((RuleForm::Obligation, "an instruction that holds"));
     }
     if in_list(PLACING_VERBS, opener) && places_something(&w, first) {
@@ -571,6 +576,23 @@ fn framing(w: &Words, first: usize) -> bool {
     ]
     .iter()
     .any(|p| w.find(p, first) == Some(first))
+}
+
+/// Whether `word` is the "-ing" form of a verb of `verbs` ("recording",
+/// "logging", "writing").
+fn gerund_of(word: &str, verbs: &[&str]) -> bool {
+    let Some(stem) = word.strip_suffix("ing") else {
+        return false;
+    };
+    if stem.len() < 2 {
+        return false;
+    }
+    let undoubled = stem
+        .get(..stem.len() - 1)
+        .filter(|s| stem.ends_with(|c: char| s.ends_with(c)));
+    verbs
+        .iter()
+        .any(|v| *v == stem || undoubled == Some(*v) || v.strip_suffix('e') == Some(stem))
 }
 
 /// Whether `word` (lower-case) is a verb an instruction opens with.
@@ -641,6 +663,27 @@ fn answered(clause: &str) -> bool {
     ]
     .iter()
     .any(|a| lower.ends_with(a))
+}
+
+/// A label and the list it names, said on its own: "Approp subtypes:
+/// Supplemental, Maintenance, Enhancement", "Environments: dev, staging,
+/// prod" (three or more short items).
+fn label_list(clause: &str) -> bool {
+    let Some((label, items)) = clause.split_once(": ") else {
+        return false;
+    };
+    let label_words = label.split_whitespace().count();
+    let items: Vec<&str> = items
+        .trim_end_matches(['.', ';'])
+        .split(", ")
+        .map(str::trim)
+        .collect();
+    (1..=4).contains(&label_words)
+        && !label.contains(['(', '`'])
+        && items.len() >= 3
+        && items.iter().all(|i| {
+            !i.is_empty() && i.split_whitespace().count() <= 3 && !i.contains(['`', '/', '\\', '{'])
+        })
 }
 
 /// A definition the user gives: a short name, `=`, what it is ("FY = July
@@ -1054,8 +1097,10 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
             return;
         }
         let mut found = false;
-        let pasted =
-            pasted || answer.is_some_and(|a| a.start <= unit.span.start && unit.span.end <= a.end);
+        let inside = |r: Option<Span>| {
+            r.is_some_and(|a| a.start <= unit.span.start && unit.span.end <= a.end)
+        };
+        let pasted = pasted || inside(answer);
         clauses(text, unit.span, |clause| {
             if let Some((form, cue)) = classify(clause.of(text), typed, pasted) {
                 found = true;
@@ -1176,6 +1221,31 @@ fn annotations(text: &str) -> Vec<Span> {
         at += line.len();
         if !line.contains('│') {
             continue;
+        }
+        // A note typed after the box's edge, after a stop of its own:
+        // "…   │；3. give the user two options here。".
+        if let Some(edge) = line.rfind('│') {
+            let after = line.get(edge + '│'.len_utf8()..).unwrap_or("");
+            if let Some(rest) = after
+                .trim_start()
+                .strip_prefix('；')
+                .or_else(|| after.trim_start().strip_prefix(';'))
+            {
+                let rest = rest.trim_start();
+                let digits = rest.chars().take_while(char::is_ascii_digit).count();
+                let rest = match rest.get(digits..) {
+                    Some(r) if digits > 0 && r.starts_with(". ") => r.get(2..).unwrap_or(""),
+                    _ => rest,
+                };
+                let end = rest
+                    .find('。')
+                    .map_or(rest.trim_end().len(), |e| e + '。'.len_utf8());
+                let note = rest.get(..end).unwrap_or("").trim();
+                if note.chars().count() >= 4 {
+                    let offset = line.len() - rest.len();
+                    out.push(Span::new(start + offset, start + offset + note.len()));
+                }
+            }
         }
         let mut from = 0;
         while let Some(k) = line.get(from..).and_then(|r| r.find("  - ")) {
@@ -1327,6 +1397,24 @@ mod tests {
         assert_eq!(rules(text), ["keep the old endpoint"]);
         let plan = "Implement the following plan:\n\n# Plan\n\nThe gateway must not drop frames during the switch.\nNever edit the generated bindings.";
         assert_eq!(rules(plan), ["Never edit the generated bindings."]);
+    }
+
+    #[test]
+    fn a_list_defined_a_gerund_instruction_and_a_format_for_each() {
+        assert_eq!(
+            rules("Release channels: stable, beta, nightly"),
+            ["Release channels: stable, beta, nightly"]
+        );
+        assert_eq!(
+            rules("Thus, logging every run to runs.md"),
+            ["Thus, logging every run to runs.md"]
+        );
+        assert_eq!(
+            rules("Each entry has a title, a date and an owner."),
+            ["Each entry has a title, a date and an owner."]
+        );
+        let brief = "Targets: `a.md`, `b.md`, `c.md`";
+        assert!(find(brief, Typed::Brief).is_empty());
     }
 
     #[test]
