@@ -385,6 +385,9 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if trimmed.is_empty() {
         return None;
     }
+    if !pasted && typed == Typed::Chat && named_definition(trimmed) {
+        return Some((RuleForm::Binding, "a definition"));
+    }
     if trimmed.chars().any(is_unspaced) {
         return classify_unspaced(trimmed, typed, pasted);
     }
@@ -476,6 +479,9 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
                 | "in english"
                 | "in chinese"
                 | "as a table"
+                | "to measure"
+                | "done by"
+                | "done with"
         );
         if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
@@ -663,6 +669,39 @@ fn answered(clause: &str) -> bool {
     ]
     .iter()
     .any(|a| lower.ends_with(a))
+}
+
+/// An identifier and what it holds, as a user specifies a schema or a
+/// config: "2. user_data_store，用户的个人数据", "retry_limit: how often a
+/// job is retried".
+fn named_definition(clause: &str) -> bool {
+    let t = clause.trim_start_matches(['-', '*', ' ']);
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let t = match t.get(digits..) {
+        Some(r) if digits > 0 && (r.starts_with(". ") || r.starts_with('.')) => {
+            r.trim_start_matches('.').trim_start()
+        }
+        _ => t,
+    };
+    let name_len = t
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let Some(name) = t.get(..name_len) else {
+        return false;
+    };
+    let rest = t.get(name_len..).unwrap_or("");
+    let Some(what) = ['，', ',', ':', '：']
+        .iter()
+        .find_map(|m| rest.strip_prefix(*m))
+    else {
+        return false;
+    };
+    name.contains('_')
+        && name.len() >= 4
+        && !name.starts_with('_')
+        && what.trim().chars().count() >= 4
 }
 
 /// A label and the list it names, said on its own: "Approp subtypes:
@@ -1412,6 +1451,14 @@ mod tests {
         assert_eq!(
             rules("Each entry has a title, a date and an owner."),
             ["Each entry has a title, a date and an owner."]
+        );
+        assert_eq!(
+            rules("1. order_events, 每个订单的状态变化"),
+            ["order_events, 每个订单的状态变化"]
+        );
+        assert_eq!(
+            rules("time the loop with bench/timer.c to measure latency"),
+            ["time the loop with bench/timer.c to measure latency"]
         );
         let brief = "Targets: `a.md`, `b.md`, `c.md`";
         assert!(find(brief, Typed::Brief).is_empty());
