@@ -414,10 +414,12 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if !pasted && definition(&w, first, trimmed) {
         return Some((RuleForm::Binding, "a definition"));
     }
+    // "Do not speculate;" is no question, "do we need it" is.
+    let negated = matches!(w.text(first + 1), "not" | "nt");
     let question = trimmed.ends_with('?')
         || (in_list(QUESTION_OPENERS, opener)
-            && !trimmed.ends_with('.')
-            && !trimmed.ends_with('!'));
+            && !negated
+            && !trimmed.ends_with(['.', '!', ';', '；', ':']));
     let polite = ["could you", "can you", "would you", "will you"]
         .iter()
         .any(|p| w.find(p, first) == Some(first));
@@ -447,9 +449,17 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
     let state = in_list(STATE_OPENERS, opener)
-        && !["want you", "need you", "would like", "prefer", "expect"]
-            .iter()
-            .any(|p| w.find(p, first).is_some());
+        && ![
+            "want you",
+            "need you",
+            "would like",
+            "prefer",
+            "expect",
+            "read-only",
+            "read only",
+        ]
+        .iter()
+        .any(|p| w.find(p, first).is_some());
     if state && !(w.find("you", first).is_some() && has_strong(&w, first, "state")) {
         return None;
     }
@@ -1117,6 +1127,22 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         }
         if unit.kind == UnitKind::Heading {
             rule_section = names_rules(unit.span.of(text));
+            // A line in bold is stressed, not a title, when it instructs:
+            // "**Read these files in full**".
+            let line = unit.span.of(text);
+            let bold = line.starts_with("**") && line.ends_with("**");
+            if bold
+                && let Some(inner) = line.get(2..line.len() - 2)
+                && let Some((form, cue)) = classify(inner, typed, pasted)
+            {
+                out.push(Rule {
+                    span: Span::new(unit.span.start + 2, unit.span.end - 2),
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
             return;
         }
         if paste
@@ -1468,6 +1494,25 @@ mod tests {
     fn notes_typed_into_a_pasted_diagram_are_the_user_s() {
         let text = "这是流程图：\n  ┌──────────────┐\n  │ 第一步 输入邮箱        - 默认填入上次的邮箱   │\n  │ 第二步 发送验证码      - 这里对吗？        │\n  │ 第三步 完成注册                          │\n  └──────────────┘";
         assert_eq!(rules(text), ["默认填入上次的邮箱"]);
+    }
+
+    #[test]
+    fn stressed_lines_negations_and_exclusions_in_a_brief() {
+        let brief = "Audit the config loaders.\n\n**Read these files in full**\n- `a.py`\n- `b.py`\n\nEXCLUDE the vendored copies. This is a READ-ONLY task.\n\nDo not speculate; cite the line.";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "Read these files in full",
+                "EXCLUDE the vendored copies.",
+                "This is a READ-ONLY task.",
+                "Do not speculate;",
+                "cite the line."
+            ]
+        );
     }
 
     #[test]
