@@ -542,7 +542,6 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     // whole of the work.
     if typed == Typed::Brief
         && task_opener
-        && !trimmed.ends_with(':')
         && w.len() - first >= 3
         && (first..w.len()).any(|i| in_list(THOROUGHLY, w.text(i)))
     {
@@ -589,6 +588,7 @@ fn framing(w: &Words, first: usize) -> bool {
         "your task",
         "your mission",
         "your role",
+        "the goal is",
     ]
     .iter()
     .any(|p| w.find(p, first) == Some(first))
@@ -1162,6 +1162,7 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
             return;
         }
         let mut found = false;
+        let mut tails: Vec<Span> = Vec::new();
         let inside = |r: Option<Span>| {
             r.is_some_and(|a| a.start <= unit.span.start && unit.span.end <= a.end)
         };
@@ -1176,8 +1177,24 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
                     cue,
                     quoted: false,
                 });
+            } else if let Some(dash) = clause.of(text).rfind(" — ") {
+                // "`notes.md` — read this file fully": what follows a
+                // dash may instruct on its own.
+                tails.push(Span::new(clause.start + dash + " — ".len(), clause.end));
             }
         });
+        for tail in tails {
+            if let Some((form, cue)) = classify(tail.of(text), typed, pasted) {
+                found = true;
+                out.push(Rule {
+                    span: tail,
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
+        }
         if rule_section && !found && unit.kind == UnitKind::Item {
             out.push(Rule {
                 span: unit.span,
@@ -1513,6 +1530,12 @@ mod tests {
                 "cite the line."
             ]
         );
+        let brief = "Look into the release notes.\n\n1. `CHANGES.md` — read this file fully\n2. `docs/` — list what is there";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(found, ["read this file fully"]);
     }
 
     #[test]

@@ -177,7 +177,6 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     ("as you asked", Obligation, Strong),
     ("for each", Obligation, Weak),
     ("for every", Obligation, Weak),
-    ("of each", Obligation, Weak),
     ("each #", Obligation, Weak),
     ("each * has", Obligation, Weak),
     ("each * includes", Obligation, Weak),
