@@ -247,6 +247,8 @@ const CJK_NOT: &[&str] = &[
     "不是很",
     "是不是",
     "不能用",
+    "我用",
+    "已用",
 ];
 
 /// Chinese cues of how or where the work is done: a rule even inside a
@@ -512,7 +514,7 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         }
         // A role or a goal is the task's frame, not a rule: "You are
         // auditing the cold-boot files of each agent".
-        if strength == Strength::Weak && framing(&w, first) {
+        if (strength == Strength::Weak || cue == "no *") && framing(&w, first) {
             continue;
         }
         match strength {
@@ -828,6 +830,22 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
     if bare.chars().count() < 3 {
         return None;
     }
+    // A lead-in ("注意要根据最新目标：") introduces the rule; a role ("你要
+    // 作为一个顶级的系统架构师") frames the task.
+    let lead_in = clause.trim_end().ends_with(['：', ':']);
+    let role = [
+        "你要作为",
+        "你作为",
+        "作为一个",
+        "作为一名",
+        "你是一个",
+        "你是一名",
+    ]
+    .iter()
+    .any(|r| bare.starts_with(r));
+    if (lead_in || role) && !typed_strong_cjk(clause) {
+        return None;
+    }
     let task_opener = CJK_TASK_VERBS.iter().any(|v| bare.starts_with(v));
     for &(cue, form, strength) in CJK_CUES {
         let Some(at) = clause.find(cue) else { continue };
@@ -859,6 +877,14 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
             .filter(|(_, cue)| *cue != "an instruction that holds");
     }
     None
+}
+
+/// Whether a clause of a script written without spaces holds a strong
+/// cue of typed text.
+fn typed_strong_cjk(clause: &str) -> bool {
+    CJK_CUES
+        .iter()
+        .any(|(cue, _, strength)| *strength == Strength::Strong && clause.contains(cue))
 }
 
 /// The strong cue (or an ordering's) of a clause in a script written
@@ -1503,6 +1529,9 @@ mod tests {
             rules("time the loop with bench/timer.c to measure latency"),
             ["time the loop with bench/timer.c to measure latency"]
         );
+        assert!(rules("你要作为一个资深的架构师，通读整个仓库").is_empty());
+        assert!(rules("注意要根据以下目标：").is_empty());
+        assert!(rules("我用 pytest 跑了一遍").is_empty());
         let brief = "Targets: `a.md`, `b.md`, `c.md`";
         assert!(find(brief, Typed::Brief).is_empty());
     }
