@@ -25,12 +25,31 @@
 //!    "record every step"), or puts the work somewhere ("write the plan
 //!    into `driver_ROADMAP.md`").
 //!
-//! In a brief, which only instructs, a clause that opens with any verb is
-//! an instruction for the whole of the subagent's work; a list's heading
-//! ("Read these files:") is not. Each answer to the agent's questions is
-//! the user's choice. In a long structured paste (a plan, a spec, a
-//! review), only strong cues count: most of its lines are content, not
-//! instructions.
+//! A brief lists the subagent's task as steps ("Check …", "Grep for …",
+//! "List …"): those are not rules; a step that says how thoroughly to work
+//! ("Read these files in full", "read this file fully") is, and so is any
+//! clause with a cue. Each answer to the agent's questions is the user's
+//! choice, also an option picked by its letter ("B. 标准版") or a question
+//! answered on its line ("…？你决定", "…? yes").
+//!
+//! Not all of a typed message is the user's own:
+//!
+//! - in a long structured paste (a plan, a spec, a long document), and in
+//!   the stretch of a message formatted as an assistant's answer, only a
+//!   strong cue in a clause that directs counts ("Never edit …", not "the
+//!   gateway must not drop frames"); under a heading that names its items
+//!   rules ("## Conventions", "约束") each item is one;
+//! - after a first line that hands over someone else's review or
+//!   suggestions ("结合以下意见…", "What do you think of the following
+//!   review?"), and in a paragraph of another program's output (its marks,
+//!   an agent's "file.js (line 60)" citations), nothing is;
+//! - in a pasted box diagram only the notes the user typed into it are
+//!   read (after a gap and "- ", or after the box's edge), each a change
+//!   they want held unless it asks something.
+//!
+//! A role ("You are auditing …", "你要作为…") or a goal ("The goal is …")
+//! frames the task; a short "Label: a, b, c" or "snake_case_name, what it
+//! holds" defines something (a binding).
 
 use alloc::vec::Vec;
 
