@@ -268,6 +268,7 @@ const CJK_NOT: &[&str] = &[
     "不能用",
     "我用",
     "已用",
+    "优先级",
 ];
 
 /// Chinese cues of how or where the work is done: a rule even inside a
@@ -910,7 +911,8 @@ fn typed_strong_cjk(clause: &str) -> bool {
 /// without spaces, in text that only instructs: "严禁硬编码凭证", "先阅读
 /// 文档，然后提问"; a cue inside a word that does not mean it is none.
 pub(crate) fn unspaced_cue(clause: &str) -> Option<(RuleForm, &'static str)> {
-    if !clause.chars().any(is_unspaced) {
+    let lead_in = clause.trim_end_matches(['*', ' ']).ends_with(['：', ':']);
+    if !clause.chars().any(is_unspaced) || lead_in {
         return None;
     }
     CJK_CUES

@@ -286,6 +286,7 @@ pub(crate) const CJK_CUES: &[Cue] = &[
     ("参考", Obligation, Weak),
     ("根据", Obligation, Weak),
     ("遵循", Obligation, Strong),
+    ("为准", Obligation, Strong),
     ("以", Obligation, Weak),
     ("用", Obligation, Weak),
     ("使用", Obligation, Weak),

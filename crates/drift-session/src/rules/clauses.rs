@@ -169,7 +169,24 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
         // its rules.
         f.bare = source != Source::Skill || emphasised_line(text, unit.span);
         match unit.kind {
-            UnitKind::Heading => f.table = None,
+            UnitKind::Heading => {
+                f.table = None;
+                // A line in bold, in text that only instructs, is stressed
+                // when a cue says so ("**不要等待，立即返回控制权**"); a
+                // bare title in bold ("**Build Scripts**") is none.
+                let line = unit.span.of(text);
+                let words = line.split_whitespace().count();
+                let unspaced = line.chars().any(super::chat::is_unspaced);
+                if f.standing
+                    && line.starts_with("**")
+                    && line.ends_with("**")
+                    && line.len() > 4
+                    && (words >= 3 || unspaced)
+                {
+                    f.bare = false;
+                    f.sentence(Span::new(unit.span.start + 2, unit.span.end - 2), quoted);
+                }
+            }
             UnitKind::Row => f.row(unit.span, quoted),
             UnitKind::Sentence | UnitKind::Item => {
                 f.table = None;
