@@ -1341,6 +1341,9 @@ mod tests {
                 "禁止直接修改生产配置。",
             ]
         );
+        let agents = "When this file and `POLICY.md` conflict, `POLICY.md` governs.";
+        assert_eq!(find(agents, Source::ProjectFile).len(), 1);
+        assert!(find("The mayor governs the city.", Source::Chat).is_empty());
         // The same steps in a project file are its instructions.
         assert!(find(skill, Source::ProjectFile).len() > found.len());
     }

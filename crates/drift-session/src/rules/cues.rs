@@ -1275,6 +1275,7 @@ const TRIGGERS: &[&str] = &[
     "gated",
     "go",
     "goes",
+    "governs",
     "great",
     "greater",
     "green",
@@ -1363,9 +1364,11 @@ const TRIGGERS: &[&str] = &[
     "permitted",
     "pin",
     "ping",
+    "precedence",
     "prefer",
     "preferred",
     "prefers",
+    "prevails",
     "prior",
     "prohibited",
     "prohibits",
@@ -1759,6 +1762,9 @@ const PROHIBITION: Bits = Bits::of(&[
     "keep",
 ]);
 const OBLIGATION: Bits = Bits::of(PERIODIC).union(Bits::of(&[
+    "governs",
+    "precedence",
+    "prevails",
     "exceptions",
     "exception",
     "matter",
@@ -3466,6 +3472,13 @@ impl Clause<'_, '_> {
         let h = self.head();
         let imperative = self.imperative();
         for i in 0..n {
+            // Which text wins a conflict: "when this file and X conflict,
+            // X governs", "user instructions take precedence".
+            if (self.any(i, &["governs", "prevails"]) && (i + 1 == n || self.is(i + 1, "over")))
+                || (self.any(i, &["take", "takes"]) && self.is(i + 1, "precedence"))
+            {
+                return Some((RuleForm::Obligation, "takes precedence"));
+            }
             let guess = self.is(i + 1, "have") && self.word(i + 2).is_some_and(is_past);
             if self.any(i, &["must", "shall"])
                 && !self.any(i + 1, &["not", "never"])
