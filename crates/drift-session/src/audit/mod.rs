@@ -166,6 +166,7 @@ pub use lineage::{
     StepState, lineage,
 };
 pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
+pub(crate) use session::harness_restores;
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MIN_FIT_STEPS,
     MeasuredRetention, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction,

@@ -335,6 +335,23 @@ pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudi
     ))
 }
 
+/// Whether the harness puts `rule` back after its compactions by itself:
+/// as [`re_injected`] says, or a skill the log shows re-attached after a
+/// compaction. What an imported scenario calls externalised.
+pub(crate) fn harness_restores(t: &Transcript, rule: &StandingRule) -> bool {
+    let Some(m) = t.messages.get(rule.message) else {
+        return false;
+    };
+    re_injected(t, rule, m)
+        || (m.provenance == Provenance::Skill
+            && m.path.is_some()
+            && t.messages.iter().skip(rule.message + 1).any(|p| {
+                p.provenance == Provenance::Skill
+                    && p.path == m.path
+                    && p.text.contains(rule.text.trim_end_matches('.'))
+            }))
+}
+
 /// Whether the harness puts `rule` back after every compaction by itself.
 fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
     match t.format {

@@ -161,10 +161,10 @@ use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
 
-use crate::audit::{MessageField, Place, places_in_context};
+use crate::audit::{MessageField, Place};
 use crate::entail::scan::{self, EntityKind, Span, Token};
 use crate::entail::{Entailment, LexicalEntailment};
-use crate::rules::{BookRule, RuleBook, RuleForm, RulePlace};
+use crate::rules::{Authority, InForce, RuleForm, SessionFinder};
 use crate::transcript::text::{is_patch, patch_command};
 use crate::transcript::{
     CallStatus, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptError,
@@ -289,6 +289,11 @@ pub struct FactGuess {
     pub cue: &'static str,
     /// How many times the session states it, restatements included.
     pub occurrences: usize,
+    /// The rule in force it is ([`crate::InForce::rules`], the session
+    /// audit's [`crate::SessionAudit::rules`]): where its measured fates are.
+    pub rule: usize,
+    /// Who gave it.
+    pub authority: Authority,
 }
 
 /// Why an action is governed by the facts it is governed by.
@@ -736,40 +741,6 @@ fn fact_role(m: &Message) -> Role {
     }
 }
 
-/// Whether the harness reads a fact from `m` again from disk after every
-/// compaction: a skill's body, and a `CLAUDE.md` (or `.claude/rules/`
-/// file) the agent read, in a Claude Code log.
-fn re_read(transcript: &Transcript, m: &Message) -> bool {
-    if transcript.format != TranscriptFormat::ClaudeCodeSession {
-        return false;
-    }
-    if m.provenance == Provenance::Skill {
-        return true;
-    }
-    if m.role != MessageRole::Tool || m.tool_name.as_deref() != Some("Read") {
-        return false;
-    }
-    let Some(call) = m.call_id.as_deref().and_then(|id| {
-        transcript
-            .messages
-            .iter()
-            .find(|c| c.is_call() && c.call_id.as_deref() == Some(id))
-    }) else {
-        return false;
-    };
-    let path = call
-        .tool_arguments
-        .as_deref()
-        .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok())
-        .and_then(|v| {
-            v.get("file_path")
-                .or_else(|| v.get("path"))
-                .and_then(|p| p.as_str().map(ToString::to_string))
-        })
-        .unwrap_or_default();
-    path.ends_with("CLAUDE.md") || path.contains(".claude/rules/")
-}
-
 /// Entity kinds that name a resource an action can act on.
 fn names_resource(kind: EntityKind) -> bool {
     matches!(
@@ -781,13 +752,10 @@ fn names_resource(kind: EntityKind) -> bool {
 /// Resources shorter than this are not compared.
 const MIN_RESOURCE: usize = 3;
 
+/// The facts of a session: its rules in force ([`InForce`], the rules the
+/// session audit judges), each at its first statement, in order.
 fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> {
-    let mut book = RuleBook::new();
-    for (i, m) in transcript.messages.iter().enumerate() {
-        if let Some(source) = m.rule_source() {
-            book.add(i, &m.text, source);
-        }
-    }
+    let in_force = InForce::read(transcript, &SessionFinder);
     let briefs: Vec<(usize, &str)> = transcript
         .messages
         .iter()
@@ -795,44 +763,55 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         .filter(|(_, m)| m.provenance == Provenance::Brief)
         .map(|(i, m)| (i, m.text.as_str()))
         .collect();
-    // A rule is a fact at the first place it is stated; a rule only ever
-    // restated (by the model, a summary or a brief) is no fact of its own.
-    let mut stated: Vec<(&BookRule, RulePlace)> = book
-        .rules()
-        .iter()
-        .filter_map(|r| Some((r, *r.places.iter().find(|p| !p.quoted)?)))
-        .collect();
-    stated.sort_by_key(|(_, p)| (p.message, p.span.start));
-    let context = places_in_context(transcript, book.rules());
+    let mut order: Vec<usize> = (0..in_force.rules.len()).collect();
+    order.sort_by_key(|&i| {
+        let r = &in_force.rules[i];
+        (r.message, r.span.start)
+    });
     let mut ids = Ids::default();
-    let mut facts = Vec::with_capacity(stated.len());
-    for (rule, mut place) in stated {
-        let Some(m) = transcript.messages.get(place.message) else {
+    let mut facts = Vec::with_capacity(order.len());
+    for index in order {
+        let r = &in_force.rules[index];
+        // A rule its speaker withdrew is no rule the session keeps.
+        if r.withdrawn.is_some() {
+            continue;
+        }
+        let Some(m) = transcript.messages.get(r.message) else {
             continue;
         };
-        let clause = place.span;
-        if let Some(&span) = context.get(&(place.message, place.span.start)) {
-            place.span = span;
-        }
-        let message = place.message;
-        let text = place.span.of(&m.text);
-        let role = fact_role(m);
+        let message = r.message;
+        let clause = r.span;
+        // The sentence it is in: its lead-in names resources too ("We are
+        // still on libfoo 2.3.1, do not bump.").
+        let context = scan::sentences(&m.text)
+            .into_iter()
+            .map(|s| s.span)
+            .find(|s| s.start <= clause.start && clause.end <= s.end)
+            .filter(|s| s.end - s.start <= 2 * (clause.end - clause.start) + 160)
+            .unwrap_or(clause);
+        let role = match r.authority {
+            Authority::System | Authority::Instructions
+                if m.provenance != Provenance::Skill =>
+            {
+                Role::System
+            }
+            Authority::ToolPolicy => Role::Tool,
+            _ => fact_role(m),
+        };
         // A subagent sees its own messages and its brief: a fact is
         // forwarded when it is the subagent's, or a brief after it carries
         // it (or there is no subagent to forward to).
         let forwarded = m.agent.is_some()
             || briefs.is_empty()
             || briefs.iter().any(|&(i, brief)| {
-                i > message && LexicalEntailment.judge(text, brief).entailment >= 0.5
+                i > message && LexicalEntailment.judge(&r.text, brief).entailment >= 0.5
             });
         let turn = if role == Role::System {
             0
         } else {
             turns.get(message).map_or(1, |t| t.turn.max(1))
         };
-        // The id from the rule's own words, the resources from its lead-in
-        // too ("We are still on libfoo 2.3.1, do not bump.").
-        let tokens = scan::tokens(&m.text, place.span);
+        let tokens = scan::tokens(&m.text, context);
         let id = ids.unique(&slug(&scan::tokens(&m.text, clause)));
         let mut resources: Vec<String> = tokens
             .iter()
@@ -844,24 +823,24 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
             .collect();
         resources.sort_unstable();
         resources.dedup();
-        let (binds, bound) = match binding(text, &tokens, place.span.start) {
-            Some((binds, class)) if rule.kind == Kind::Binding => (Some(binds), Some(class)),
+        let (binds, bound) = match binding(&r.text, &scan::tokens(&m.text, clause), clause.start) {
+            Some((binds, class)) if r.kind == Kind::Binding => (Some(binds), Some(class)),
             _ => (None, None),
         };
         facts.push(FoundFact {
             fact: Fact {
                 id: id.clone(),
-                text: text.to_string(),
+                text: r.text.clone(),
                 role,
                 // A binding names no resource the scenario could hold: it
                 // is kept as the rule it is.
-                kind: if rule.kind == Kind::Binding && binds.is_none() {
+                kind: if r.kind == Kind::Binding && binds.is_none() {
                     Kind::StandingRule
                 } else {
-                    rule.kind
+                    r.kind
                 },
                 turn,
-                externalised: re_read(transcript, m),
+                externalised: crate::audit::harness_restores(transcript, r),
                 forwarded,
                 binds,
             },
@@ -871,15 +850,17 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
                     place: Place {
                         message,
                         field: MessageField::Text,
-                        span: place.span,
+                        span: clause,
                     },
                     record: m.record,
                     role: m.role,
                     turn,
                 },
-                form: rule.form,
-                cue: rule.cue,
-                occurrences: rule.count(),
+                form: r.form,
+                cue: r.cue,
+                occurrences: 1 + r.restated.len(),
+                rule: index,
+                authority: r.authority,
             },
             message,
             resources,
