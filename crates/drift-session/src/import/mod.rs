@@ -790,9 +790,7 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
             .filter(|s| s.end - s.start <= 2 * (clause.end - clause.start) + 160)
             .unwrap_or(clause);
         let role = match r.authority {
-            Authority::System | Authority::Instructions
-                if m.provenance != Provenance::Skill =>
-            {
+            Authority::System | Authority::Instructions if m.provenance != Provenance::Skill => {
                 Role::System
             }
             Authority::ToolPolicy => Role::Tool,
@@ -1370,7 +1368,9 @@ mod tests {
             .iter()
             .map(|a| a.governed_by.len())
             .collect();
-        assert_eq!(governed, [1, 1, 1]);
+        // The push names nothing a rule names: every standing rule before
+        // it governs it (the scope rule is no standing rule).
+        assert_eq!(governed, [1, 1, 2]);
     }
 
     #[test]
@@ -1426,11 +1426,15 @@ mod tests {
 
     #[test]
     fn ids_are_slugs_made_unique() {
-        let t = transcript(alloc::vec![Message::new(
-            MessageRole::User,
-            "Do not restart payments-api now. Do not restart payments-api, not today. do not   restart PAYMENTS-API now.",
-            1
-        )]);
+        // The same rule said again in a later message is one fact.
+        let t = transcript(alloc::vec![
+            Message::new(
+                MessageRole::User,
+                "Do not restart payments-api now. Do not restart payments-api, not today.",
+                1
+            ),
+            Message::new(MessageRole::User, "do not   restart PAYMENTS-API now.", 2),
+        ]);
         let imported = import(&t, &ImportOptions::default());
         let ids: Vec<&str> = imported.facts.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(

@@ -479,6 +479,8 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
             "expect",
             "read-only",
             "read only",
+            "when i say",
+            "i meant",
         ]
         .iter()
         .any(|p| w.find(p, first).is_some());

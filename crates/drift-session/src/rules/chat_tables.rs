@@ -32,6 +32,10 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     // Corrections.
     ("correction", Correction, Strong),
     ("i meant", Correction, Strong),
+    // Bindings: a name the user gives a thing ("when I say the blue pool I
+    // mean np-blue-c5", "the ticket is OPS-1412, not OPS-1421").
+    ("when i say", Binding, Strong),
+    ("is # not #", Binding, Strong),
     ("i mean", Correction, Weak),
     ("scratch that", Correction, Strong),
     ("not # but", Correction, Weak),

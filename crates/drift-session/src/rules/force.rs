@@ -162,6 +162,9 @@ fn policies(text: &str) -> Vec<Rule> {
         .filter(|r| {
             let lower = r.span.of(text).to_lowercase();
             POLICY_MARKERS.iter().any(|m| lower.contains(m))
+                // "Deploys need VP approval", "requires sign-off from ops".
+                || (["approval", "sign-off", "sign off"].iter().any(|a| lower.contains(a))
+                    && [" need", " require"].iter().any(|n| lower.contains(n)))
         })
         .collect()
 }
