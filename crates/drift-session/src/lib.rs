@@ -67,6 +67,9 @@ pub use guard::{
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
 };
 pub use import::{
+    Beside, BesideCell, BesideRow, beside,
+};
+pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
     Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
     import, import_text,

@@ -151,6 +151,7 @@
 //! call a scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
+mod beside;
 mod patterns;
 mod rounds;
 
@@ -160,6 +161,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
+
+pub use beside::{Beside, BesideCell, BesideRow, beside};
 
 use crate::audit::{MessageField, Place};
 use crate::entail::scan::{self, EntityKind, Span, Token};
