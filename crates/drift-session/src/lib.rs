@@ -67,13 +67,11 @@ pub use guard::{
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
 };
 pub use import::{
-    Beside, BesideCell, BesideRow, beside,
-};
-pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
     Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
     import, import_text,
 };
+pub use import::{Beside, BesideCell, BesideRow, Measured, beside, measured};
 pub use judge::{
     After, FateJudge, NoSimilarity, Section, Similarity, StructuralJudge, Verdict, Why, judge_all,
 };

@@ -176,27 +176,54 @@ fn retention_counts_each_round_the_agent_still_had_the_rule() {
 
 #[test]
 fn the_model_beside_the_log_rule_by_rule() {
-    use drift_session::{ImportOptions, Notice, beside, import};
+    use drift_session::{ImportOptions, Notice, beside, import, measured};
     let mut turns: Vec<(String, String)> = vec![("user".into(), RULE.into())];
     for i in 0..30 {
-        turns.push(("user".into(), format!("Next, port module {i} to the new parser API.")));
-        turns.push(("assistant".into(), format!("Module {i} ported; its tests pass.")));
+        turns.push((
+            "user".into(),
+            format!("Next, port module {i} to the new parser API."),
+        ));
+        turns.push((
+            "assistant".into(),
+            format!("Module {i} ported; its tests pass."),
+        ));
         if i == 9 {
-            turns.push(("summary".into(), summary(&format!("Modules 0 to 9 are ported. Standing rule: {RULE}"))));
+            turns.push((
+                "summary".into(),
+                summary(&format!("Modules 0 to 9 are ported. Standing rule: {RULE}")),
+            ));
         }
         if i == 20 {
-            turns.push(("summary".into(), summary("Modules 0 to 20 are ported to the new parser API.")));
+            turns.push((
+                "summary".into(),
+                summary("Modules 0 to 20 are ported to the new parser API."),
+            ));
         }
     }
-    let borrowed: Vec<(&str, &str)> = turns.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let borrowed: Vec<(&str, &str)> = turns
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
     let t = read_transcript(&common::claude_log(&borrowed)).expect("the log reads");
     let imported = import(&t, &ImportOptions::default());
-    assert!(imported.notices.contains(&Notice::RoundsPlaced { placed: 2, wanted: 2 }));
+    assert!(imported.notices.contains(&Notice::RoundsPlaced {
+        placed: 2,
+        wanted: 2
+    }));
     let run = drift_core::simulate(&imported.scenario).expect("it runs");
     let l = lineage(&t, &audit_session(&t));
-    let b = beside(&imported.scenario, &run, &imported.facts, &l, 2);
+    let facts: Vec<(String, usize)> = imported
+        .facts
+        .iter()
+        .map(|g| (g.id.clone(), g.rule))
+        .collect();
+    let b = beside(&imported.scenario, &run, &facts, &measured(&l), 2);
     assert_eq!(b.rounds, 2);
-    let row = b.rows.iter().find(|r| r.text == RULE).expect("the rule's row");
+    let row = b
+        .rows
+        .iter()
+        .find(|r| r.text == RULE)
+        .expect("the rule's row");
     let measured: Vec<Option<Fate>> = row.cells.iter().map(|c| c.measured).collect();
     assert_eq!(measured, [Some(Fate::Kept), Some(Fate::Dropped)]);
     // The model (retention 0.75 a round) keeps it above the line at the

@@ -17,7 +17,6 @@ use alloc::vec::Vec;
 
 use drift_core::{Run, Scenario};
 
-use super::FactGuess;
 use crate::audit::{Fate, Lineage, StepState};
 use crate::transcript::CompactionKind;
 
@@ -67,24 +66,55 @@ impl BesideRow {
     }
 }
 
-/// The model's `run` of `scenario` beside the log's `lineage`: `guesses`
-/// are the import's (they name each fact's rule), `placed` how many rounds
-/// fall at the log's compactions.
-pub fn beside(
-    scenario: &Scenario,
-    run: &Run,
-    guesses: &[FactGuess],
-    lineage: &Lineage,
-    placed: usize,
-) -> Beside {
-    // The compactions with a summary, in order: round k stands for the k-th.
+/// What the log shows of one rule at each compaction with a summary, in
+/// order: its fate, and whether the harness kept it word for word (none:
+/// not stated yet, or not judged).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Measured {
+    /// The rule's index in the session's rules.
+    pub rule: usize,
+    /// One per compaction with a summary.
+    pub fates: Vec<Option<(Fate, bool)>>,
+}
+
+/// What `lineage` shows of each rule at each compaction with a summary.
+pub fn measured(lineage: &Lineage) -> Vec<Measured> {
     let summaries: Vec<usize> = lineage
         .compactions
         .iter()
         .filter(|c| c.kind == CompactionKind::Summary)
         .map(|c| c.number)
         .collect();
-    let rounds = placed.min(summaries.len()).min(run.rounds().len());
+    lineage
+        .rules
+        .iter()
+        .map(|r| Measured {
+            rule: r.rule,
+            fates: summaries
+                .iter()
+                .map(|&n| {
+                    r.steps
+                        .iter()
+                        .find(|s| s.compaction == n && s.state == StepState::Judged)
+                        .and_then(|s| s.fate.map(|f| (f, s.verbatim)))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+/// The model's `run` of `scenario` beside what the log shows (`measured`):
+/// `facts` pairs each fact's id with its rule (the import's guesses say),
+/// `placed` is how many rounds fall at the log's compactions.
+pub fn beside(
+    scenario: &Scenario,
+    run: &Run,
+    facts: &[(String, usize)],
+    measured: &[Measured],
+    placed: usize,
+) -> Beside {
+    let summaries = measured.first().map_or(0, |m| m.fates.len());
+    let rounds = placed.min(summaries).min(run.rounds().len());
     let line = scenario.model.actionable_threshold;
     let mut out = Beside {
         rounds,
@@ -93,10 +123,10 @@ pub fn beside(
         agree: 0,
     };
     for (index, fact) in scenario.facts.iter().enumerate() {
-        let Some(guess) = guesses.iter().find(|g| g.id == fact.id) else {
+        let Some(&(_, rule)) = facts.iter().find(|(id, _)| *id == fact.id) else {
             continue;
         };
-        let Some(rule) = lineage.rules.iter().find(|r| r.rule == guess.rule) else {
+        let Some(rule) = measured.iter().find(|m| m.rule == rule) else {
             continue;
         };
         let timeline: Vec<_> = run.timeline(index).collect();
@@ -106,12 +136,8 @@ pub fn beside(
                     .iter()
                     .find(|e| e.round as usize == k + 1)
                     .map(|e| e.fact.fidelity);
-                let step = summaries
-                    .get(k)
-                    .and_then(|&n| rule.steps.iter().find(|s| s.compaction == n));
-                let measured = step
-                    .filter(|s| s.state == StepState::Judged)
-                    .and_then(|s| s.fate);
+                let step = rule.fates.get(k).copied().flatten();
+                let measured = step.map(|(f, _)| f);
                 let agree = modelled.zip(measured).map(|(f, fate)| {
                     let carried = matches!(fate, Fate::Kept | Fate::Reinjected | Fate::Weakened);
                     (f >= line) == carried
@@ -119,7 +145,7 @@ pub fn beside(
                 BesideCell {
                     modelled,
                     measured,
-                    verbatim: step.is_some_and(|s| s.verbatim),
+                    verbatim: step.is_some_and(|(_, v)| v),
                     agree,
                 }
             })

@@ -162,7 +162,7 @@ use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
 
-pub use beside::{Beside, BesideCell, BesideRow, beside};
+pub use beside::{Beside, BesideCell, BesideRow, Measured, beside, measured};
 
 use crate::audit::{MessageField, Place};
 use crate::entail::scan::{self, EntityKind, Span, Token};
