@@ -10,9 +10,9 @@
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_core::{Outcome, RoundState};
 use drift_session::{
-    AfterPart, Authority, CompactionKind, Fate, Governance, ImportOptions, Imported, Lineage,
-    LostRule, MeasuredRetention, SessionAudit, Step, StepState, Transcript, audit_session,
-    import_text, read_transcript, shorten,
+    AfterPart, Authority, Beside, BesideRow, CompactionKind, Fate, Governance, ImportOptions,
+    Imported, Lineage, LostRule, Measured, MeasuredRetention, Notice, SessionAudit, Step,
+    StepState, Transcript, audit_session, import_text, read_transcript, shorten,
 };
 
 use crate::chart::{Axis, Chart, Marker, Row, Step as ChartStep};
@@ -49,6 +49,11 @@ pub struct Guesses {
     pub skipped: usize,
     /// What the import changed or assumed, as sentences.
     pub notices: Vec<String>,
+    /// Per scenario fact, its rule in the session's rules (where the log's
+    /// fates of it are).
+    pub rules: Vec<usize>,
+    /// How many rounds fall at the log's compactions.
+    pub placed: usize,
 }
 
 /// A log's compactions, audited rule by rule, as the session page shows
@@ -60,6 +65,8 @@ pub struct Compactions {
     pub html: String,
     /// Retention measured from them, per kind of rule their summaries judged.
     pub retention: Vec<(Kind, f64)>,
+    /// What the log shows of each rule at each compaction with a summary.
+    pub measured: Vec<Measured>,
 }
 
 impl Compactions {
@@ -79,10 +86,12 @@ impl Compactions {
                 lineage_html(&t, &lineage)
             ),
             retention: measured.retention(),
+            measured: drift_session::measured(&lineage),
         })
     }
 
-    /// The wire form: `{"html", "retention": [[kind id, share], …]}`.
+    /// The wire form: `{"html", "retention": [[kind id, share], …],
+    /// "measured": [[rule, [[fate id, verbatim] or null, …]], …]}`.
     pub fn to_json(&self) -> Value {
         json!({
             "html": self.html,
@@ -90,6 +99,11 @@ impl Compactions {
                 .retention
                 .iter()
                 .map(|(k, r)| json!([k.id(), r]))
+                .collect::<Vec<_>>(),
+            "measured": self
+                .measured
+                .iter()
+                .map(|m| json!([m.rule, m.fates.iter().map(|f| f.map(|(f, v)| json!([f.id(), v]))).collect::<Vec<_>>()]))
                 .collect::<Vec<_>>(),
         })
     }
@@ -121,7 +135,46 @@ impl Compactions {
                 _ => Err("a retention in the compactions reply is not [kind, share]".to_string()),
             })
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(Compactions { html, retention })
+        let bad = || {
+            "a rule's fates in the compactions reply are not [rule, [[fate, verbatim] or null]]"
+                .to_string()
+        };
+        let measured = v
+            .get("measured")
+            .and_then(Value::as_array)
+            .ok_or("the compactions reply has no measured list")?
+            .iter()
+            .map(|m| {
+                let [rule, fates] = m.as_array().map(Vec::as_slice).ok_or_else(bad)? else {
+                    return Err(bad());
+                };
+                let rule = rule
+                    .as_u64()
+                    .and_then(|n| usize::try_from(n).ok())
+                    .ok_or_else(bad)?;
+                let fates = fates
+                    .as_array()
+                    .ok_or_else(bad)?
+                    .iter()
+                    .map(|f| match f.as_array().map(Vec::as_slice) {
+                        None if f.is_null() => Ok(None),
+                        Some([fate, verbatim]) => fate
+                            .as_str()
+                            .and_then(Fate::from_id)
+                            .zip(verbatim.as_bool())
+                            .map(Some)
+                            .ok_or_else(bad),
+                        _ => Err(bad()),
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(Measured { rule, fates })
+            })
+            .collect::<Result<Vec<_>, String>>()?;
+        Ok(Compactions {
+            html,
+            retention,
+            measured,
+        })
     }
 }
 
@@ -281,6 +334,66 @@ pub fn lineage_html(t: &Transcript, lineage: &Lineage) -> String {
             String::new()
         }
     )
+}
+
+/// The model beside the log (see [`drift_session::beside`]): how often the
+/// two agree on whether a rule is carried, then one row per rule (those
+/// that disagree first), a cell per round: the fidelity the model gives it
+/// after the round, and the fate the log shows at the compaction.
+pub fn beside_html(b: &Beside) -> String {
+    if b.rounds == 0 || b.rows.is_empty() {
+        return "<p class=\"note\" id=\"beside-none\">No round of the model falls at a compaction of this log's, so there is nothing to set side by side.</p>".to_string();
+    }
+    let mut rows: Vec<&BesideRow> = b.rows.iter().collect();
+    rows.sort_by_key(|r| !r.disagrees());
+    let disagree = rows.iter().filter(|r| r.disagrees()).count();
+    let mut out = format!(
+        "<p class=\"beside-summary\">The model and the log agree on whether a rule is carried in {} of {} rule × compaction ({}); {} disagree at least once. Carried in the model: fidelity at the actionable line or above; in the log: kept, put back or weakened.</p>",
+        b.agree,
+        b.compared,
+        if b.compared == 0 {
+            "nothing to compare".to_string()
+        } else {
+            format!("{:.0}%", 100.0 * b.agree as f64 / b.compared as f64)
+        },
+        plural(disagree as u64, "rule", "rules")
+    );
+    out.push_str(
+        "<div class=\"table-wrap\"><table class=\"beside\"><thead><tr><th scope=\"col\">rule</th>",
+    );
+    for k in 1..=b.rounds {
+        out.push_str(&format!("<th scope=\"col\">#{k} model · log</th>"));
+    }
+    out.push_str("</tr></thead><tbody>");
+    for row in rows.iter().take(LINEAGE_ROWS) {
+        out.push_str(&format!(
+            "<tr data-fact=\"{}\"{}><th scope=\"row\"><code>{}</code><br><span class=\"why\">{}</span></th>",
+            escape(&row.id),
+            if row.disagrees() { " class=\"disagrees\"" } else { "" },
+            escape(&row.id),
+            escape(&shorten(&row.text, 90))
+        ));
+        for c in &row.cells {
+            let model = c.modelled.map_or("—".to_string(), |f| format!("{f:.2}"));
+            let log = match (c.measured, c.verbatim) {
+                (Some(Fate::Kept), true) => "verbatim".to_string(),
+                (Some(f), _) => f.id().to_string(),
+                (None, _) => "—".to_string(),
+            };
+            let class = match c.agree {
+                Some(true) => "agree",
+                Some(false) => "disagree",
+                None => "silent",
+            };
+            out.push_str(&format!(
+                "<td class=\"{class}\">{model} · <span class=\"fate-{log}\">{log}</span>{}</td>",
+                if c.agree == Some(false) { " ≠" } else { "" }
+            ));
+        }
+        out.push_str("</tr>");
+    }
+    out.push_str("</tbody></table></div>");
+    out
 }
 
 /// At most this many characters of a quote in the list.
@@ -580,6 +693,15 @@ impl Guesses {
                     format!("line {line} could not be read (a torn line) and was skipped")
                 }))
                 .collect(),
+            rules: imported.facts.iter().map(|g| g.rule).collect(),
+            placed: imported
+                .notices
+                .iter()
+                .find_map(|n| match n {
+                    Notice::RoundsPlaced { placed, .. } => Some(*placed),
+                    _ => None,
+                })
+                .unwrap_or(0),
         }
     }
 
@@ -628,6 +750,8 @@ impl Guesses {
                 .collect::<Vec<_>>(),
             "skipped": self.skipped,
             "notices": self.notices,
+            "rules": self.rules,
+            "placed": self.placed,
         })
     }
 
@@ -682,9 +806,26 @@ impl Guesses {
                 .and_then(|n| usize::try_from(n).ok())
                 .ok_or("the import reply's skipped count is not a count")?,
             notices: texts("notices")?,
+            rules: v
+                .get("rules")
+                .and_then(Value::as_array)
+                .ok_or("the import reply has no rules list")?
+                .iter()
+                .map(|r| {
+                    r.as_u64()
+                        .and_then(|n| usize::try_from(n).ok())
+                        .ok_or_else(|| "a rule in the import reply is not an index".to_string())
+                })
+                .collect::<Result<Vec<_>, _>>()?,
+            placed: v
+                .get("placed")
+                .and_then(Value::as_u64)
+                .and_then(|n| usize::try_from(n).ok())
+                .ok_or("the import reply's placed count is not a count")?,
             scenario,
         };
         if guesses.facts.len() != guesses.scenario.facts.len()
+            || guesses.rules.len() != guesses.scenario.facts.len()
             || guesses.actions.len() != guesses.scenario.actions.len()
         {
             return Err("the import reply's guesses do not match its scenario".to_string());
@@ -774,13 +915,48 @@ mod tests {
     }
 
     #[test]
+    fn the_model_beside_the_log_lists_what_disagrees_first() {
+        let log =
+            include_str!("../../drift-session/tests/transcripts/formats/claude-code-2.1.jsonl");
+        let g = Guesses::read(log).unwrap();
+        let c = Compactions::read(log).unwrap();
+        assert_eq!(g.placed, 1);
+        let run = drift_core::simulate(&g.scenario).unwrap();
+        let facts: Vec<(String, usize)> = g
+            .scenario
+            .facts
+            .iter()
+            .zip(&g.rules)
+            .map(|(f, &r)| (f.id.clone(), r))
+            .collect();
+        let b = drift_session::beside(&g.scenario, &run, &facts, &c.measured, g.placed);
+        let html = beside_html(&b);
+        assert!(html.contains("The model and the log agree"), "{html}");
+        let first = html.find("<tr data-fact=").expect("a row");
+        assert!(
+            html[first..]
+                .starts_with("<tr data-fact=\"post-prod-changes-before\" class=\"disagrees\">"),
+            "{html}"
+        );
+        assert!(
+            html.contains("0.75 · <span class=\"fate-dropped\">dropped</span> ≠"),
+            "{html}"
+        );
+        // The wire forms carry what the page needs.
+        assert_eq!(Guesses::from_json(&g.to_json()).unwrap(), g);
+        assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);
+        // Nothing to compare without a placed round.
+        let none = drift_session::beside(&g.scenario, &run, &facts, &c.measured, 0);
+        assert!(beside_html(&none).contains("id=\"beside-none\""));
+    }
+
+    #[test]
     fn explains_each_guess() {
         let i = imported();
         let g = Guesses::of(&i);
         assert_eq!(g.facts.len(), i.scenario.facts.len());
         assert!(
-            g.facts[0]
-                .starts_with("user · record 1 · said 2 times; approval from “without an approver”"),
+            g.facts[0].starts_with("user · record 1 · said 2 times; prohibition from “never”"),
             "{}",
             g.facts[0]
         );
