@@ -10,6 +10,7 @@
 // assets/screenshot.png, the README's picture.
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 import { freshContext } from './browser.mjs';
@@ -486,6 +487,43 @@ test('a Claude Code log lists its compactions rule by rule, and the retention th
     await page.click('#use-measured-retention');
     await page.waitForSelector('.summary:not(:empty)');
     assert.match(page.url(), /[?#&]r\.[a-z]+=0?\.\d+/);
+  } finally {
+    await close();
+  }
+});
+
+test('a real log with two compactions: its rules across them, the model beside the log, and its rounds at the real compactions in the simulator', async () => {
+  // A session someone committed to a public repository (../shared/real-logs,
+  // see its SOURCES.md); read from there, never copied into this repository.
+  const real = `${here}../../../shared/real-logs/claude-aistrad-0f199565-8746-4fec-85f7-119733687346.jsonl`;
+  if (!existsSync(real)) {
+    console.log('  skipped: no real logs at ../shared/real-logs');
+    return;
+  }
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-file');
+    await page.setInputFiles('#import-file', real);
+    await page.waitForSelector('.compactions details.lineage svg', { timeout: 60000 });
+    assert.equal(await page.locator('.compactions details.compaction').count(), 2);
+    assert.match(await page.locator('.compactions details.lineage svg').innerHTML(), /Your rules across 2 compactions/);
+    // Each compaction leads with what it lost, with the fix.
+    assert.ok(await page.locator('.compactions details.compaction ul.lost li').count() > 0, 'no lost rule listed');
+    // The model beside the log: one row per rule, a cell per compaction.
+    await page.waitForSelector('.beside-log table.beside tbody tr');
+    assert.match(await page.locator('.beside-summary').textContent(), /agree on whether a rule is carried in \d+ of \d+/);
+    assert.equal(await page.locator('.beside-log table.beside thead th').count(), 3);
+    // The retention measured here opens the same session in the simulator,
+    // its two rounds where the log compacted.
+    await page.click('#use-measured-retention');
+    await page.waitForSelector('.summary:not(:empty)');
+    await page.click('#tab-rounds');
+    await page.waitForSelector('.rounds table tbody tr');
+    const turns = await page.locator('.rounds table tbody tr td:nth-child(2)').allTextContents();
+    assert.equal(turns.length, 2, `rounds at ${turns}`);
+    assert.ok(Number(turns[0]) > 0 && Number(turns[1]) > Number(turns[0]), `rounds at ${turns}`);
   } finally {
     await close();
   }
