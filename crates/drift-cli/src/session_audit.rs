@@ -430,6 +430,31 @@ Lineage: {} across {}: {}",
             r.last_stated()
         );
     }
+    let imported = drift_session::import(&log.transcript, &drift_session::ImportOptions::default());
+    let after = drift_session::actions_after_loss(&log.transcript, &log.audit, &imported);
+    if !after.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Calls that ran after a compaction lost their rule ({}; this shows coincidence in the log, not cause):",
+            after.len()
+        );
+        for a in after.iter().take(20) {
+            let _ = writeln!(
+                out,
+                "    line {}: {} ({})\n      after compaction #{} (line {}) {} {}",
+                a.line,
+                quote(&a.call, 90),
+                a.governs,
+                a.compaction,
+                a.compaction_line,
+                fate_word(a.fate),
+                quote(&a.rule_text, 90)
+            );
+        }
+        if after.len() > 20 {
+            let _ = writeln!(out, "    … and {} more (in the JSON)", after.len() - 20);
+        }
+    }
     for c in l
         .compactions
         .iter()

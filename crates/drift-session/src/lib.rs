@@ -67,11 +67,13 @@ pub use guard::{
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
 };
 pub use import::{
+    ActionAfterLoss, Beside, BesideCell, BesideRow, Measured, actions_after_loss, beside, measured,
+};
+pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
     Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
     import, import_text,
 };
-pub use import::{Beside, BesideCell, BesideRow, Measured, beside, measured};
 pub use judge::{
     After, FateJudge, NoSimilarity, Section, Similarity, StructuralJudge, Verdict, Why, judge_all,
 };

@@ -236,3 +236,44 @@ fn the_model_beside_the_log_rule_by_rule() {
     assert!(row.disagrees());
     assert_eq!((b.compared, b.agree), (2, 1));
 }
+
+#[test]
+fn calls_that_ran_after_their_rule_was_lost() {
+    use drift_session::{ImportOptions, actions_after_loss, import};
+    let rule = "Never delete the prod-east namespace without asking me first.";
+    let log = |restate: bool| {
+        let mut turns: Vec<(&str, &str)> = vec![
+            ("user", rule),
+            ("user", "Clean up the preview namespaces."),
+            ("bash", "kubectl get namespaces"),
+            ("summary", &*SUMMARY),
+        ];
+        if restate {
+            turns.push(("user", rule));
+        }
+        turns.push(("bash", "kubectl delete namespace prod-east"));
+        common::claude_log(&turns)
+    };
+    let found = |text: String| {
+        let t = read_transcript(&text).expect("the log reads");
+        let audit = audit_session(&t);
+        let imported = import(&t, &ImportOptions::default());
+        actions_after_loss(&t, &audit, &imported)
+    };
+    let after = found(log(false));
+    assert_eq!(after.len(), 1, "{after:?}");
+    assert_eq!(after[0].rule_text, rule);
+    assert_eq!((after[0].fate, after[0].compaction), (Fate::Dropped, 1));
+    assert!(after[0].call.contains("kubectl delete namespace prod-east"));
+    assert!(
+        after[0].governs.contains("prod-east"),
+        "{}",
+        after[0].governs
+    );
+    // Said again after the compaction: the call ran with its rule.
+    assert!(found(log(true)).is_empty());
+}
+
+static SUMMARY: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    summary("The user asked to clean up the preview namespaces; the list is read.")
+});

@@ -219,7 +219,8 @@ impl SessionAudit {
     /// "span"}], "share", "over_line"}}], "rules": [{"rule", "text",
     /// "authority", "source", "kind", "stated": [line…], "steps":
     /// [{"compaction", "state", "fate", "verbatim", "restated", "depth"}],
-    /// "depth"}]}`.
+    /// "depth"}], "actions_after_loss": [{"action", "call", "line", "rule",
+    /// "rule_text", "fate", "compaction", "compaction_line", "governs"}]}`.
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
         let wire = Wire {
             format: SESSION_AUDIT_FORMAT,
@@ -240,7 +241,26 @@ impl SessionAudit {
                     wire
                 })
                 .collect(),
-            lineage: super::lineage(transcript, self),
+            lineage: WireLineage {
+                lineage: super::lineage(transcript, self),
+                actions_after_loss: {
+                    let imported = crate::import(transcript, &crate::ImportOptions::default());
+                    crate::actions_after_loss(transcript, self, &imported)
+                        .into_iter()
+                        .map(|a| WireAfterLoss {
+                            action: a.action,
+                            call: a.call,
+                            line: a.line,
+                            rule: a.rule,
+                            rule_text: a.rule_text,
+                            fate: a.fate,
+                            compaction: a.compaction,
+                            compaction_line: a.compaction_line,
+                            governs: a.governs,
+                        })
+                        .collect()
+                },
+            },
         };
         serde_json::to_string_pretty(&wire).unwrap_or_default()
     }
@@ -1245,7 +1265,29 @@ struct Wire<'a> {
     damaged_lines: Vec<usize>,
     compactions: Vec<WireCompaction<'a>>,
     /// The rules across the compactions ([`super::lineage`]).
+    lineage: WireLineage,
+}
+
+#[derive(Serialize)]
+struct WireLineage {
+    #[serde(flatten)]
     lineage: super::Lineage,
+    /// Calls that ran after a compaction lost their rule
+    /// ([`crate::actions_after_loss`]).
+    actions_after_loss: Vec<WireAfterLoss>,
+}
+
+#[derive(Serialize)]
+struct WireAfterLoss {
+    action: String,
+    call: String,
+    line: usize,
+    rule: usize,
+    rule_text: String,
+    fate: Fate,
+    compaction: usize,
+    compaction_line: usize,
+    governs: String,
 }
 
 #[derive(Serialize)]

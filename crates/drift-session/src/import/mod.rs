@@ -151,6 +151,7 @@
 //! call a scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
+mod after;
 mod beside;
 mod patterns;
 mod rounds;
@@ -162,6 +163,7 @@ use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
 
+pub use after::{ActionAfterLoss, actions_after_loss};
 pub use beside::{Beside, BesideCell, BesideRow, Measured, beside, measured};
 
 use crate::audit::{MessageField, Place};

@@ -6,8 +6,9 @@ use serde_json::json;
 
 /// A Claude Code log of `turns`: `("user", text)`, `("assistant", text)`,
 /// `("skill", text)` for a skill the harness loaded (its first line names
-/// its directory), or `("summary", text)` for a compaction and the summary
-/// after it.
+/// its directory), `("bash", command)` for a call the agent made and its
+/// output, or `("summary", text)` for a compaction and the summary after
+/// it.
 pub fn claude_log(turns: &[(&str, &str)]) -> String {
     let mut out = String::new();
     let mut parent: Option<String> = None;
@@ -42,6 +43,25 @@ pub fn claude_log(turns: &[(&str, &str)]) -> String {
                     "message".into(),
                     json!({"role": "user", "content": [{"type": "text", "text": text}]}),
                 );
+            }
+            "bash" => {
+                // A Bash call the agent made, and its output.
+                let id = format!("toolu_{i:04}");
+                let mut result = record.clone();
+                record.insert("type".into(), json!("assistant"));
+                record.insert(
+                    "message".into(),
+                    json!({"role": "assistant", "content": [{"type": "tool_use", "id": id, "name": "Bash", "input": {"command": text}}]}),
+                );
+                out.push_str(&serde_json::Value::Object(record).to_string());
+                out.push('\n');
+                result.insert("type".into(), json!("user"));
+                result.insert("uuid".into(), json!(format!("{uuid}-r")));
+                result.insert(
+                    "message".into(),
+                    json!({"role": "user", "content": [{"type": "tool_result", "tool_use_id": id, "content": "done"}]}),
+                );
+                record = result;
             }
             "user" => {
                 record.insert("type".into(), json!("user"));
