@@ -394,11 +394,12 @@ test('the audit page reports a sample compaction and highlights each finding in 
     assert.equal(await page.locator(`mark.active[data-finding="${id}"]`).count(), await marks.count());
     assert.match(await first.textContent(), /bump/);
 
-    // An unreadable transcript names its line, and the report says so.
+    // An unreadable transcript (a record that is no object) names its
+    // line, and the report says so.
     await page.setInputFiles('#audit-before-file', {
       name: 'session.jsonl',
       mimeType: 'application/json',
-      buffer: Buffer.from('{"type":"message","role":"user","content":"hi"}\n{"type": "message", broken\n'),
+      buffer: Buffer.from('{"type":"message","role":"user","content":"hi"}\n[1, 2]\n'),
     });
     const error = page.locator('.audit-report .control-error');
     await error.waitFor();
@@ -550,12 +551,23 @@ test('a large session log is read aside and named, not pasted; a broken one name
     assert.match(await page.locator('#import-text').getAttribute('placeholder'), /^big-session\.jsonl \(1\.\d MB\) is loaded/);
     assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
     await page.waitForSelector('.progress[hidden]', { state: 'attached' });
-    // A log that breaks on its third line: the error names it, the guesses stay.
-    const broken = `${lines[0]}\n${lines[1]}\n{"type": "message", "role":\n`;
+    // A log whose third record is no object: the error names the line, the
+    // guesses stay.
+    const broken = `${lines[0]}\n${lines[1]}\n[1, 2]\n`;
     await page.setInputFiles('#import-file', { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
     await page.waitForSelector('.control-error:not([hidden])');
     assert.match(await page.locator('.control-error').textContent(), /^The transcript could not be read: .*line 3/);
     assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+    // A torn line (a write interrupted, the next record spliced into it) is
+    // skipped and named; the rest of the log is read.
+    const torn = `${lines[0]}\n{"type": "message", "role":\n${lines.slice(-1)[0]}\n`;
+    await page.setInputFiles('#import-file', { name: 'torn.jsonl', mimeType: 'application/json', buffer: Buffer.from(torn) });
+    await page.waitForFunction(() => /line 2 could not be read \(a torn line\)/.test(document.querySelector('.import-summary')?.textContent ?? ''));
+    assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+    // The big log again, for the link below.
+    await page.setInputFiles('#import-file', { name: 'big-session.jsonl', mimeType: 'application/json', buffer: big });
+    await page.waitForFunction(() => /big-session/.test(document.querySelector('#import-text')?.getAttribute('placeholder') ?? ''));
+    await page.waitForSelector('.progress[hidden]', { state: 'attached' });
     // Its 800 turns are too long a link for a server: the state goes in the
     // fragment, which the page reads, a reload keeps, and a fresh browser opens.
     await page.click('#open-in-simulator');

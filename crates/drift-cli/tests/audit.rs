@@ -276,7 +276,7 @@ fn a_session_log_is_audited_compaction_by_compaction() {
         &out.stdout,
         "Compaction 1 at line 56 (auto, 167,412 tokens before)",
     );
-    assert_contains(&out.stdout, "Lost: 3 rules");
+    assert_contains(&out.stdout, "Lost: 4 rules");
     assert_contains(&out.stdout, "WEAKENED");
     assert_contains(
         &out.stdout,
@@ -296,7 +296,7 @@ fn a_session_log_is_audited_compaction_by_compaction() {
     let report = &json["compactions"][0]["report"];
     assert_eq!(report["number"], 1);
     let lost = report["lost"].as_array().unwrap();
-    assert_eq!(lost.len(), 3, "{lost:?}");
+    assert_eq!(lost.len(), 4, "{lost:?}");
     assert!(
         lost.iter()
             .all(|l| l["authority"] == "user" && l["fix"].is_string())

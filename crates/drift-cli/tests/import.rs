@@ -104,7 +104,7 @@ fn the_summary_names_lines_items_and_skipped_calls() {
     );
     // Plain text: the line of each sentence.
     let out = drift(&["import", NOTES, "-o", file.to_str().unwrap()]);
-    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"may\")"), "{}", out.stdout);
+    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"you may\")"), "{}", out.stdout);
 }
 
 #[test]

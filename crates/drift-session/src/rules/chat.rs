@@ -192,6 +192,8 @@ impl Words {
             let ok = match part {
                 "#" => self.named(j),
                 "*" => true,
+                // A verb's -ing form ("before touching").
+                "*ing" => self.text(j).len() > 4 && self.text(j).ends_with("ing"),
                 _ => self.text(j) == part,
             };
             if !ok {
@@ -403,6 +405,26 @@ fn in_list(list: &[&str], w: &str) -> bool {
 
 /// The rule a clause states, if it states one.
 fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
+    let found = classify_clause(clause, typed, pasted)?;
+    // "Actually, keep the fixtures in CI": a directive that corrects what
+    // came before it.
+    let opens_correcting = clause
+        .trim_start()
+        .get(..8)
+        .is_some_and(|w| w.eq_ignore_ascii_case("actually"));
+    if !pasted
+        && opens_correcting
+        && !matches!(
+            found.0,
+            RuleForm::CarveOut | RuleForm::Binding | RuleForm::Correction
+        )
+    {
+        return Some((RuleForm::Correction, "actually"));
+    }
+    Some(found)
+}
+
+fn classify_clause(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
     let trimmed = clause.trim();
     if trimmed.is_empty() {
         return None;
@@ -520,6 +542,12 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
         }
+        if cue == "stop"
+            && (at + 1 >= w.len() || in_list(&["here", "now", "there", "and"], w.text(at + 1)))
+        {
+            // "Stop here and write up what changed": this turn's halt.
+            continue;
+        }
         if cue == "the goal is" && typed == Typed::Brief {
             // A brief's goal is its task.
             continue;
@@ -540,7 +568,11 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
             continue;
         }
         match strength {
-            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+            // "Check the runbook before touching nodes": an order before a
+            // recurring act holds even after a task's verb.
+            Strength::Strong
+                if pasted || !task_opener || is_constraint(form) || cue == "before *ing" =>
+            {
                 return Some((form, cue));
             }
             Strength::Weak if pasted => {}
@@ -882,7 +914,11 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
         }
         let method = CJK_METHOD.contains(&cue);
         match strength {
-            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+            // "Check the runbook before touching nodes": an order before a
+            // recurring act holds even after a task's verb.
+            Strength::Strong
+                if pasted || !task_opener || is_constraint(form) || cue == "before *ing" =>
+            {
                 return Some((form, cue));
             }
             Strength::Weak if !pasted && (!task_opener || method) => return Some((form, cue)),

@@ -32,6 +32,26 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     // Corrections.
     ("correction", Correction, Strong),
     ("i meant", Correction, Strong),
+    // Permissions the user gives ("you have my approval to restart it once
+    // …", "staging deploys are fine").
+    ("you have my approval", CarveOut, Strong),
+    ("you have my permission", CarveOut, Strong),
+    ("you have my ok", CarveOut, Strong),
+    ("are allowed", CarveOut, Strong),
+    ("is allowed", CarveOut, Strong),
+    ("are permitted", CarveOut, Strong),
+    ("is permitted", CarveOut, Strong),
+    ("deploys are fine", CarveOut, Strong),
+    ("deployments are fine", CarveOut, Strong),
+    ("changes are fine", CarveOut, Strong),
+    ("edits are fine", CarveOut, Strong),
+    ("pushes are fine", CarveOut, Strong),
+    ("restarts are fine", CarveOut, Strong),
+    ("merges are fine", CarveOut, Strong),
+    ("commits are fine", CarveOut, Strong),
+    ("deletes are fine", CarveOut, Strong),
+    ("rollbacks are fine", CarveOut, Strong),
+    ("no more", Prohibition, Strong),
     // Bindings: a name the user gives a thing ("when I say the blue pool I
     // mean np-blue-c5", "the ticket is OPS-1412, not OPS-1421").
     ("when i say", Binding, Strong),
@@ -99,6 +119,7 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     ("frozen", Window, Strong),
     // Orderings and conditions.
     ("before you", Ordering, Strong),
+    ("before *ing", Ordering, Strong),
     ("before #", Ordering, Weak),
     ("before the", Ordering, Weak),
     ("after you", Ordering, Weak),
