@@ -10,6 +10,7 @@
 // assets/screenshot.png, the README's picture.
 
 import assert from 'node:assert/strict';
+import { existsSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 import { freshContext } from './browser.mjs';
@@ -393,11 +394,12 @@ test('the audit page reports a sample compaction and highlights each finding in 
     assert.equal(await page.locator(`mark.active[data-finding="${id}"]`).count(), await marks.count());
     assert.match(await first.textContent(), /bump/);
 
-    // An unreadable transcript names its line, and the report says so.
+    // An unreadable transcript (a record that is no object) names its
+    // line, and the report says so.
     await page.setInputFiles('#audit-before-file', {
       name: 'session.jsonl',
       mimeType: 'application/json',
-      buffer: Buffer.from('{"type":"message","role":"user","content":"hi"}\n{"type": "message", broken\n'),
+      buffer: Buffer.from('{"type":"message","role":"user","content":"hi"}\n[1, 2]\n'),
     });
     const error = page.locator('.audit-report .control-error');
     await error.waitFor();
@@ -474,14 +476,55 @@ test('a Claude Code log lists its compactions rule by rule, and the retention th
     await page.setInputFiles('#import-file', `${here}../../crates/drift-session/tests/transcripts/formats/claude-code-2.1.jsonl`);
     const compaction = page.locator('.compactions details.compaction[data-line="56"]');
     await compaction.waitFor();
-    assert.match(await compaction.locator('summary').textContent(), /^line 56 · auto · 167,412 tokens before — .*dropped/);
-    await compaction.locator('summary').click();
-    assert.ok(await compaction.locator('li.fate-dropped').count() > 0, 'no dropped rule listed');
-    assert.ok(await compaction.locator('li.fate-weakened').count() > 0, 'no weakened rule listed');
+    assert.match(await compaction.locator(':scope > summary').textContent(), /^line 56 · auto · 167,412 tokens before — .*dropped/);
+    // A compaction that lost rules opens on them; the carried ones fold.
+    assert.equal(await compaction.getAttribute('open'), '');
+    assert.ok(await compaction.locator('ul.lost li.fate-dropped').first().isVisible(), 'no dropped rule shown');
+    assert.ok(await compaction.locator('ul.lost li.fate-weakened').count() > 0, 'no weakened rule listed');
+    assert.match(await compaction.locator('p.fix').first().textContent(), /^Fix: /);
+    assert.equal(await compaction.locator('details.carried li').first().isVisible(), false);
+    assert.match(await compaction.locator('details.from-tools > summary').textContent(), /data, not instructions/);
     // The retention its summaries showed, carried into the simulator by the link.
     await page.click('#use-measured-retention');
     await page.waitForSelector('.summary:not(:empty)');
     assert.match(page.url(), /[?#&]r\.[a-z]+=0?\.\d+/);
+  } finally {
+    await close();
+  }
+});
+
+test('a real log with two compactions: its rules across them, the model beside the log, and its rounds at the real compactions in the simulator', async () => {
+  // A session someone committed to a public repository (../shared/real-logs,
+  // see its SOURCES.md); read from there, never copied into this repository.
+  const real = `${here}../../../shared/real-logs/claude-aistrad-0f199565-8746-4fec-85f7-119733687346.jsonl`;
+  if (!existsSync(real)) {
+    console.log('  skipped: no real logs at ../shared/real-logs');
+    return;
+  }
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await page.click('a.tab-link');
+    await page.waitForSelector('#import-file');
+    await page.setInputFiles('#import-file', real);
+    await page.waitForSelector('.compactions details.lineage svg', { timeout: 60000 });
+    assert.equal(await page.locator('.compactions details.compaction').count(), 2);
+    assert.match(await page.locator('.compactions details.lineage svg').innerHTML(), /Your rules across 2 compactions/);
+    // Each compaction leads with what it lost, with the fix.
+    assert.ok(await page.locator('.compactions details.compaction ul.lost li').count() > 0, 'no lost rule listed');
+    // The model beside the log: one row per rule, a cell per compaction.
+    await page.waitForSelector('.beside-log table.beside tbody tr');
+    assert.match(await page.locator('.beside-summary').textContent(), /agree on whether a rule is carried in \d+ of \d+/);
+    assert.equal(await page.locator('.beside-log table.beside thead th').count(), 3);
+    // The retention measured here opens the same session in the simulator,
+    // its two rounds where the log compacted.
+    await page.click('#use-measured-retention');
+    await page.waitForSelector('.summary:not(:empty)');
+    await page.click('#tab-rounds');
+    await page.waitForSelector('.rounds table tbody tr');
+    const turns = await page.locator('.rounds table tbody tr td:nth-child(2)').allTextContents();
+    assert.equal(turns.length, 2, `rounds at ${turns}`);
+    assert.ok(Number(turns[0]) > 0 && Number(turns[1]) > Number(turns[0]), `rounds at ${turns}`);
   } finally {
     await close();
   }
@@ -508,12 +551,23 @@ test('a large session log is read aside and named, not pasted; a broken one name
     assert.match(await page.locator('#import-text').getAttribute('placeholder'), /^big-session\.jsonl \(1\.\d MB\) is loaded/);
     assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
     await page.waitForSelector('.progress[hidden]', { state: 'attached' });
-    // A log that breaks on its third line: the error names it, the guesses stay.
-    const broken = `${lines[0]}\n${lines[1]}\n{"type": "message", "role":\n`;
+    // A log whose third record is no object: the error names the line, the
+    // guesses stay.
+    const broken = `${lines[0]}\n${lines[1]}\n[1, 2]\n`;
     await page.setInputFiles('#import-file', { name: 'broken.jsonl', mimeType: 'application/json', buffer: Buffer.from(broken) });
     await page.waitForSelector('.control-error:not([hidden])');
     assert.match(await page.locator('.control-error').textContent(), /^The transcript could not be read: .*line 3/);
     assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+    // A torn line (a write interrupted, the next record spliced into it) is
+    // skipped and named; the rest of the log is read.
+    const torn = `${lines[0]}\n{"type": "message", "role":\n${lines.slice(-1)[0]}\n`;
+    await page.setInputFiles('#import-file', { name: 'torn.jsonl', mimeType: 'application/json', buffer: Buffer.from(torn) });
+    await page.waitForFunction(() => /line 2 could not be read \(a torn line\)/.test(document.querySelector('.import-summary')?.textContent ?? ''));
+    assert.match(await page.locator('table.guesses.actions').textContent(), /git push --force origin main/);
+    // The big log again, for the link below.
+    await page.setInputFiles('#import-file', { name: 'big-session.jsonl', mimeType: 'application/json', buffer: big });
+    await page.waitForFunction(() => /big-session/.test(document.querySelector('#import-text')?.getAttribute('placeholder') ?? ''));
+    await page.waitForSelector('.progress[hidden]', { state: 'attached' });
     // Its 800 turns are too long a link for a server: the state goes in the
     // fragment, which the page reads, a reload keeps, and a fresh browser opens.
     await page.click('#open-in-simulator');

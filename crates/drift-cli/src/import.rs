@@ -12,8 +12,8 @@ use std::io::Write as _;
 
 use drift_core::{Kind, Preset, scenario_to_json, thousands};
 use drift_session::{
-    Governance, ImportOptions, Imported, MessageRole, Origin, SkipReason, SkippedAction,
-    Transcript, TranscriptFormat, import,
+    Fate, Governance, ImportOptions, Imported, MessageRole, Notice, Origin, SkipReason,
+    SkippedAction, Transcript, TranscriptFormat, import,
 };
 
 use crate::audit::{heading, line_of, plural, quote, read_log, section};
@@ -376,6 +376,8 @@ impl Summary<'_> {
             true,
         );
 
+        self.beside(&mut out, imported);
+
         out.push_str(
             "\nEvery kind, action and governing fact above is a guess from the session's words: \
              check them (in the page, or in the file) before trusting a simulation.\n",
@@ -384,6 +386,74 @@ impl Summary<'_> {
             let _ = writeln!(out, "Wrote {file}");
         }
         out
+    }
+}
+
+impl Summary<'_> {
+    /// The model's rounds beside the log's compactions, rule by rule: the
+    /// rules where the two disagree, and how often they agree.
+    fn beside(&self, out: &mut String, imported: &Imported) {
+        let placed = imported
+            .notices
+            .iter()
+            .find_map(|n| match n {
+                Notice::RoundsPlaced { placed, .. } => Some(*placed),
+                _ => None,
+            })
+            .unwrap_or(0);
+        if placed == 0 {
+            return;
+        }
+        let Ok(run) = drift_core::simulate(&imported.scenario) else {
+            return;
+        };
+        let audit = drift_session::audit_session(self.transcript);
+        let lineage = drift_session::lineage(self.transcript, &audit);
+        let facts: Vec<(String, usize)> = imported
+            .facts
+            .iter()
+            .map(|g| (g.id.clone(), g.rule))
+            .collect();
+        let b = drift_session::beside(
+            &imported.scenario,
+            &run,
+            &facts,
+            &drift_session::measured(&lineage),
+            placed,
+        );
+        if b.compared == 0 {
+            return;
+        }
+        let _ = writeln!(
+            out,
+            "\nThe model beside the log: {} of {} rule × round agree on whether the rule is carried (the model: fidelity at the line or above; the log: kept, put back or weakened)",
+            b.agree, b.compared
+        );
+        for row in b.rows.iter().filter(|r| r.disagrees()).take(20) {
+            let cells: Vec<String> = row
+                .cells
+                .iter()
+                .enumerate()
+                .map(|(k, c)| {
+                    let model = c.modelled.map_or("-".to_string(), |f| format!("{f:.2}"));
+                    let log = match (c.measured, c.verbatim) {
+                        (Some(Fate::Kept), true) => "verbatim",
+                        (Some(f), _) => f.id(),
+                        (None, _) => "-",
+                    };
+                    let mark = match c.agree {
+                        Some(false) => " ≠",
+                        _ => "",
+                    };
+                    format!("#{} model {model} / log {log}{mark}", k + 1)
+                })
+                .collect();
+            let _ = writeln!(out, "  {}: {}", row.id, cells.join(" · "));
+        }
+        let disagreeing = b.rows.iter().filter(|r| r.disagrees()).count();
+        if disagreeing > 20 {
+            let _ = writeln!(out, "  … and {} more rules that disagree", disagreeing - 20);
+        }
     }
 }
 

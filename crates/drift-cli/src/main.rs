@@ -35,7 +35,7 @@ USAGE:
     drift matrix [FILE|ID ...] [--format text|json]
     drift list
     drift audit --before BEFORE --after AFTER [--format text|json]
-    drift audit SESSION... [--format text|json]
+    drift audit SESSION... [--all] [--lineage] [--format text|json]
     drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
     drift remedy <FILE|ID|LOG> [--harness ID] [--format text|json]
@@ -52,11 +52,17 @@ COMMANDS:
     audit    check a real summary (AFTER) against what it replaced (BEFORE):
              lost rules, unsupported details, changed ids, vanished reasons;
              exit 1 when a rule was lost or a detail is unsupported.
-             Given session logs instead: every compaction they record, each
-             rule stated before it kept, re-injected, weakened, dropped or
-             contradicted, invented rules, re-bound ids; exit 1 when a rule
-             was weakened, dropped or contradicted, one invented or an id
-             re-bound. --retention: the retention per kind those
+             Given session logs instead: per compaction they record, the
+             rules of yours, a brief's and the system's it weakened,
+             dropped or contradicts (who gave each, where, the summary's
+             words, why, the fix), instruction files and skills it lost
+             rules of, the carried and re-injected ones counted, tool-output
+             policies apart, invented rules, re-bound ids; exit 1 when a
+             rule was lost, one invented or an id re-bound. --all: the
+             carried rules too. --lineage: each rule's fate at every
+             compaction, how many summaries deep its copy is, where it was
+             last said, and the claims each summary carries only from the
+             one before. --retention: the retention per kind those
              compactions show, as a block a scenario can use
     import   a real session as a scenario file: its rules as facts, its
              consequential tool calls as actions, every one a guess to check;
@@ -198,6 +204,7 @@ enum Command {
     AuditSession {
         logs: Vec<String>,
         retention: bool,
+        options: session_audit::Options,
         format: Format,
     },
     Import(import::Request),
@@ -230,6 +237,7 @@ struct Flags {
     write: bool,
     tool_policy: bool,
     lineage: bool,
+    all: bool,
 }
 
 /// Reads `--set NAME=VALUE`.
@@ -318,6 +326,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
             Long("install") => flags.install = true,
             Long("tool-policy") => flags.tool_policy = true,
             Long("lineage") => flags.lineage = true,
+            Long("all") => flags.all = true,
             Long("project") => flags.scope = Some(install::Scope::Project),
             Long("user") => flags.scope = Some(install::Scope::User),
             Long("write") => flags.write = true,
@@ -365,9 +374,9 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             "--tool-policy belongs to drift hook and drift remedy, not drift {name}"
         )));
     }
-    if name != "audit" && flags.lineage {
+    if name != "audit" && (flags.lineage || flags.all) {
         return Err(Failure::usage(format!(
-            "--lineage belongs to drift audit, not drift {name}"
+            "--lineage and --all belong to drift audit, not drift {name}"
         )));
     }
     let simulates = matches!(name, "run" | "check" | "tipping" | "matrix");
@@ -423,6 +432,11 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                         "audit takes its files as --before and --after, or session logs without them",
                     ));
                 }
+                if flags.lineage || flags.all {
+                    return Err(Failure::usage(
+                        "--lineage and --all read session logs: give the logs, not --before and --after",
+                    ));
+                }
                 Command::Audit {
                     before,
                     after,
@@ -432,6 +446,10 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             (None, None) if !flags.inputs.is_empty() => Command::AuditSession {
                 logs: flags.inputs,
                 retention: flags.retention,
+                options: session_audit::Options {
+                    all: flags.all,
+                    lineage: flags.lineage,
+                },
                 format,
             },
             _ => {
@@ -589,6 +607,7 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
         Command::AuditSession {
             logs,
             retention,
+            options,
             format,
         } => {
             if retention {
@@ -596,8 +615,8 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
                     .map_err(Failure::input)?;
                 return Ok((out, 0));
             }
-            let (out, broke) =
-                session_audit::command(&logs, format == Format::Json).map_err(Failure::input)?;
+            let (out, broke) = session_audit::command(&logs, format == Format::Json, options)
+                .map_err(Failure::input)?;
             Ok((out, u8::from(broke)))
         }
         Command::Import(request) => Ok((import::command(&request).map_err(Failure::input)?, 0)),

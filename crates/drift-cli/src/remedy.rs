@@ -21,8 +21,8 @@ use drift_core::{
     simulate,
 };
 use drift_session::{
-    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place, session_losses_with,
-    speaker, when,
+    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place,
+    session_losses_with, speaker, when,
 };
 
 use crate::audit::{parse_log, plural, quote, read_text};
@@ -302,7 +302,11 @@ pub fn command(request: &Request) -> Result<String, String> {
                 transcript.format.label(),
                 plural(audit.compactions.len(), "compaction", "compactions")
             );
-            (log_rules(transcript, audit, request.tool_policy), Vec::new(), what)
+            (
+                log_rules(transcript, audit, request.tool_policy),
+                Vec::new(),
+                what,
+            )
         }
     };
     let blocks: Vec<RemedyText> = if rules.is_empty() {

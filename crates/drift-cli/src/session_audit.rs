@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use drift_core::thousands;
 use drift_session::{
-    AfterPart, Fate, IdChange, MeasuredRetention, SessionAudit, SessionRule, Transcript,
-    audit_session,
+    AfterPart, Authority, CompactionReport, Fate, IdChange, LostRule, MeasuredRetention,
+    SessionAudit, Step, StepState, Transcript, audit_session,
 };
 
 use crate::audit::{plural, quote, read_log};
@@ -32,8 +32,25 @@ pub fn read(path: &str) -> Result<Audited, String> {
     })
 }
 
+/// What `drift audit SESSION` shows besides the lost rules.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// `--all`: the carried rules too, and every lost rule of a file.
+    pub all: bool,
+    /// `--lineage`: each rule across the compactions, and the claims
+    /// laundered through a summary.
+    pub lineage: bool,
+}
+
+impl Options {
+    /// How many lost rules of one file to list.
+    fn file_rules(self) -> usize {
+        if self.all { usize::MAX } else { 3 }
+    }
+}
+
 /// `drift audit SESSION`: the report, and whether a compaction broke a rule.
-pub fn command(paths: &[String], json: bool) -> Result<(String, bool), String> {
+pub fn command(paths: &[String], json: bool, options: Options) -> Result<(String, bool), String> {
     let mut out = String::new();
     let mut broke = false;
     let logs: Vec<Audited> = paths.iter().map(|p| read(p)).collect::<Result<_, _>>()?;
@@ -46,7 +63,10 @@ pub fn command(paths: &[String], json: bool) -> Result<(String, bool), String> {
             if i > 0 {
                 out.push('\n');
             }
-            text(&mut out, log);
+            text(&mut out, log, options);
+            if options.lineage {
+                lineage_text(&mut out, log);
+            }
         }
     }
     Ok((out, broke))
@@ -62,30 +82,82 @@ fn fate_word(f: Fate) -> &'static str {
     }
 }
 
-/// Who stated a rule, for a person: "user", "tool: CLAUDE.md", "AGENTS.md".
-fn who(log: &Audited, r: &SessionRule) -> String {
-    let role = r.rule.role.id();
-    let m = log.transcript.messages.get(r.rule.before.message);
-    let from = match r.rule.provenance {
-        drift_session::Provenance::ProjectFile => "project file",
-        drift_session::Provenance::Hook => "hook",
-        drift_session::Provenance::Skill => "skill",
-        drift_session::Provenance::Queued => "queued",
-        _ => "",
-    };
-    let agent = m
-        .and_then(|m| m.agent.as_deref())
-        .map_or(String::new(), |a| format!(", subagent {a}"));
-    if from.is_empty() {
-        format!("{role}{agent}")
-    } else {
-        format!("{role}, {from}{agent}")
+/// Who gave a rule, for a person.
+fn who(a: Authority, source: &str) -> String {
+    match a {
+        Authority::User if source == "chat" => "you".to_string(),
+        Authority::User => format!("you ({source})"),
+        Authority::Brief => "the subagent's brief".to_string(),
+        Authority::System => "the system prompt".to_string(),
+        Authority::Instructions => source.to_string(),
+        Authority::ToolPolicy => format!("tool output ({source})"),
     }
 }
 
-fn text(out: &mut String, log: &Audited) {
+/// How a compaction was set off and what it did to the context's size.
+fn sizes(c: &CompactionReport, trigger: Option<drift_session::CompactionTrigger>) -> String {
+    let mut parts: Vec<String> = trigger.map(|t| t.id().to_string()).into_iter().collect();
+    match (c.tokens_before, c.tokens_after) {
+        (Some(b), Some(a)) => parts.push(format!("{} → {} tokens", thousands(b), thousands(a))),
+        (Some(b), None) => parts.push(format!("{} tokens before", thousands(b))),
+        (None, Some(a)) => parts.push(format!("{} tokens after", thousands(a))),
+        (None, None) => {}
+    }
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", parts.join(", "))
+    }
+}
+
+fn lost_rule(out: &mut String, record: &str, r: &LostRule, indent: &str) {
+    let since = r
+        .since
+        .map_or(String::new(), |n| format!(" (lost since compaction {n})"));
+    let _ = writeln!(
+        out,
+        "{indent}{:<13} {record} {}, {}{since}: {}",
+        fate_word(r.fate),
+        r.line,
+        who(r.authority, &r.source),
+        quote(&r.text, 110)
+    );
+    let pad = format!("{indent}{:<14}", "");
+    match &r.summary {
+        Some(words) => {
+            let how = if r.fate == Fate::Contradicted {
+                "the summary says"
+            } else {
+                "the summary has"
+            };
+            let _ = writeln!(out, "{pad}{how}: {}", quote(words, 100));
+        }
+        None => {
+            let _ = writeln!(out, "{pad}the summary: nowhere");
+        }
+    }
+    if !r.why.is_empty() {
+        let _ = writeln!(out, "{pad}why: {}", r.why);
+    }
+}
+
+/// The fixes of `lost`, each once, in the order first needed.
+fn fixes(out: &mut String, lost: &[LostRule]) {
+    let mut seen: Vec<&str> = Vec::new();
+    for r in lost {
+        if !seen.contains(&r.fix.as_str()) {
+            seen.push(&r.fix);
+        }
+    }
+    for fix in seen {
+        let _ = writeln!(out, "  Fix: {fix}");
+    }
+}
+
+fn text(out: &mut String, log: &Audited, options: Options) {
     let t = &log.transcript;
     let a = &log.audit;
+    let report = drift_session::report(t, a);
     let _ = writeln!(
         out,
         "drift audit: {} ({}, {}): {}",
@@ -94,6 +166,14 @@ fn text(out: &mut String, log: &Audited) {
         plural(t.messages.len(), "message", "messages"),
         plural(a.compactions.len(), "compaction", "compactions")
     );
+    if !t.damaged.is_empty() {
+        let _ = writeln!(
+            out,
+            "  {} could not be read and {} skipped (named on stderr)",
+            plural(t.damaged.len(), "line", "lines"),
+            if t.damaged.len() == 1 { "was" } else { "were" }
+        );
+    }
     if a.compactions.is_empty() {
         out.push_str("\nThe log records no compaction: nothing to audit.\n");
         return;
@@ -103,95 +183,147 @@ fn text(out: &mut String, log: &Audited) {
     } else {
         "line"
     };
-    for c in &a.compactions {
-        let trigger = c.trigger.map(|t| t.id().to_string());
-        let tokens = c
-            .tokens_before
-            .map(|n| format!("{} tokens before", thousands(n)));
-        let how: Vec<String> = trigger.into_iter().chain(tokens).collect();
-        let how = if how.is_empty() {
-            String::new()
-        } else {
-            format!(" ({})", how.join(", "))
+    for (c, audit) in report.compactions.iter().zip(&a.compactions) {
+        let what = match c.kind {
+            drift_session::CompactionKind::Summary => "Compaction",
+            drift_session::CompactionKind::ToolResults => "Tool results cleared",
         };
-        let _ = writeln!(out, "\nCompaction at {record} {}{how}", c.record);
-        if !c.readable {
-            let _ = writeln!(
-                out,
-                "  Its summary is encrypted: it happened, and what it kept cannot be read."
-            );
-        }
-        let count = |f: Fate| c.count(f);
         let _ = writeln!(
             out,
-            "  {} in force: {} kept, {} re-injected, {} weakened, {} dropped, {} contradicted",
-            plural(c.rules.len(), "rule", "rules"),
-            count(Fate::Kept),
-            count(Fate::Reinjected),
-            count(Fate::Weakened),
-            count(Fate::Dropped),
-            count(Fate::Contradicted)
+            "\n{what} {} at {record} {}{}",
+            c.number,
+            c.line,
+            sizes(c, audit.trigger)
         );
-        let summary = c.summary_text(t);
-        let mut ordered: Vec<&SessionRule> = c.rules.iter().collect();
-        ordered.sort_by_key(|r| std::cmp::Reverse(r.rule.fate));
-        for r in ordered {
+        if let Some(why) = &c.unreadable {
+            let left = if c.unjudged == 0 {
+                "what the harness kept in the clear holds every rule".to_string()
+            } else {
+                format!(
+                    "{} it may or may not keep (`drift remedy` restates them)",
+                    plural(c.unjudged, "rule", "rules")
+                )
+            };
+            let _ = writeln!(out, "  Its summary cannot be read ({why}): {left}.");
+        }
+        if c.kind == drift_session::CompactionKind::ToolResults {
             let _ = writeln!(
                 out,
-                "  {:<13} {record} {} [{}, {}]: {}",
-                fate_word(r.rule.fate),
-                r.record,
-                who(log, r),
-                r.rule.kind.label(),
-                quote(&r.rule.text, 120)
+                "  {} cleared; no summary.",
+                plural(c.cleared, "tool result", "tool results")
             );
-            if let Some(file) = &r.from_file {
+        }
+        if c.shown_lost() == 0 {
+            let _ = writeln!(out, "  Lost: none of your rules.");
+        } else {
+            let _ = writeln!(
+                out,
+                "  Lost: {}{}",
+                plural(c.lost.len(), "rule", "rules"),
+                if c.files.is_empty() {
+                    String::new()
+                } else {
+                    format!(", and rules of {}", plural(c.files.len(), "file", "files"))
+                }
+            );
+        }
+        for r in &c.lost {
+            lost_rule(out, record, r, "  ");
+        }
+        fixes(out, &c.lost);
+        for f in &c.files {
+            let _ = writeln!(
+                out,
+                "  {} {}: {} of its {} lost",
+                if f.skill { "Skill" } else { "File" },
+                f.source,
+                f.lost.len(),
+                f.rules
+            );
+            for r in f.lost.iter().take(options.file_rules()) {
                 let _ = writeln!(
                     out,
-                    "                re-read from {file} on disk after the compaction: its fate depends on the file as it is now, which the log does not hold"
+                    "    {:<13} {record} {}: {}",
+                    fate_word(r.fate),
+                    r.line,
+                    quote(&r.text, 100)
                 );
             }
-            if let (Some(AfterPart::Summary), Some(e)) = (r.after_part, r.rule.evidence) {
-                let how = match (r.rule.fate, e.weakening) {
-                    (Fate::Contradicted, _) => "broken by".to_string(),
-                    (Fate::Weakened, Some(w)) => format!("weakened ({})", w.words()),
-                    (Fate::Dropped, _) => "closest in the summary".to_string(),
-                    _ => "in the summary".to_string(),
+            if f.lost.len() > options.file_rules() {
+                let _ = writeln!(
+                    out,
+                    "    … and {} more (--all lists them)",
+                    f.lost.len() - options.file_rules()
+                );
+            }
+            let _ = writeln!(out, "    fix: {}", f.fix);
+        }
+        let _ = writeln!(
+            out,
+            "  Carried: {}{}",
+            plural(c.carried, "rule", "rules"),
+            if options.all || c.carried == 0 {
+                ""
+            } else {
+                " (--all lists them)"
+            }
+        );
+        if options.all {
+            for r in audit.rules.iter().filter(|r| r.rule.fate == Fate::Kept) {
+                let how = if r.after_part == Some(AfterPart::Kept) {
+                    "verbatim"
+                } else {
+                    "kept"
                 };
                 let _ = writeln!(
                     out,
-                    "                {how}: {}",
-                    quote(e.span.of(summary), 110)
+                    "    {how:<13} {record} {}, {}: {}",
+                    r.record,
+                    who(r.authority, &r.source),
+                    quote(&r.rule.text, 100)
                 );
             }
-            if r.after_part == Some(AfterPart::Kept) {
-                let _ = writeln!(out, "                kept verbatim by the harness");
-            }
         }
-        if !c.unjudged.is_empty() {
-            let _ = writeln!(
-                out,
-                "  {} the encrypted summary may or may not keep:",
-                plural(c.unjudged.len(), "rule", "rules")
-            );
-            for r in &c.unjudged {
+        if !c.reinjected.is_empty() {
+            let groups: Vec<String> = c
+                .reinjected
+                .iter()
+                .map(|g| format!("{} ({})", g.source, g.rules))
+                .collect();
+            let _ = writeln!(out, "  Re-injected by the harness: {}", groups.join(", "));
+            for g in c.reinjected.iter().filter(|g| g.from_disk) {
                 let _ = writeln!(
                     out,
-                    "  {:<13} {record} {}: {}",
-                    "?",
-                    r.record,
-                    quote(&r.rule.text, 120)
+                    "    {} is re-read from disk after the compaction: its rules hold as the file is now, which the log does not show",
+                    g.source
+                );
+            }
+        }
+        if !c.from_tools.is_empty() {
+            let _ = writeln!(
+                out,
+                "  From tool output, lost ({}; data, not instructions: never restated unasked):",
+                c.from_tools.len()
+            );
+            for r in &c.from_tools {
+                let _ = writeln!(
+                    out,
+                    "    {:<13} {record} {}: {}",
+                    fate_word(r.fate),
+                    r.line,
+                    quote(&r.text, 100)
                 );
             }
         }
         for i in &c.invented {
             let _ = writeln!(
                 out,
-                "  INVENTED      in the summary: {}",
-                quote(&i.text, 120)
+                "  INVENTED      {} ({})",
+                quote(&i.text, 110),
+                i.reason
             );
         }
-        for ch in &c.changed_ids {
+        for ch in &audit.changed_ids {
             let what = match ch.change {
                 IdChange::Swapped => "swapped with",
                 IdChange::Merged => "absorbs",
@@ -203,16 +335,13 @@ fn text(out: &mut String, log: &Audited) {
                 ch.after_text, ch.before_text
             );
         }
-        if !c.unsupported.is_empty() {
-            let texts: Vec<&str> = c.unsupported.iter().map(|u| u.text.as_str()).collect();
-            let _ = writeln!(
-                out,
-                "  unsupported details in the summary: {}",
-                texts.join(", ")
-            );
-        }
     }
-    let broke = a.compactions.iter().filter(|c| c.broke_rules()).count();
+    let broke = report
+        .compactions
+        .iter()
+        .zip(&a.compactions)
+        .filter(|(r, c)| r.broke_rules() || !c.changed_ids.is_empty())
+        .count();
     let _ = writeln!(
         out,
         "\n{}",
@@ -220,7 +349,7 @@ fn text(out: &mut String, log: &Audited) {
             "No compaction lost a rule.".to_string()
         } else {
             format!(
-                "Drift: {} of {} weakened, dropped or broke a rule, invented one or re-bound an id.",
+                "Drift: {} of {} lost a rule, invented one or re-bound an id.",
                 plural(broke, "compaction", "compactions"),
                 a.compactions.len()
             )
@@ -228,11 +357,145 @@ fn text(out: &mut String, log: &Audited) {
     );
 }
 
+/// A fate at one compaction, in a few letters.
+fn step_word(s: &Step) -> String {
+    let fate = match (s.state, s.fate) {
+        (StepState::NotYet, _) => return "—".to_string(),
+        (StepState::Withdrawn, _) => return "withdrawn".to_string(),
+        (StepState::Unjudged, _) => "unreadable".to_string(),
+        (StepState::Untouched, _) => "untouched".to_string(),
+        (StepState::Judged, Some(Fate::Kept)) if s.verbatim => "verbatim".to_string(),
+        (StepState::Judged, Some(f)) => fate_word(f).to_string(),
+        (StepState::Judged, None) => "?".to_string(),
+    };
+    let depth = match (s.state, s.depth) {
+        (StepState::Judged | StepState::Unjudged, Some(d)) if d > 0 => format!(" (depth {d})"),
+        _ => String::new(),
+    };
+    let again = if s.restated { "said again, then " } else { "" };
+    format!("{again}{fate}{depth}")
+}
+
+/// `drift audit LOG --lineage`: each rule across the compactions, and the
+/// claims each summary carries only from the one before.
+fn lineage_text(out: &mut String, log: &Audited) {
+    let l = drift_session::lineage(&log.transcript, &log.audit);
+    if l.compactions.is_empty() {
+        return;
+    }
+    let points: Vec<String> = l
+        .compactions
+        .iter()
+        .map(|c| {
+            let tokens = match (c.tokens_before, c.tokens_after) {
+                (Some(b), Some(a)) => format!(", {} → {} tokens", thousands(b), thousands(a)),
+                (Some(b), None) => format!(", {} tokens", thousands(b)),
+                _ => String::new(),
+            };
+            format!(
+                "#{} at line {} (after {}{tokens})",
+                c.number,
+                c.line,
+                plural(c.user_turn, "message of yours", "messages of yours")
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        out,
+        "
+Lineage: {} across {}: {}",
+        plural(l.rules.len(), "rule", "rules"),
+        plural(l.compactions.len(), "compaction", "compactions"),
+        points.join("; ")
+    );
+    for r in &l.rules {
+        let steps: Vec<String> = r
+            .steps
+            .iter()
+            .map(|s| format!("#{} {}", s.compaction, step_word(s)))
+            .collect();
+        let now = match r.depth {
+            Some(0) => "now in its own words".to_string(),
+            Some(d) => format!("now {} deep", plural(d, "summary", "summaries")),
+            None => "now: no faithful copy".to_string(),
+        };
+        let _ = writeln!(
+            out,
+            "  line {}, {}: {}
+    {} · {now}; last said at line {}",
+            r.stated.first().copied().unwrap_or(0),
+            who(r.authority, &r.source),
+            quote(&r.text, 100),
+            steps.join(" · "),
+            r.last_stated()
+        );
+    }
+    let imported = drift_session::import(&log.transcript, &drift_session::ImportOptions::default());
+    let after = drift_session::actions_after_loss(&log.transcript, &log.audit, &imported);
+    if !after.is_empty() {
+        let _ = writeln!(
+            out,
+            "  Calls that ran after a compaction lost their rule ({}; this shows coincidence in the log, not cause):",
+            after.len()
+        );
+        for a in after.iter().take(20) {
+            let _ = writeln!(
+                out,
+                "    line {}: {} ({})\n      after compaction #{} (line {}) {} {}",
+                a.line,
+                quote(&a.call, 90),
+                a.governs,
+                a.compaction,
+                a.compaction_line,
+                fate_word(a.fate),
+                quote(&a.rule_text, 90)
+            );
+        }
+        if after.len() > 20 {
+            let _ = writeln!(out, "    … and {} more (in the JSON)", after.len() - 20);
+        }
+    }
+    for c in l
+        .compactions
+        .iter()
+        .filter(|c| c.laundering.claims > 0 && c.number > 1)
+    {
+        let w = &c.laundering;
+        let _ = writeln!(
+            out,
+            "  Summary #{}: {} of {} claims ({:.0}%) only the summary before supports{}",
+            c.number,
+            w.laundered.len(),
+            w.claims,
+            100.0 * w.share,
+            if w.over_line {
+                format!(
+                    ", above the model's line ({:.0}%): the model reads this round as fabricated history",
+                    100.0 * drift_session::LAUNDERING_LINE
+                )
+            } else {
+                String::new()
+            }
+        );
+        for claim in w.laundered.iter().take(5) {
+            let _ = writeln!(out, "    {}", quote(&claim.text, 110));
+        }
+        if w.laundered.len() > 5 {
+            let _ = writeln!(
+                out,
+                "    … and {} more (in the JSON)",
+                w.laundered.len() - 5
+            );
+        }
+    }
+}
+
 /// `drift audit LOG… --retention`.
 pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
     let mut measured = MeasuredRetention::default();
     for p in paths {
-        measured.add(&read(p)?.audit);
+        let log = read(p)?;
+        measured.add(&log.transcript, &log.audit);
     }
     let defaults = drift_core::Retention::default();
     if json {
@@ -248,6 +511,13 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
                         "dropped": c.dropped, "contradicted": c.contradicted,
                         "estimate": c.estimate(), "low": low, "high": high,
                         "default": defaults.get(*k),
+                        "by_depth": c.by_depth.iter().enumerate().map(|(d, (n, carried))| {
+                            serde_json::json!({
+                                "depth_in": d, "steps": n,
+                                "carried": if *n > 0 { Some(carried / *n as f64) } else { None },
+                            })
+                        }).collect::<Vec<_>>(),
+                        "fit_gap": c.fit_gap(),
                     }),
                 )
             })
@@ -288,7 +558,7 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
     }
     let _ = writeln!(
         out,
-        "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8}  {:<11} {:>7}",
+        "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8}  {:<11} {:>7}  {:<23}",
         "kind",
         "rules",
         "kept",
@@ -297,13 +567,25 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
         "contradicted",
         "estimate",
         "95% range",
-        "default"
+        "default",
+        "carried at depth 0/1/2+"
     );
     for (k, c) in &measured.kinds {
         let (low, high) = c.interval().unwrap_or((0.0, 1.0));
+        let depths: Vec<String> = c
+            .by_depth
+            .iter()
+            .map(|(n, carried)| {
+                if *n == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.2} ({n})", carried / *n as f64)
+                }
+            })
+            .collect();
         let _ = writeln!(
             out,
-            "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8.2}  {:<11} {:>7.2}",
+            "  {:<16} {:>5} {:>5} {:>8} {:>7} {:>12} {:>8.2}  {:<11} {:>7.2}  {}",
             k.label(),
             c.rules,
             c.kept,
@@ -312,9 +594,25 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
             c.contradicted,
             c.estimate().unwrap_or(0.0),
             format!("{low:.2}-{high:.2}"),
-            defaults.get(*k)
+            defaults.get(*k),
+            depths.join(" / ")
         );
     }
+    let gaps: Vec<String> = measured
+        .kinds
+        .iter()
+        .filter_map(|(k, c)| c.fit_gap().map(|g| format!("{} {g:.2}", k.label())))
+        .collect();
+    let _ = writeln!(
+        out,
+        "\nEach step is one round of the model's: a rule the agent still had, summarised once. The estimate is the retention per round that best explains the steps (their maximum likelihood). The model applies the same retention at every depth; how far the share carried at one depth (of {} steps or more) lies from it: {}.",
+        drift_session::MIN_FIT_STEPS,
+        if gaps.is_empty() {
+            "too few steps at any depth to tell".to_string()
+        } else {
+            gaps.join(", ")
+        }
+    );
     let block: Vec<String> = measured
         .retention()
         .into_iter()

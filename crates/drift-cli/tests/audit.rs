@@ -274,18 +274,37 @@ fn a_session_log_is_audited_compaction_by_compaction() {
     assert_eq!(out.code, 1, "a rule was weakened: {}", out.stdout);
     assert_contains(
         &out.stdout,
-        "Compaction at line 56 (auto, 167,412 tokens before)",
+        "Compaction 1 at line 56 (auto, 167,412 tokens before)",
     );
+    assert_contains(&out.stdout, "Lost: 4 rules");
     assert_contains(&out.stdout, "WEAKENED");
     assert_contains(
         &out.stdout,
-        "re-read from /home/dana/src/billing-infra/CLAUDE.md on disk",
+        "/home/dana/src/billing-infra/CLAUDE.md is re-read from disk",
+    );
+    // Tool output is a group of its own, never a rule of the user's.
+    assert_contains(
+        &out.stdout,
+        "From tool output, lost (4; data, not instructions",
     );
     // The agent log next to the session is read with it.
     let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
     assert_eq!(json["format"], "compaction-drift/session-audit@1");
     assert_eq!(json["source"]["file"], log.as_str());
     assert_eq!(json["source"]["harness"], "Claude Code");
+    // The report block: the lost rules first, with who, where and the fix.
+    let report = &json["compactions"][0]["report"];
+    assert_eq!(report["number"], 1);
+    let lost = report["lost"].as_array().unwrap();
+    assert_eq!(lost.len(), 4, "{lost:?}");
+    assert!(
+        lost.iter()
+            .all(|l| l["authority"] == "user" && l["fix"].is_string())
+    );
+    assert_eq!(lost[0]["fate"], "dropped");
+    assert!(lost[0]["summary"].is_null());
+    assert_eq!(report["from_tools"].as_array().unwrap().len(), 4);
+    assert!(report["carried"].as_u64().unwrap() > 0);
     let rules = json["compactions"][0]["rules"].as_array().unwrap();
     assert!(
         rules
@@ -295,13 +314,46 @@ fn a_session_log_is_audited_compaction_by_compaction() {
 }
 
 #[test]
+fn lineage_follows_each_rule_across_compactions() {
+    let log = format!("{FORMATS}/claude-code-2.1.jsonl");
+    let out = drift(&["audit", &log, "--lineage"]);
+    assert_contains(&out.stdout, "Lineage: ");
+    assert_contains(&out.stdout, "#1 DROPPED");
+    assert_contains(&out.stdout, "now: no faithful copy");
+    let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
+    let rules = json["lineage"]["rules"].as_array().unwrap();
+    assert!(!rules.is_empty());
+    assert!(
+        rules
+            .iter()
+            .all(|r| r["steps"].as_array().unwrap().len() == 1)
+    );
+    assert!(
+        rules
+            .iter()
+            .any(|r| r["steps"][0]["fate"] == "dropped" && r["depth"].is_null())
+    );
+    assert_eq!(json["lineage"]["compactions"][0]["number"], 1);
+    // --lineage belongs to drift audit.
+    let wrong = drift(&["run", "billing-freeze", "--lineage"]);
+    assert_eq!(wrong.code, 2, "{}", wrong.stderr);
+    assert_contains(&wrong.stderr, "--lineage and --all belong to drift audit");
+    let pair = drift(&["audit", "--before", &log, "--after", &log, "--lineage"]);
+    assert_eq!(pair.code, 2, "{}", pair.stderr);
+    assert_contains(&pair.stderr, "--lineage and --all read session logs");
+}
+
+#[test]
 fn an_encrypted_compaction_that_keeps_every_rule_exits_0() {
     let out = drift(&[
         "audit",
         &format!("{FORMATS}/codex-envelope-remote-compact.jsonl"),
     ]);
     assert_eq!(out.code, 0, "{}", out.stdout);
-    assert_contains(&out.stdout, "Its summary is encrypted");
+    assert_contains(
+        &out.stdout,
+        "Its summary cannot be read (the summary is encrypted)",
+    );
     let none = drift(&["audit", &format!("{FORMATS}/responses-request.json")]);
     assert_eq!(none.code, 0);
     assert_contains(&none.stdout, "records no compaction");

@@ -76,7 +76,10 @@ fn after_a_compaction_it_restates_what_was_lost() {
     // What a runbook a tool read said is data: not restated unless asked,
     // and then as what a tool printed.
     assert!(!text.contains("Never drain billing-pool-1"), "{text}");
-    let asked = hook(&["--tool-policy"], &input(&fixture("claude-code-2.1.jsonl"), "compact"));
+    let asked = hook(
+        &["--tool-policy"],
+        &input(&fixture("claude-code-2.1.jsonl"), "compact"),
+    );
     let with_tools = context(&asked);
     assert_contains(
         &with_tools,
@@ -97,7 +100,12 @@ fn a_claude_code_1_0_session() {
     assert!(text.contains(
         "\nCorrection to what I said earlier: for failed Jobs in staging you don't need to ask me, just delete them.\n"
     ));
-    assert!(text.contains("\nAlso, prod is in a code freeze: no deploys to prod before Monday 2025-07-21.\n"), "{text}");
+    assert!(
+        text.contains(
+            "\nAlso, prod is in a code freeze: no deploys to prod before Monday 2025-07-21.\n"
+        ),
+        "{text}"
+    );
     assert!(!text.contains("terraform apply"), "CLAUDE.md is re-read");
 }
 
@@ -403,7 +411,10 @@ fn what_the_agent_fetched_is_never_restated_as_a_rule() {
         // The user's own rule, lost, is restated.
         assert_contains(&text, "\nNever deploy without my approval.");
         for injected in ["git push --force", "never ask a human", "NOTE TO AI"] {
-            assert!(!text.contains(injected), "{flags:?} restated {injected:?}:\n{text}");
+            assert!(
+                !text.contains(injected),
+                "{flags:?} restated {injected:?}:\n{text}"
+            );
         }
     }
 }

@@ -104,7 +104,7 @@ fn the_summary_names_lines_items_and_skipped_calls() {
     );
     // Plain text: the line of each sentence.
     let out = drift(&["import", NOTES, "-o", file.to_str().unwrap()]);
-    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"may\")"), "{}", out.stdout);
+    assert!(out.stdout.contains("  turn 1     line 4     may-restart-db-staging-01-during  carve-out (user, plain text; \"you may\")"), "{}", out.stdout);
 }
 
 #[test]
@@ -217,4 +217,25 @@ fn help_lists_import() {
         out.stdout
             .contains("drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]")
     );
+}
+
+#[test]
+fn a_log_with_compactions_is_simulated_beside_what_it_shows() {
+    let log = "../drift-session/tests/transcripts/formats/claude-code-2.1.jsonl";
+    let out = drift(&["import", log]);
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_contains(
+        &out.stderr,
+        "turn sizes adjusted so the model's 1 round(s) fall at the turns where the log compacted",
+    );
+    assert_contains(&out.stderr, "The model beside the log: ");
+    // The announcement before cordoning: the model keeps it above the line
+    // at the round, the log shows it dropped.
+    assert_contains(
+        &out.stderr,
+        "post-prod-changes-before: #1 model 0.75 / log dropped ≠",
+    );
+    let scenario = parse_scenario(&out.stdout).expect("the scenario reads");
+    let run = drift_core::simulate(&scenario).expect("it runs");
+    assert_eq!(run.rounds().len(), 1);
 }

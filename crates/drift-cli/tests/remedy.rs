@@ -159,7 +159,7 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
     let v = json(&succeeds(&[&log, "--format", "json"]));
     assert_eq!(v["source"]["kind"], "log");
     let rules = strings(&v["rules"], "text");
-    assert_eq!(rules.len(), 3);
+    assert_eq!(rules.len(), 4);
     let runbook = "Never drain billing-pool-1: it runs the settlement cron.";
     assert!(!rules.contains(&runbook));
     let asked = json(&succeeds(&[&log, "--format", "json", "--tool-policy"]));
@@ -175,7 +175,10 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
 /// carried when asked for, and says why.
 #[test]
 fn an_encrypted_compaction_carries_what_it_may_have_lost() {
-    let out = succeeds(&["tests/fixtures/remedy/encrypted-compaction.json", "--tool-policy"]);
+    let out = succeeds(&[
+        "tests/fixtures/remedy/encrypted-compaction.json",
+        "--tool-policy",
+    ]);
     assert_contains(&out, "under OpenAI compact (openai_compact)");
     assert_contains(
         &out,

@@ -13,7 +13,9 @@
 //! - **lost, caught**: of the rules the compaction lost, the share the tool
 //!   called lost (a rule it never found is not caught);
 //! - **reported lost**: every loss the tool shows up front, against the
-//!   labelled losses, per compaction;
+//!   labelled losses, per compaction: each rule of the user's, a brief's or
+//!   the system's one by one, an instruction file or skill once however
+//!   many of its rules it lost (the report shows it as one entry);
 //! - **rule-like, not rules**: labelled sentences that are no standing rule
 //!   and that the tool reported lost at any compaction;
 //! - **invented**: the tool's invented rules that a labelled invention
@@ -161,6 +163,12 @@ pub struct Scores {
     pub invented_right: usize,
     pub invented_labelled: usize,
     pub invented_found: usize,
+    /// Lineage: the user's labelled rules at each compaction of logs that
+    /// compact twice or more; of those, how many the tool gives the
+    /// labelled fate, and how many it rightly calls lost or not.
+    pub lineage_pairs: usize,
+    pub lineage_exact: usize,
+    pub lineage_lost_right: usize,
     /// Anchors that did not decode.
     pub stale: Vec<String>,
     pub misses: Vec<Miss>,
@@ -236,6 +244,9 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
                 &mut nonrule_lost,
                 misses,
             );
+            if case.labels.compactions.len() >= 2 {
+                score_lineage(&mut s, case, number, view, &rules);
+            }
             // Inventions.
             let labelled: Vec<String> = case
                 .labels
@@ -250,12 +261,17 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
             let mut found = vec![false; labelled.len()];
             for inv in &view.invented {
                 let w = words(inv);
-                let hit = labelled_words.iter().position(|l| overlap(l, &w) >= SAME);
-                match hit {
-                    Some(i) => {
-                        s.invented_right += 1;
+                // A sentence reported whole with its neighbours stands for
+                // every labelled invention it holds.
+                let mut hit = None;
+                for (i, l) in labelled_words.iter().enumerate() {
+                    if overlap(l, &w) >= SAME {
                         found[i] = true;
+                        hit = Some(i);
                     }
+                }
+                match hit {
+                    Some(_) => s.invented_right += 1,
                     None if misses => s.misses.push(Miss {
                         log: log.clone(),
                         compaction: number,
@@ -290,6 +306,50 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
         }
     }
     s
+}
+
+/// The user's labelled rules at one compaction of a log that compacts
+/// twice or more, against the fate the lineage gives them (the same
+/// matching as [`score_compaction`]; a rule never found counts as wrong).
+fn score_lineage(
+    s: &mut Scores,
+    case: &Case,
+    number: usize,
+    view: &CompactionView,
+    rules: &[Option<String>],
+) {
+    let reported_words: Vec<_> = view.rules.iter().map(|r| words(&r.text)).collect();
+    for (i, r) in case.labels.rules.iter().enumerate() {
+        if r.by != By::User {
+            continue;
+        }
+        let Some(fate) = r.fates.iter().find(|(n, _)| *n == number).map(|f| f.1) else {
+            continue;
+        };
+        let Some(text) = rules[i].as_deref().filter(|_| fate != LabelFate::Withdrawn) else {
+            continue;
+        };
+        s.lineage_pairs += 1;
+        let lw = words(text);
+        let best = reported_words
+            .iter()
+            .enumerate()
+            .map(|(j, rw)| {
+                let same_line = view.rules[j].line == r.anchor.line;
+                (same_line, overlap(&lw, rw), j)
+            })
+            .filter(|(_, o, _)| *o >= SAME)
+            .max_by(|a, b| {
+                (a.0, a.1)
+                    .partial_cmp(&(b.0, b.1))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        if let Some((_, _, j)) = best {
+            let reported = view.rules[j].fate;
+            s.lineage_exact += usize::from(reported_matches(fate, reported));
+            s.lineage_lost_right += usize::from(fate.is_loss() == reported.is_loss());
+        }
+    }
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -401,15 +461,29 @@ fn score_compaction(
         *s.confusion.entry((fate, reported)).or_default() += 1;
     }
     s.labelled_losses += pairs.iter().filter(|(_, f)| f.is_loss()).count();
-    // What the tool reported that no labelled rule matched.
+    // What the tool reported that no labelled rule matched. A file lost
+    // is one entry up front, matched when any of its lost rules is.
+    let mut groups: BTreeMap<&str, bool> = BTreeMap::new();
     for (j, r) in view.rules.iter().enumerate() {
+        if let Some(g) = r
+            .group
+            .as_deref()
+            .filter(|_| r.up_front && r.fate.is_loss())
+        {
+            *groups.entry(g).or_default() |= taken[j];
+        }
+    }
+    s.reported_losses += groups.len();
+    s.unlabelled_losses += groups.values().filter(|&&matched| !matched).count();
+    for (j, r) in view.rules.iter().enumerate() {
+        let grouped = r.group.is_some();
         if matches!(r.by, Some(By::User | By::Brief)) {
             s.user_reported += 1;
             if taken[j] {
                 s.user_reported_right += 1;
             }
         }
-        if r.up_front && r.fate.is_loss() {
+        if r.up_front && r.fate.is_loss() && !grouped {
             s.reported_losses += 1;
         }
         if taken[j] {
@@ -426,7 +500,7 @@ fn score_compaction(
             if r.fate.is_loss() {
                 nonrule_lost[k] = true;
             }
-        } else if r.up_front && r.fate.is_loss() {
+        } else if r.up_front && r.fate.is_loss() && !grouped {
             s.unlabelled_losses += 1;
             if misses && matches!(r.by, Some(By::User | By::Brief)) {
                 s.misses.push(Miss {

@@ -89,6 +89,17 @@ pub fn real(s: &Scores, split: &str) -> String {
         s.invented_found,
         share(s.invented_found, s.invented_labelled)
     );
+    if s.lineage_pairs > 0 {
+        let _ = writeln!(
+            out,
+            "Lineage, logs that compact twice or more: {} of the user's rules × compactions; the labelled fate {} ({}), lost or not right {} ({}); a rule never found counts as wrong.",
+            s.lineage_pairs,
+            s.lineage_exact,
+            share(s.lineage_exact, s.lineage_pairs),
+            s.lineage_lost_right,
+            share(s.lineage_lost_right, s.lineage_pairs)
+        );
+    }
     if !s.confusion.is_empty() {
         out.push_str("\nFates of the rules found (labelled → reported):\n\n| labelled | ");
         let reported = [

@@ -52,6 +52,9 @@ pub struct RuleView {
     pub fate: Reported,
     /// Shown among the lost rules up front (not in a group of its own).
     pub up_front: bool,
+    /// The file it is shown under when lost (an instruction file or skill
+    /// is one entry up front, whatever it lost).
+    pub group: Option<String>,
 }
 
 /// One compaction as the tool reported it.
@@ -107,6 +110,7 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
                     by: Some(by(r.authority)),
                     fate,
                     up_front: r.authority.trusted(),
+                    group: (r.authority == Authority::Instructions).then(|| r.source.clone()),
                 }
             };
             CompactionView {

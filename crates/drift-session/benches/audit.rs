@@ -13,6 +13,10 @@
 //! - `session_10mb/audit_session`: every compaction audited, as `drift
 //!   audit` does on a log.
 //! - `session_10mb/read_and_audit_session`: the log read, then audited.
+//! - `session_10mb/lineage`: every rule across the compactions and each
+//!   summary's laundered claims, from the audit.
+//! - `session_10mb/read_audit_and_lineage`: all of it, as `drift audit
+//!   --lineage` does.
 //!
 //! `cargo bench -p drift-session --bench audit`; BENCHMARKS.md has the numbers.
 
@@ -24,7 +28,7 @@ use support::{ClaudeLog, Rng, claude_session, listing, read_group};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use drift_session::read_transcript;
-use drift_session::{audit, audit_session, audit_text};
+use drift_session::{audit, audit_session, audit_text, lineage};
 
 const SERVICES: &[&str] = &[
     "payments-api",
@@ -213,6 +217,21 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             let t = read_transcript(black_box(&log)).expect("reads");
             audit_session(&t).compactions.len()
+        })
+    });
+    let audited = audit_session(&transcript);
+    group.bench_function("lineage", |b| {
+        b.iter(|| {
+            lineage(black_box(&transcript), black_box(&audited))
+                .rules
+                .len()
+        })
+    });
+    group.bench_function("read_audit_and_lineage", |b| {
+        b.iter(|| {
+            let t = read_transcript(black_box(&log)).expect("reads");
+            let a = audit_session(&t);
+            lineage(&t, &a).rules.len()
         })
     });
     group.finish();

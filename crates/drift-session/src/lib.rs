@@ -44,9 +44,15 @@ mod transcript;
 pub use audit::{
     AUDIT_FORMAT, AfterPart, Audit, AuditCounts, BeforeMention, CODEX_USER_MESSAGE_TOKENS,
     ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
-    InventedRule, MAX_SENTENCE_BYTES, MeasuredRetention, MessageField, Place, RuleFate,
-    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported, VanishedReasoning, Weakening,
-    audit, audit_latest_compaction, audit_session, audit_session_with, audit_text,
+    InventedRule, Invention, MAX_SENTENCE_BYTES, MIN_FIT_STEPS, MeasuredRetention, MessageField,
+    Place, RuleFate, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported,
+    VanishedReasoning, Weakening, audit, audit_latest_compaction, audit_session,
+    audit_session_with, audit_text,
+};
+pub use audit::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
+pub use audit::{
+    LAUNDERING_LINE, LaunderedClaim, Laundering, Lineage, LineagePoint, RuleLineage, Step,
+    StepState, lineage,
 };
 pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub use entail::{
@@ -59,6 +65,9 @@ pub use guard::{
     Commitment, CommitmentError, CommitmentLedger, Constraint, ConstraintError, ConstraintStore,
     GateSettings, Inventory, InventoryResource, LedgerEntry, LedgerEntryKind, Resolution, Rewrite,
     RewriteChange, RewriteRefused, Spill, UnverifiedTag,
+};
+pub use import::{
+    ActionAfterLoss, Beside, BesideCell, BesideRow, Measured, actions_after_loss, beside, measured,
 };
 pub use import::{
     ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,

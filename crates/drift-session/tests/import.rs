@@ -14,6 +14,7 @@ use drift_session::{
 };
 use proptest::prelude::*;
 
+mod common;
 mod support;
 
 fn sample_text(name: &str) -> String {
@@ -685,4 +686,51 @@ proptest! {
             }
         }
     }
+}
+
+/// A session's rounds fall where its log compacted: the turn sizes are
+/// adjusted so the model's threshold is first passed at those turns.
+#[test]
+fn the_rounds_fall_at_the_logs_compactions() {
+    let mut turns: Vec<(String, String)> = Vec::new();
+    turns.push((
+        "user".into(),
+        "Never push to the release branch without a green CI run.".into(),
+    ));
+    for i in 0..60 {
+        turns.push((
+            "user".into(),
+            format!("Next, port module {i} to the new parser API."),
+        ));
+        turns.push((
+            "assistant".into(),
+            format!("Module {i} ported; its tests pass."),
+        ));
+        if i == 17 || i == 38 || i == 50 {
+            turns.push(("summary".into(), format!("Summary:\n1. Primary Request and Intent:\n   Port the modules to the new parser API; {i} are done.")));
+        }
+    }
+    let borrowed: Vec<(&str, &str)> = turns
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let log = common::claude_log(&borrowed);
+    let imported = import_text(&log, &ImportOptions::default()).expect("the log reads");
+    let wanted: Vec<u32> = imported.compactions.iter().map(|c| c.turn).collect();
+    assert_eq!(wanted.len(), 3);
+    assert!(
+        imported.notices.contains(&Notice::RoundsPlaced {
+            placed: 3,
+            wanted: 3
+        }),
+        "{:?}",
+        imported.notices
+    );
+    let run = simulate(&imported.scenario).expect("the scenario runs");
+    let rounds: Vec<u32> = run.rounds().iter().map(|r| r.turn).collect();
+    assert_eq!(rounds, wanted);
+    assert_eq!(run.overflow_turn(), None);
+    // The file reads back as it was written.
+    let back = parse_scenario(&scenario_to_json(&imported.scenario)).expect("it reads back");
+    assert_eq!(back, imported.scenario);
 }

@@ -48,17 +48,27 @@ fn a_skill_not_put_back_is_judged_against_the_summary() {
     };
     let put_back = skill_rules(&text);
     assert!(!put_back.is_empty());
-    assert!(put_back.iter().all(|(f, _)| *f == Fate::Reinjected), "{put_back:?}");
+    assert!(
+        put_back.iter().all(|(f, _)| *f == Fate::Reinjected),
+        "{put_back:?}"
+    );
 
     let without: String = text
         .lines()
         .filter(|l| !l.contains("\"invoked_skills\""))
         .map(|l| format!("{l}\n"))
         .collect();
-    assert_ne!(without.len(), text.len(), "the fixture re-attaches its skill");
+    assert_ne!(
+        without.len(),
+        text.len(),
+        "the fixture re-attaches its skill"
+    );
     let judged = skill_rules(&without);
     assert_eq!(judged.len(), put_back.len());
-    assert!(judged.iter().all(|(f, _)| *f != Fate::Reinjected), "{judged:?}");
+    assert!(
+        judged.iter().all(|(f, _)| *f != Fate::Reinjected),
+        "{judged:?}"
+    );
     assert!(
         judged
             .iter()
@@ -79,12 +89,18 @@ fn claude_code_2_1_losses_in_order_of_risk() {
         .collect();
     // The summary keeps the drain limit, the freeze, the force-push
     // carve-out, the approval before restarts and "don't drop anything"; it
-    // loses the announcement before cordoning, widens "billing-replica-2"
-    // to "the billing replicas" and drops the rename's "only".
+    // loses the announcement before cordoning and the runbook check before
+    // touching nodes, widens "billing-replica-2" to "the billing replicas"
+    // and drops the rename's "only".
     assert_eq!(
         seen,
         [
             (1, 3, "Post in #prod-changes before you cordon anything."),
+            (
+                1,
+                32,
+                "Check the maintenance runbook before touching nodes."
+            ),
             (
                 2,
                 3,
@@ -123,9 +139,9 @@ fn claude_code_2_1_losses_in_order_of_risk() {
 fn the_restatement_names_who_where_and_when() {
     let (t, audit, lost) = latest_losses(&fixture("claude-code-2.1.jsonl"));
     let r = restate(&t, &audit, &lost, 1_500).unwrap();
-    assert_eq!((r.restated, r.left_out), (3, 0));
+    assert_eq!((r.restated, r.left_out), (4, 0));
     assert!(r.text.starts_with(
-        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 3 rules stated earlier,"
+        "Compaction Drift, after the compaction at line 56 of this session's log: its summary lost 4 rules stated earlier,"
     ), "{}", r.text);
     assert!(
         r.text.contains(
@@ -345,7 +361,7 @@ fn ids_swapped_by_a_summary_are_restated_after_the_rules() {
 fn session_losses_list_each_rule_once() {
     let t = read(&fixture("claude-code-2.1.jsonl"));
     let all = session_losses(&t, &audit_session(&t));
-    assert_eq!(all.len(), 3);
+    assert_eq!(all.len(), 4);
 }
 
 static SESSION: std::sync::LazyLock<(Transcript, drift_session::CompactionAudit)> =

@@ -671,7 +671,9 @@ mod tests {
         assert_eq!(seq, 9);
         let g = guesses.unwrap();
         assert!(
-            g.notices.iter().any(|n| n.contains("line 2 could not be read")),
+            g.notices
+                .iter()
+                .any(|n| n.contains("line 2 could not be read")),
             "{:?}",
             g.notices
         );

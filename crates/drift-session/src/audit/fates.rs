@@ -68,6 +68,11 @@ impl Fate {
         }
     }
 
+    /// The fate of an identifier ([`Fate::id`]).
+    pub fn from_id(id: &str) -> Option<Fate> {
+        Fate::ALL.into_iter().find(|f| f.id() == id)
+    }
+
     /// Whether the rule is no longer in force as stated.
     pub const fn is_loss(self) -> bool {
         matches!(self, Fate::Weakened | Fate::Dropped | Fate::Contradicted)

@@ -154,15 +154,23 @@ use drift_core::Kind;
 
 mod bindings;
 mod fates;
+mod lineage;
 
 use fates::Shape;
+mod report;
 mod session;
 
 pub use fates::{Evidence, Fate, Weakening};
+pub use lineage::{
+    LAUNDERING_LINE, LaunderedClaim, Laundering, Lineage, LineagePoint, RuleLineage, Step,
+    StepState, lineage,
+};
+pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
+pub(crate) use session::harness_restores;
 pub use session::{
-    AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MeasuredRetention,
-    SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction, audit_session,
-    audit_session_with,
+    AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MIN_FIT_STEPS,
+    MeasuredRetention, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction,
+    audit_session, audit_session_with,
 };
 
 /// The `format` of an audit's JSON.
@@ -280,6 +288,43 @@ pub struct InventedRule {
     pub after: Span,
     /// As AFTER writes it.
     pub text: String,
+    /// What makes it an invention.
+    pub why: Invention,
+}
+
+/// What makes a sentence of a summary an invented rule.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invention {
+    /// A rule whose terms nothing before the summary states.
+    Unsourced,
+    /// A gate on the work nobody set: "once the user confirms", "pending
+    /// approval", "blocked until the user lifts it".
+    Gate,
+    /// The harness's own compaction request ("respond with text only, do
+    /// not call any tools") put in the user's mouth.
+    HarnessRequest,
+    /// A rule attributed to the user that nothing the user said supports.
+    PutInMouth,
+}
+
+impl Invention {
+    /// Why, in words.
+    pub const fn words(self) -> &'static str {
+        match self {
+            Invention::Unsourced => "nothing before the summary states it",
+            Invention::Gate => "a gate on the work that nobody set",
+            Invention::HarnessRequest => {
+                "the harness's own compaction request, put in the user's mouth"
+            }
+            Invention::PutInMouth => "attributed to the user; nothing the user said supports it",
+        }
+    }
+
+    /// Whether it stops the work: a gate the agent will wait on.
+    pub const fn halts(self) -> bool {
+        matches!(self, Invention::Gate)
+    }
 }
 
 /// (b) A detail of AFTER that BEFORE never mentions.
@@ -1399,6 +1444,7 @@ fn invented(summary: &Summary<'_>, before: &Before<'_>, after: &str) -> Vec<Inve
             out.push(InventedRule {
                 after: s.span,
                 text: text.to_string(),
+                why: Invention::Unsourced,
             });
         }
     }

@@ -40,7 +40,9 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-use super::{ChangedId, Evidence, Fate, InventedRule, MessageField, Place, RuleFate, Unsupported};
+use super::{
+    ChangedId, Evidence, Fate, InventedRule, Invention, MessageField, Place, RuleFate, Unsupported,
+};
 use crate::entail::scan::Span;
 use crate::judge::{After, FateJudge, StructuralJudge, Why};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
@@ -203,9 +205,22 @@ impl SessionAudit {
     /// "tokens_after", "readable", "unreadable", "counts", "lost": [rule
     /// text…], "rules": [{"text", "role", "line", "fate", "kind",
     /// "authority", "source", "why", "evidence", …}], "unjudged",
-    /// "invented", "changed_ids", "unsupported", "cleared"}]}`, where a
-    /// `line` is the record (line, or item) in the log and spans are byte
-    /// offsets into the text named.
+    /// "invented", "changed_ids", "unsupported", "cleared", "report"}]}`,
+    /// where a `line` is the record (line, or item) in the log and spans are
+    /// byte offsets into the text named, and `report` is the compaction as
+    /// [`super::report`] reads it: `{"number", "lost": [{"rule", "text",
+    /// "fate", "authority", "source", "line", "summary", "why", "since",
+    /// "fix"}], "files": [{"source", "skill", "rules", "lost", "fix"}],
+    /// "carried", "reinjected": [{"source", "rules", "from_disk"}],
+    /// "from_tools", "invented": [{"text", "why", "reason"}], "unjudged",
+    /// "cleared", …}`; and `lineage` is [`super::lineage`]: `{"compactions":
+    /// [{"number", "line", "kind", "user_turn", "tokens_before",
+    /// "tokens_after", "laundering": {"claims", "laundered": [{"text",
+    /// "span"}], "share", "over_line"}}], "rules": [{"rule", "text",
+    /// "authority", "source", "kind", "stated": [line…], "steps":
+    /// [{"compaction", "state", "fate", "verbatim", "restated", "depth"}],
+    /// "depth"}], "actions_after_loss": [{"action", "call", "line", "rule",
+    /// "rule_text", "fate", "compaction", "compaction_line", "governs"}]}`.
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
         let wire = Wire {
             format: SESSION_AUDIT_FORMAT,
@@ -219,8 +234,33 @@ impl SessionAudit {
             compactions: self
                 .compactions
                 .iter()
-                .map(|c| WireCompaction::of(c, transcript))
+                .zip(super::report(transcript, self).compactions)
+                .map(|(c, report)| {
+                    let mut wire = WireCompaction::of(c, transcript);
+                    wire.report = Some(report);
+                    wire
+                })
                 .collect(),
+            lineage: WireLineage {
+                lineage: super::lineage(transcript, self),
+                actions_after_loss: {
+                    let imported = crate::import(transcript, &crate::ImportOptions::default());
+                    crate::actions_after_loss(transcript, self, &imported)
+                        .into_iter()
+                        .map(|a| WireAfterLoss {
+                            action: a.action,
+                            call: a.call,
+                            line: a.line,
+                            rule: a.rule,
+                            rule_text: a.rule_text,
+                            fate: a.fate,
+                            compaction: a.compaction,
+                            compaction_line: a.compaction_line,
+                            governs: a.governs,
+                        })
+                        .collect()
+                },
+            },
         };
         serde_json::to_string_pretty(&wire).unwrap_or_default()
     }
@@ -239,6 +279,12 @@ const HARNESS_SENTENCES: &[&str] = &[
     "Another language model started to solve this problem",
     "You were originally given instructions from a user",
 ];
+
+/// Whether `text` (a sentence, leading space trimmed) is one the harness
+/// writes around a summary.
+pub(crate) fn is_harness_sentence(text: &str) -> bool {
+    HARNESS_SENTENCES.iter().any(|h| text.starts_with(h))
+}
 
 /// A summary with the harness's own sentences blanked out (spaces of the
 /// same length, so spans into it are spans into the summary).
@@ -307,6 +353,23 @@ pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudi
         c,
         &StructuralJudge::<crate::judge::NoSimilarity>::default(),
     ))
+}
+
+/// Whether the harness puts `rule` back after its compactions by itself:
+/// as [`re_injected`] says, or a skill the log shows re-attached after a
+/// compaction. What an imported scenario calls externalised.
+pub(crate) fn harness_restores(t: &Transcript, rule: &StandingRule) -> bool {
+    let Some(m) = t.messages.get(rule.message) else {
+        return false;
+    };
+    re_injected(t, rule, m)
+        || (m.provenance == Provenance::Skill
+            && m.path.is_some()
+            && t.messages.iter().skip(rule.message + 1).any(|p| {
+                p.provenance == Provenance::Skill
+                    && p.path == m.path
+                    && p.text.contains(rule.text.trim_end_matches('.'))
+            }))
 }
 
 /// Whether the harness puts `rule` back after every compaction by itself.
@@ -654,6 +717,9 @@ const FORCE: &[&str] = &[
 /// What the harness asks for when it compacts: a summary that quotes it as
 /// the user's puts the harness's words in the user's mouth.
 const COMPACTION_REQUEST: &[&str] = &[
+    "summary request",
+    "summarization instructions",
+    "conversational summary",
     "create a detailed summary",
     "detailed summary of the conversation",
     "do not call any tools",
@@ -711,52 +777,130 @@ fn invented(
     let said_lower = said.to_lowercase();
     let said_frame = frame(&said, Span::new(0, said.len()));
     let user_gates = USER_GATES.iter().any(|g| said_lower.contains(g));
+    let user_spoke_of_tools = [
+        "text only",
+        "text-only",
+        "no tools",
+        "any tools",
+        "without tools",
+    ]
+    .iter()
+    .any(|w| said_lower.contains(w));
     let mut out: Vec<InventedRule> = Vec::new();
     let mut last_end: Option<usize> = None;
+    let users_words = user_message_sections(summary);
     for (span, _) in after.sentences() {
         let text = span.of(summary);
         let lower = alloc::format!(" {} ", text.to_lowercase().replace('\u{2019}', "'"));
         let quotes_log = quotes_the_log(t, at, text);
-        let about_user = USER_WORDS.iter().any(|u| lower.contains(u));
+        let in_users_words = users_words
+            .iter()
+            .any(|s| s.start <= span.start && span.end <= s.end);
+        let about_user = in_users_words || USER_WORDS.iter().any(|u| lower.contains(u));
         let gate = about_user
             && GATES.iter().any(|g| lower.contains(g))
             && GATE_WORDS.iter().any(|g| lower.contains(g));
-        let attributed = ATTRIBUTIONS.iter().any(|a| lower.contains(a));
+        let attributed = in_users_words || ATTRIBUTIONS.iter().any(|a| lower.contains(a));
         let harness = COMPACTION_REQUEST.iter().any(|h| lower.contains(h))
             || (lower.contains("tool")
                 && (lower.contains("text only")
                     || lower.contains("text-only")
                     || lower.contains("prohibit")));
         let cited = CITED.iter().any(|c| lower.contains(c));
-        let claim = if quotes_log || cited {
-            false
+        let why = if quotes_log || cited {
+            None
         } else if gate {
-            !user_gates
+            (!user_gates).then_some(Invention::Gate)
         } else if attributed && harness {
-            true
-        } else if attributed && FORCE.iter().any(|f| lower.contains(f)) {
+            Some(Invention::HarnessRequest)
+        } else if harness_in_force(&lower) && !user_spoke_of_tools {
+            // The request's constraint stated as in force, whoever it
+            // names: "tool usage is prohibited", "blocked by the text-only
+            // override".
+            Some(Invention::HarnessRequest)
+        } else if attributed && !in_users_words && FORCE.iter().any(|f| lower.contains(f)) {
             let c = frame(summary, span);
-            c.terms.len() >= 2 && !supported(&said, &said_frame, text, &c)
+            (c.terms.len() >= 2 && !supported(&said, &said_frame, text, &c))
+                .then_some(Invention::PutInMouth)
         } else {
-            false
+            None
         };
-        if !claim {
+        let Some(why) = why else {
             last_end = None;
             continue;
-        }
+        };
         match out.last_mut() {
             Some(prev) if last_end.is_some_and(|e| span.start <= e + 3) => {
                 prev.after = Span::new(prev.after.start, span.end);
                 prev.text = prev.after.of(summary).trim().to_string();
+                if why.halts() {
+                    prev.why = why;
+                }
             }
             _ => out.push(InventedRule {
                 after: span,
                 text: text.trim().to_string(),
+                why,
             }),
         }
         last_end = Some(span.end);
     }
     out
+}
+
+/// Whether a sentence states the harness's compaction request as a
+/// constraint in force: text only, tools forbidden, blocked, suspended.
+fn harness_in_force(lower: &str) -> bool {
+    let request = [
+        "text only",
+        "text-only",
+        "call any tools",
+        "no tools",
+        "tool use",
+        "tool usage",
+        "tool call",
+        "tool execution",
+        "tool restriction",
+        "tools are permitted",
+        "tools permitted",
+        "tool-based",
+        "authorize tool",
+        // The request's own word for itself.
+        "critical override",
+        "override instruction",
+        "critical instruction",
+        "critical directive",
+        "critical message",
+        "critical constraint",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    let force = [
+        "prohibit",
+        "forbid",
+        "not permitted",
+        "blocked",
+        "suspend",
+        "rejected",
+        "must not",
+        "do not call",
+        "override",
+        "constraint",
+        "in effect",
+        "violat",
+        "lifted",
+        "lifts",
+        "re-enabled",
+        "directive",
+        "only",
+        "restriction",
+        "permit",
+        "authoriz",
+        "prevent",
+    ]
+    .iter()
+    .any(|w| lower.contains(w));
+    request && force
 }
 
 /// Words that make a sentence about the user.
@@ -846,7 +990,8 @@ const USER_GATES: &[&str] = &[
 
 /// Whether `text` (a sentence of the summary) quotes what the log holds
 /// before `at`: a quotation of ten characters or more found there word for
-/// word.
+/// word, in a message of its own (an earlier summary quoting it is no
+/// support: that is a claim laundered through a summary).
 fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
     let quoted: Vec<&str> = text
         .split(['"', '“', '”'])
@@ -855,10 +1000,45 @@ fn quotes_the_log(t: &Transcript, at: usize, text: &str) -> bool {
         .map(|q| q.trim().trim_end_matches("..."))
         .filter(|q| q.chars().count() >= 10)
         .collect();
+    let summary = |i: usize| t.compactions.iter().any(|c| c.summary == Some(i));
     !quoted.is_empty()
-        && quoted
-            .iter()
-            .all(|q| t.messages.iter().take(at).any(|m| m.text.contains(q)))
+        && quoted.iter().all(|q| {
+            t.messages.iter().take(at).enumerate().any(|(i, m)| {
+                m.provenance != Provenance::Harness && !summary(i) && m.text.contains(q)
+            })
+        })
+}
+
+/// The spans of `summary` that list what the user said ("6. All user
+/// messages:" in Claude Code's summaries, up to the next numbered
+/// heading): everything in them is put in the user's mouth.
+fn user_message_sections(summary: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut open: Option<usize> = None;
+    let mut at = 0;
+    for line in summary.split_inclusive('\n') {
+        let t = line.trim();
+        let heading = t.split_once(['.', ')']).is_some_and(|(n, rest)| {
+            !n.is_empty()
+                && n.len() <= 2
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && rest.starts_with(' ')
+        }) || t.starts_with('#');
+        if heading {
+            if let Some(start) = open.take() {
+                out.push(Span::new(start, at));
+            }
+            let lower = t.to_lowercase();
+            if lower.contains("user message") || lower.contains("user's message") {
+                open = Some(at + line.len());
+            }
+        }
+        at += line.len();
+    }
+    if let Some(start) = open {
+        out.push(Span::new(start, summary.len()));
+    }
+    out
 }
 
 /// Whether what the user said supports a claim of the summary: the words
@@ -900,7 +1080,7 @@ fn supports_frame(said: &crate::judge::frame::Frame, claim: &crate::judge::frame
 
 /// Fates counted by kind, over compactions: what `drift audit --retention`
 /// measures.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct FateCounts {
     /// Rules the summary judged.
     pub rules: usize,
@@ -912,9 +1092,27 @@ pub struct FateCounts {
     pub dropped: usize,
     /// Contradicted by it.
     pub contradicted: usize,
+    /// The same steps by how many summaries deep the rule's copy was going
+    /// in (0, 1, 2 or more): how many, and how many it carried (a kept
+    /// rule 1, a weakened one ½, as in [`FateCounts::estimate`]).
+    pub by_depth: [(usize, f64); 3],
 }
 
 impl FateCounts {
+    /// How well one retention per round explains these steps: the model
+    /// multiplies a rule's fidelity by the same retention at every round,
+    /// so the share carried should not depend on how deep the copy going
+    /// in was. The largest gap between the share carried at a depth (with
+    /// at least [`MIN_FIT_STEPS`] steps) and [`FateCounts::estimate`].
+    pub fn fit_gap(&self) -> Option<f64> {
+        let e = self.estimate()?;
+        self.by_depth
+            .iter()
+            .filter(|(n, _)| *n >= MIN_FIT_STEPS)
+            .map(|(n, carried)| libm::fabs(carried / *n as f64 - e))
+            .reduce(f64::max)
+    }
+
     /// The share of operative detail the summary kept: a kept rule counts
     /// 1, a weakened one ½.
     pub fn estimate(&self) -> Option<f64> {
@@ -934,9 +1132,19 @@ impl FateCounts {
     }
 }
 
+/// The fewest steps at one depth that [`FateCounts::fit_gap`] reads.
+pub const MIN_FIT_STEPS: usize = 5;
+
 /// Retention measured from sessions: fates by kind, over every compaction
 /// whose summary could be read, counting only the rules the summary itself
-/// judged (not those the harness kept or put back).
+/// judged (not those the harness kept or put back, nor instruction files
+/// and skills, which are the harness's to put back), and only while the
+/// agent had a copy to summarise: a rule an earlier compaction dropped or
+/// contradicts, not said again since, is no new step. Each step is one
+/// round of the model's (§3: fidelity times retention): the share carried
+/// is the retention that best explains the steps (its maximum likelihood),
+/// and [`FateCounts::by_depth`] shows whether one retention per round fits
+/// them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasuredRetention {
     /// Logs read.
@@ -950,19 +1158,55 @@ pub struct MeasuredRetention {
 }
 
 impl MeasuredRetention {
-    /// Adds a session's compactions.
-    pub fn add(&mut self, audit: &SessionAudit) {
+    /// Adds a session's compactions (`audit` is of `transcript`).
+    pub fn add(&mut self, transcript: &Transcript, audit: &SessionAudit) {
         self.logs += 1;
-        for c in &audit.compactions {
+        // Per rule: how many summaries deep its copy is; none once lost.
+        let mut depth: Vec<Option<usize>> = alloc::vec![Some(0); audit.rules.len()];
+        let mut since = 0;
+        for (c, at) in audit
+            .compactions
+            .iter()
+            .zip(transcript.compactions.iter().map(|c| c.at))
+        {
+            // Said again since the compaction before: its own words.
+            for (i, rule) in audit.rules.iter().enumerate() {
+                if core::iter::once(&rule.message)
+                    .chain(&rule.restated)
+                    .any(|&m| since <= m && m < at)
+                    && let Some(d) = depth.get_mut(i)
+                {
+                    *d = Some(0);
+                }
+            }
+            since = at;
             if !c.readable {
-                self.unreadable += 1;
+                if c.kind == CompactionKind::Summary {
+                    self.unreadable += 1;
+                }
                 continue;
             }
             self.compactions += 1;
             for r in &c.rules {
-                if r.after_part.is_some_and(|p| p != AfterPart::Summary) {
+                let going_in = depth.get(r.index).copied().flatten();
+                let after = match (r.rule.fate, r.after_part) {
+                    (Fate::Reinjected, _) | (_, Some(AfterPart::Kept)) => Some(0),
+                    (Fate::Kept | Fate::Weakened, _) => going_in.map(|d| d + 1),
+                    (Fate::Dropped | Fate::Contradicted, _) => None,
+                };
+                if let Some(d) = depth.get_mut(r.index) {
+                    *d = after;
+                }
+                // Instruction files and skills are the harness's to put
+                // back, whole: no summary's retention.
+                if r.after_part.is_some_and(|p| p != AfterPart::Summary)
+                    || r.authority == Authority::Instructions
+                {
                     continue;
                 }
+                let Some(going_in) = going_in else {
+                    continue;
+                };
                 let counts = match self.kinds.iter_mut().find(|(k, _)| *k == r.rule.kind) {
                     Some((_, counts)) => counts,
                     None => {
@@ -977,11 +1221,27 @@ impl MeasuredRetention {
                     }
                 };
                 counts.rules += 1;
-                match r.rule.fate {
-                    Fate::Kept | Fate::Reinjected => counts.kept += 1,
-                    Fate::Weakened => counts.weakened += 1,
-                    Fate::Dropped => counts.dropped += 1,
-                    Fate::Contradicted => counts.contradicted += 1,
+                let carried = match r.rule.fate {
+                    Fate::Kept | Fate::Reinjected => {
+                        counts.kept += 1;
+                        1.0
+                    }
+                    Fate::Weakened => {
+                        counts.weakened += 1;
+                        0.5
+                    }
+                    Fate::Dropped => {
+                        counts.dropped += 1;
+                        0.0
+                    }
+                    Fate::Contradicted => {
+                        counts.contradicted += 1;
+                        0.0
+                    }
+                };
+                if let Some(bin) = counts.by_depth.get_mut(going_in.min(2)) {
+                    bin.0 += 1;
+                    bin.1 += carried;
                 }
             }
         }
@@ -1004,6 +1264,30 @@ struct Wire<'a> {
     broke_rules: bool,
     damaged_lines: Vec<usize>,
     compactions: Vec<WireCompaction<'a>>,
+    /// The rules across the compactions ([`super::lineage`]).
+    lineage: WireLineage,
+}
+
+#[derive(Serialize)]
+struct WireLineage {
+    #[serde(flatten)]
+    lineage: super::Lineage,
+    /// Calls that ran after a compaction lost their rule
+    /// ([`crate::actions_after_loss`]).
+    actions_after_loss: Vec<WireAfterLoss>,
+}
+
+#[derive(Serialize)]
+struct WireAfterLoss {
+    action: String,
+    call: String,
+    line: usize,
+    rule: usize,
+    rule_text: String,
+    fate: Fate,
+    compaction: usize,
+    compaction_line: usize,
+    governs: String,
 }
 
 #[derive(Serialize)]
@@ -1032,6 +1316,8 @@ struct WireCompaction<'a> {
     changed_ids: Vec<WireChangedId<'a>>,
     unsupported: &'a [Unsupported],
     cleared: Vec<WireCleared<'a>>,
+    /// What it lost, as a person reads it ([`super::report`]).
+    report: Option<super::CompactionReport>,
 }
 
 #[derive(Serialize)]
@@ -1213,6 +1499,7 @@ impl<'a> WireCompaction<'a> {
                     tool: m.tool_name.as_deref(),
                 })
                 .collect(),
+            report: None,
         }
     }
 }

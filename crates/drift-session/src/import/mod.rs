@@ -48,6 +48,13 @@
 //! turn; one with no message after the system prompt gets one empty turn of
 //! 1 token. Both say so in [`Imported::notices`].
 //!
+//! A log that records compactions with a summary gets its rounds where it
+//! compacted: the sizes are adjusted, segment by segment, until the
+//! simulation's rounds fall at the turns of the log's compactions (the
+//! turn of the message before each), keeping their proportions within a
+//! segment (`rounds.rs`; [`Notice::RoundsPlaced`] says how many fit). A
+//! tail that fills the context by itself becomes one turn.
+//!
 //! The harness is [`ImportOptions`]'s window (200,000 tokens), tail (8
 //! turns) and summary (8,000 tokens), trigger 100%. A system prompt that
 //! fills the window raises the window to twice the system prompt, rounded up
@@ -144,7 +151,10 @@
 //! call a scan of its command. A 10 MB session imports in well under a second (see
 //! `BENCHMARKS.md`).
 
+mod after;
+mod beside;
 mod patterns;
+mod rounds;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};
@@ -153,10 +163,13 @@ use core::fmt;
 
 pub use patterns::{PATTERNS, Pattern};
 
-use crate::audit::{MessageField, Place, places_in_context};
+pub use after::{ActionAfterLoss, actions_after_loss};
+pub use beside::{Beside, BesideCell, BesideRow, Measured, beside, measured};
+
+use crate::audit::{MessageField, Place};
 use crate::entail::scan::{self, EntityKind, Span, Token};
 use crate::entail::{Entailment, LexicalEntailment};
-use crate::rules::{BookRule, RuleBook, RuleForm, RulePlace};
+use crate::rules::{Authority, InForce, RuleForm, SessionFinder, StandingRule};
 use crate::transcript::text::{is_patch, patch_command};
 use crate::transcript::{
     CallStatus, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptError,
@@ -281,6 +294,11 @@ pub struct FactGuess {
     pub cue: &'static str,
     /// How many times the session states it, restatements included.
     pub occurrences: usize,
+    /// The rule in force it is ([`crate::InForce::rules`], the session
+    /// audit's [`crate::SessionAudit::rules`]): where its measured fates are.
+    pub rule: usize,
+    /// Who gave it.
+    pub authority: Authority,
 }
 
 /// Why an action is governed by the facts it is governed by.
@@ -395,6 +413,14 @@ pub enum Notice {
         /// Turns used.
         turns: u32,
     },
+    /// The turn sizes were adjusted so that the rounds fall at the log's
+    /// compactions.
+    RoundsPlaced {
+        /// Rounds at the log's turns.
+        placed: usize,
+        /// The log's compactions with a summary.
+        wanted: usize,
+    },
     /// An option was out of the engine's range.
     Clamped {
         /// Which option (`window_tokens`, `tail_turns`, `summary_tokens`).
@@ -419,6 +445,14 @@ impl fmt::Display for Notice {
             ),
             Notice::NoTurns => f.write_str(
                 "no message after the system prompt: one empty turn of 1 token stands in",
+            ),
+            Notice::RoundsPlaced { placed, wanted } if placed == wanted => write!(
+                f,
+                "turn sizes adjusted so the model's {wanted} round(s) fall at the turns where the log compacted"
+            ),
+            Notice::RoundsPlaced { placed, wanted } => write!(
+                f,
+                "turn sizes adjusted: the model's rounds fall at the first {placed} of the log's {wanted} compactions; the rest do not fit this harness"
             ),
             Notice::TurnsFolded { messages, turns } => write!(
                 f,
@@ -510,6 +544,25 @@ pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
         facts,
         actions,
     };
+    let mut scenario = scenario;
+    let targets: Vec<u32> = transcript
+        .compactions
+        .iter()
+        .filter(|c| c.kind == crate::transcript::CompactionKind::Summary)
+        .map(|c| {
+            c.at.checked_sub(1)
+                .and_then(|m| plan.message_turns.get(m))
+                .map_or(0, |t| t.turn)
+        })
+        .filter(|&t| t >= 1)
+        .collect();
+    if !targets.is_empty() {
+        let placed = rounds::place_rounds(&mut scenario, &targets);
+        notices.push(Notice::RoundsPlaced {
+            placed: placed.placed,
+            wanted: placed.wanted,
+        });
+    }
     Imported {
         scenario,
         format: transcript.format,
@@ -693,40 +746,6 @@ fn fact_role(m: &Message) -> Role {
     }
 }
 
-/// Whether the harness reads a fact from `m` again from disk after every
-/// compaction: a skill's body, and a `CLAUDE.md` (or `.claude/rules/`
-/// file) the agent read, in a Claude Code log.
-fn re_read(transcript: &Transcript, m: &Message) -> bool {
-    if transcript.format != TranscriptFormat::ClaudeCodeSession {
-        return false;
-    }
-    if m.provenance == Provenance::Skill {
-        return true;
-    }
-    if m.role != MessageRole::Tool || m.tool_name.as_deref() != Some("Read") {
-        return false;
-    }
-    let Some(call) = m.call_id.as_deref().and_then(|id| {
-        transcript
-            .messages
-            .iter()
-            .find(|c| c.is_call() && c.call_id.as_deref() == Some(id))
-    }) else {
-        return false;
-    };
-    let path = call
-        .tool_arguments
-        .as_deref()
-        .and_then(|a| serde_json::from_str::<serde_json::Value>(a).ok())
-        .and_then(|v| {
-            v.get("file_path")
-                .or_else(|| v.get("path"))
-                .and_then(|p| p.as_str().map(ToString::to_string))
-        })
-        .unwrap_or_default();
-    path.ends_with("CLAUDE.md") || path.contains(".claude/rules/")
-}
-
 /// Entity kinds that name a resource an action can act on.
 fn names_resource(kind: EntityKind) -> bool {
     matches!(
@@ -738,13 +757,10 @@ fn names_resource(kind: EntityKind) -> bool {
 /// Resources shorter than this are not compared.
 const MIN_RESOURCE: usize = 3;
 
+/// The facts of a session: its rules in force ([`InForce`], the rules the
+/// session audit judges), each at its first statement, in order.
 fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> {
-    let mut book = RuleBook::new();
-    for (i, m) in transcript.messages.iter().enumerate() {
-        if let Some(source) = m.rule_source() {
-            book.add(i, &m.text, source);
-        }
-    }
+    let in_force = InForce::read(transcript, &SessionFinder);
     let briefs: Vec<(usize, &str)> = transcript
         .messages
         .iter()
@@ -752,45 +768,54 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
         .filter(|(_, m)| m.provenance == Provenance::Brief)
         .map(|(i, m)| (i, m.text.as_str()))
         .collect();
-    // A rule is a fact at the first place it is stated; a rule only ever
-    // restated (by the model, a summary or a brief) is no fact of its own.
-    let mut stated: Vec<(&BookRule, RulePlace)> = book
-        .rules()
-        .iter()
-        .filter_map(|r| Some((r, *r.places.iter().find(|p| !p.quoted)?)))
-        .collect();
-    stated.sort_by_key(|(_, p)| (p.message, p.span.start));
-    let context = places_in_context(transcript, book.rules());
+    let mut order: Vec<usize> = (0..in_force.rules.len()).collect();
+    order.sort_by_key(|&i| {
+        let r = &in_force.rules[i];
+        (r.message, r.span.start)
+    });
     let mut ids = Ids::default();
-    let mut facts = Vec::with_capacity(stated.len());
-    for (rule, mut place) in stated {
-        let Some(m) = transcript.messages.get(place.message) else {
+    let mut facts = Vec::with_capacity(order.len());
+    for index in order {
+        let r = &in_force.rules[index];
+        // A rule its speaker withdrew is no rule the session keeps.
+        if r.withdrawn.is_some() {
+            continue;
+        }
+        let Some(m) = transcript.messages.get(r.message) else {
             continue;
         };
-        let clause = place.span;
-        if let Some(&span) = context.get(&(place.message, place.span.start)) {
-            place.span = span;
-        }
-        let message = place.message;
-        let text = place.span.of(&m.text);
-        let role = fact_role(m);
+        let message = r.message;
+        let clause = r.span;
+        // The sentence it is in: its lead-in names resources too ("We are
+        // still on libfoo 2.3.1, do not bump.").
+        let context = scan::sentences(&m.text)
+            .into_iter()
+            .map(|s| s.span)
+            .find(|s| s.start <= clause.start && clause.end <= s.end)
+            .filter(|s| s.end - s.start <= 2 * (clause.end - clause.start) + 160)
+            .unwrap_or(clause);
+        let role = match r.authority {
+            Authority::System | Authority::Instructions if m.provenance != Provenance::Skill => {
+                Role::System
+            }
+            Authority::ToolPolicy => Role::Tool,
+            _ => fact_role(m),
+        };
         // A subagent sees its own messages and its brief: a fact is
         // forwarded when it is the subagent's, or a brief after it carries
         // it (or there is no subagent to forward to).
         let forwarded = m.agent.is_some()
             || briefs.is_empty()
             || briefs.iter().any(|&(i, brief)| {
-                i > message && LexicalEntailment.judge(text, brief).entailment >= 0.5
+                i > message && LexicalEntailment.judge(&r.text, brief).entailment >= 0.5
             });
         let turn = if role == Role::System {
             0
         } else {
             turns.get(message).map_or(1, |t| t.turn.max(1))
         };
-        // The id from the rule's own words, the resources from its lead-in
-        // too ("We are still on libfoo 2.3.1, do not bump.").
-        let tokens = scan::tokens(&m.text, place.span);
-        let id = ids.unique(&slug(&scan::tokens(&m.text, clause)));
+        let tokens = scan::tokens(&m.text, context);
+        let id = ids.unique(&slug(&scan::tokens(&m.text, from_cue(&m.text, clause, r))));
         let mut resources: Vec<String> = tokens
             .iter()
             .filter(|t| t.entity.is_some_and(names_resource))
@@ -801,24 +826,24 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
             .collect();
         resources.sort_unstable();
         resources.dedup();
-        let (binds, bound) = match binding(text, &tokens, place.span.start) {
-            Some((binds, class)) if rule.kind == Kind::Binding => (Some(binds), Some(class)),
+        let (binds, bound) = match binding(&r.text, &scan::tokens(&m.text, clause), clause.start) {
+            Some((binds, class)) if r.kind == Kind::Binding => (Some(binds), Some(class)),
             _ => (None, None),
         };
         facts.push(FoundFact {
             fact: Fact {
                 id: id.clone(),
-                text: text.to_string(),
+                text: r.text.clone(),
                 role,
                 // A binding names no resource the scenario could hold: it
                 // is kept as the rule it is.
-                kind: if rule.kind == Kind::Binding && binds.is_none() {
+                kind: if r.kind == Kind::Binding && binds.is_none() {
                     Kind::StandingRule
                 } else {
-                    rule.kind
+                    r.kind
                 },
                 turn,
-                externalised: re_read(transcript, m),
+                externalised: crate::audit::harness_restores(transcript, r),
                 forwarded,
                 binds,
             },
@@ -828,15 +853,17 @@ fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> 
                     place: Place {
                         message,
                         field: MessageField::Text,
-                        span: place.span,
+                        span: clause,
                     },
                     record: m.record,
                     role: m.role,
                     turn,
                 },
-                form: rule.form,
-                cue: rule.cue,
-                occurrences: rule.count(),
+                form: r.form,
+                cue: r.cue,
+                occurrences: 1 + r.restated.len(),
+                rule: index,
+                authority: r.authority,
             },
             message,
             resources,
@@ -904,6 +931,34 @@ const FILLER: &[&str] = &[
     "a", "an", "and", "are", "be", "for", "i", "in", "is", "it", "of", "on", "or", "please", "the",
     "this", "to", "we", "you",
 ];
+
+/// The part of a rule's sentence its id is made from: from its cue on when
+/// the cue opens a later clause ("We are still on libfoo 2.3.1, do not
+/// bump" is `do-not-bump`), the whole clause otherwise ("Refunds above 500
+/// EUR must go through refund-approvals" keeps its subject).
+fn from_cue(text: &str, clause: Span, rule: &StandingRule) -> Span {
+    let plain = !rule.cue.contains(['#', '*']) && rule.cue.len() >= 4;
+    let said = text.get(clause.start..clause.end).unwrap_or_default();
+    if !plain || !matches!(rule.form, RuleForm::Prohibition | RuleForm::Obligation) {
+        return clause;
+    }
+    let lower = said.to_ascii_lowercase();
+    match lower.find(rule.cue) {
+        Some(at)
+            if said.get(..at).is_some_and(|lead| {
+                let lead = lead.trim_end().to_ascii_lowercase();
+                lead.split_whitespace().count() > 2
+                    && (lead.ends_with(',') || lead.ends_with(" but") || lead.ends_with(';'))
+            }) =>
+        {
+            Span {
+                start: clause.start + at,
+                end: clause.end,
+            }
+        }
+        _ => clause,
+    }
+}
 
 /// The first content words of a rule as an id (`never-restart-payments-api`).
 fn slug(tokens: &[Token<'_>]) -> String {
@@ -1346,7 +1401,9 @@ mod tests {
             .iter()
             .map(|a| a.governed_by.len())
             .collect();
-        assert_eq!(governed, [1, 1, 1]);
+        // The push names nothing a rule names: every standing rule before
+        // it governs it (the scope rule is no standing rule).
+        assert_eq!(governed, [1, 1, 2]);
     }
 
     #[test]
@@ -1402,11 +1459,15 @@ mod tests {
 
     #[test]
     fn ids_are_slugs_made_unique() {
-        let t = transcript(alloc::vec![Message::new(
-            MessageRole::User,
-            "Do not restart payments-api now. Do not restart payments-api, not today. do not   restart PAYMENTS-API now.",
-            1
-        )]);
+        // The same rule said again in a later message is one fact.
+        let t = transcript(alloc::vec![
+            Message::new(
+                MessageRole::User,
+                "Do not restart payments-api now. Do not restart payments-api, not today.",
+                1
+            ),
+            Message::new(MessageRole::User, "do not   restart PAYMENTS-API now.", 2),
+        ]);
         let imported = import(&t, &ImportOptions::default());
         let ids: Vec<&str> = imported.facts.iter().map(|f| f.id.as_str()).collect();
         assert_eq!(

@@ -25,12 +25,31 @@
 //!    "record every step"), or puts the work somewhere ("write the plan
 //!    into `driver_ROADMAP.md`").
 //!
-//! In a brief, which only instructs, a clause that opens with any verb is
-//! an instruction for the whole of the subagent's work; a list's heading
-//! ("Read these files:") is not. Each answer to the agent's questions is
-//! the user's choice. In a long structured paste (a plan, a spec, a
-//! review), only strong cues count: most of its lines are content, not
-//! instructions.
+//! A brief lists the subagent's task as steps ("Check …", "Grep for …",
+//! "List …"): those are not rules; a step that says how thoroughly to work
+//! ("Read these files in full", "read this file fully") is, and so is any
+//! clause with a cue. Each answer to the agent's questions is the user's
+//! choice, also an option picked by its letter ("B. 标准版") or a question
+//! answered on its line ("…？你决定", "…? yes").
+//!
+//! Not all of a typed message is the user's own:
+//!
+//! - in a long structured paste (a plan, a spec, a long document), and in
+//!   the stretch of a message formatted as an assistant's answer, only a
+//!   strong cue in a clause that directs counts ("Never edit …", not "the
+//!   gateway must not drop frames"); under a heading that names its items
+//!   rules ("## Conventions", "约束") each item is one;
+//! - after a first line that hands over someone else's review or
+//!   suggestions ("结合以下意见…", "What do you think of the following
+//!   review?"), and in a paragraph of another program's output (its marks,
+//!   an agent's "file.js (line 60)" citations), nothing is;
+//! - in a pasted box diagram only the notes the user typed into it are
+//!   read (after a gap and "- ", or after the box's edge), each a change
+//!   they want held unless it asks something.
+//!
+//! A role ("You are auditing …", "你要作为…") or a goal ("The goal is …")
+//! frames the task; a short "Label: a, b, c" or "snake_case_name, what it
+//! holds" defines something (a binding).
 
 use alloc::vec::Vec;
 
@@ -173,6 +192,8 @@ impl Words {
             let ok = match part {
                 "#" => self.named(j),
                 "*" => true,
+                // A verb's -ing form ("before touching").
+                "*ing" => self.text(j).len() > 4 && self.text(j).ends_with("ing"),
                 _ => self.text(j) == part,
             };
             if !ok {
@@ -247,6 +268,9 @@ const CJK_NOT: &[&str] = &[
     "不是很",
     "是不是",
     "不能用",
+    "我用",
+    "已用",
+    "优先级",
 ];
 
 /// Chinese cues of how or where the work is done: a rule even inside a
@@ -381,9 +405,32 @@ fn in_list(list: &[&str], w: &str) -> bool {
 
 /// The rule a clause states, if it states one.
 fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
+    let found = classify_clause(clause, typed, pasted)?;
+    // "Actually, keep the fixtures in CI": a directive that corrects what
+    // came before it.
+    let opens_correcting = clause
+        .trim_start()
+        .get(..8)
+        .is_some_and(|w| w.eq_ignore_ascii_case("actually"));
+    if !pasted
+        && opens_correcting
+        && !matches!(
+            found.0,
+            RuleForm::CarveOut | RuleForm::Binding | RuleForm::Correction
+        )
+    {
+        return Some((RuleForm::Correction, "actually"));
+    }
+    Some(found)
+}
+
+fn classify_clause(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'static str)> {
     let trimmed = clause.trim();
     if trimmed.is_empty() {
         return None;
+    }
+    if !pasted && typed == Typed::Chat && named_definition(trimmed) {
+        return Some((RuleForm::Binding, "a definition"));
     }
     if trimmed.chars().any(is_unspaced) {
         return classify_unspaced(trimmed, typed, pasted);
@@ -405,13 +452,18 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
     if typed == Typed::Answers || answered(trimmed) {
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
-    if definition(&w, first, trimmed) {
+    if !pasted && typed == Typed::Chat && label_list(trimmed) {
+        return Some((RuleForm::Binding, "a list the user defines"));
+    }
+    if !pasted && definition(&w, first, trimmed) {
         return Some((RuleForm::Binding, "a definition"));
     }
+    // "Do not speculate;" is no question, "do we need it" is.
+    let negated = matches!(w.text(first + 1), "not" | "nt");
     let question = trimmed.ends_with('?')
         || (in_list(QUESTION_OPENERS, opener)
-            && !trimmed.ends_with('.')
-            && !trimmed.ends_with('!'));
+            && !negated
+            && !trimmed.ends_with(['.', '!', ';', '；', ':']));
     let polite = ["could you", "can you", "would you", "will you"]
         .iter()
         .any(|p| w.find(p, first) == Some(first));
@@ -441,9 +493,19 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
     }
     let state = in_list(STATE_OPENERS, opener)
-        && !["want you", "need you", "would like", "prefer", "expect"]
-            .iter()
-            .any(|p| w.find(p, first).is_some());
+        && ![
+            "want you",
+            "need you",
+            "would like",
+            "prefer",
+            "expect",
+            "read-only",
+            "read only",
+            "when i say",
+            "i meant",
+        ]
+        .iter()
+        .any(|p| w.find(p, first).is_some());
     if state && !(w.find("you", first).is_some() && has_strong(&w, first, "state")) {
         return None;
     }
@@ -473,12 +535,44 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
                 | "in english"
                 | "in chinese"
                 | "as a table"
+                | "to measure"
+                | "done by"
+                | "done with"
         );
         if cue == "only" && !instructs_only(&w, first, at) && !after_label(trimmed, "only") {
             continue;
         }
+        if cue == "stop"
+            && (at + 1 >= w.len() || in_list(&["here", "now", "there", "and"], w.text(at + 1)))
+        {
+            // "Stop here and write up what changed": this turn's halt.
+            continue;
+        }
+        if cue == "the goal is" && typed == Typed::Brief {
+            // A brief's goal is its task.
+            continue;
+        }
+        if cue == "if" && !outside_parentheses(trimmed, "if") {
+            // "`README.md` (if present)": a list entry's condition.
+            continue;
+        }
+        // In pasted material a strong cue counts where it instructs ("Never
+        // edit X", "as requested"), not where it describes ("the gateway
+        // must not drop frames").
+        if pasted && !directive(&w, first) && !cue.starts_with("as ") {
+            continue;
+        }
+        // A role or a goal is the task's frame, not a rule: "You are
+        // auditing the cold-boot files of each agent".
+        if (strength == Strength::Weak || cue == "no *") && framing(&w, first) {
+            continue;
+        }
         match strength {
-            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+            // "Check the runbook before touching nodes": an order before a
+            // recurring act holds even after a task's verb.
+            Strength::Strong
+                if pasted || !task_opener || is_constraint(form) || cue == "before *ing" =>
+            {
                 return Some((form, cue));
             }
             Strength::Weak if pasted => {}
@@ -490,20 +584,87 @@ fn classify(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm, &'sta
         return None;
     }
     // A verb of standing instructions, or the work put somewhere.
-    if in_list(STANDING_VERBS, opener) && w.len() - first >= 2 {
+    if (in_list(STANDING_VERBS, opener) || gerund_of(opener, STANDING_VERBS))
+        && w.len() - first >= 2
+    {
         return Some((RuleForm::Obligation, "an instruction that holds"));
     }
     if in_list(PLACING_VERBS, opener) && places_something(&w, first) {
         return Some((RuleForm::Obligation, "where the work goes"));
     }
+    // In a brief, the steps it lists ("Check …", "Grep for …", "List …")
+    // are the one-off task; a step that says how thoroughly to do it
+    // ("Read the full .gitignore", "read this file fully") holds for the
+    // whole of the work.
     if typed == Typed::Brief
-        && (task_opener || in_list(STANDING_VERBS, opener))
-        && !trimmed.ends_with(':')
+        && task_opener
         && w.len() - first >= 3
+        && (first..w.len()).any(|i| in_list(THOROUGHLY, w.text(i)))
     {
         return Some((RuleForm::Obligation, "an instruction of the brief"));
     }
     None
+}
+
+/// Words that say how thoroughly a step is done: "read the full file",
+/// "read it fully", "the entire log".
+const THOROUGHLY: &[&str] = &[
+    "full",
+    "fully",
+    "entire",
+    "entirely",
+    "whole",
+    "verbatim",
+    "thoroughly",
+    "completely",
+    "exhaustively",
+];
+
+/// Whether a clause instructs: it opens with a verb of instruction, a
+/// negation or a modal word, or speaks to the agent ("you", "we").
+fn directive(w: &Words, first: usize) -> bool {
+    let opener = w.text(first);
+    opens_instruction(opener)
+        || in_list(
+            &[
+                "never", "dont", "do", "no", "always", "only", "avoid", "must", "you", "we",
+                "please", "make", "ensure", "prefer",
+            ],
+            opener,
+        )
+}
+
+/// Whether a clause frames the work rather than constrains it: a role
+/// ("you are …", "your job is …") or a goal ("the goal is …").
+fn framing(w: &Words, first: usize) -> bool {
+    [
+        "you are",
+        "youre",
+        "your job",
+        "your task",
+        "your mission",
+        "your role",
+        "the goal is",
+    ]
+    .iter()
+    .any(|p| w.find(p, first) == Some(first))
+}
+
+/// Whether `word` is the "-ing" form of a verb of `verbs` ("recording",
+/// "logging", "writing").
+fn gerund_of(word: &str, verbs: &[&str]) -> bool {
+    let Some(stem) = word.strip_suffix("ing") else {
+        return false;
+    };
+    if stem.len() < 2 {
+        return false;
+    }
+    let undoubled = stem
+        .get(..stem.len() - 1)
+        .filter(|s| stem.ends_with(|c: char| s.ends_with(c)));
+    verbs
+        .iter()
+        .any(|v| *v == stem || undoubled == Some(*v) || v.strip_suffix('e') == Some(stem))
 }
 
 /// Whether `word` (lower-case) is a verb an instruction opens with.
@@ -520,21 +681,43 @@ fn after_label(clause: &str, word: &str) -> bool {
         .any(|(i, _)| lower[..i].trim_end().ends_with(':'))
 }
 
+/// Whether the word `word` (lower-case) is in `clause` outside any
+/// parenthesis.
+fn outside_parentheses(clause: &str, word: &str) -> bool {
+    let mut depth = 0usize;
+    let mut outside = alloc::string::String::with_capacity(clause.len());
+    for c in clause.chars() {
+        match c {
+            '(' | '（' => depth += 1,
+            ')' | '）' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => outside.extend(c.to_lowercase()),
+            _ => {}
+        }
+    }
+    outside
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| w == word)
+}
+
 /// A line that picks one of the agent's options: an option letter and a
 /// stop or colon ("B. 标准版：…", "C) both").
 fn option_choice(clause: &str) -> bool {
     let t = clause.trim_start_matches(['-', '*', ' ']);
     let mut chars = t.chars();
+    let (letter, mark, after) = (chars.next(), chars.next(), chars.next());
+    // "C:\Users\…" and "D:/data" are drives, not options.
+    let drive = mark == Some(':') && matches!(after, Some('\\' | '/'));
     matches!(
-        (chars.next(), chars.next()),
+        (letter, mark),
         (Some('A'..='E'), Some('.' | ')' | '：' | ':' | '、'))
-    ) && t.chars().count() > 4
+    ) && !drive
+        && t.chars().count() > 4
 }
 
 /// A question the agent asked, answered in the same line ("… before the
 /// code? yes", "…？你决定"): the user's decision.
 fn answered(clause: &str) -> bool {
-    let t = clause.trim_end_matches(['.', '。', '!', '！', ' ']);
+    let t = clause.trim_end_matches(['.', '。', '!', '！', ' ', '，', ',']);
     let lower = t.to_lowercase();
     [
         "? yes",
@@ -552,6 +735,60 @@ fn answered(clause: &str) -> bool {
     ]
     .iter()
     .any(|a| lower.ends_with(a))
+}
+
+/// An identifier and what it holds, as a user specifies a schema or a
+/// config: "2. user_data_store，用户的个人数据", "retry_limit: how often a
+/// job is retried".
+fn named_definition(clause: &str) -> bool {
+    let t = clause.trim_start_matches(['-', '*', ' ']);
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let t = match t.get(digits..) {
+        Some(r) if digits > 0 && (r.starts_with(". ") || r.starts_with('.')) => {
+            r.trim_start_matches('.').trim_start()
+        }
+        _ => t,
+    };
+    let name_len = t
+        .chars()
+        .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
+        .map(char::len_utf8)
+        .sum::<usize>();
+    let Some(name) = t.get(..name_len) else {
+        return false;
+    };
+    let rest = t.get(name_len..).unwrap_or("");
+    let Some(what) = ['，', ',', ':', '：']
+        .iter()
+        .find_map(|m| rest.strip_prefix(*m))
+    else {
+        return false;
+    };
+    name.contains('_')
+        && name.len() >= 4
+        && !name.starts_with('_')
+        && what.trim().chars().count() >= 4
+}
+
+/// A label and the list it names, said on its own: "Approp subtypes:
+/// Supplemental, Maintenance, Enhancement", "Environments: dev, staging,
+/// prod" (three or more short items).
+fn label_list(clause: &str) -> bool {
+    let Some((label, items)) = clause.split_once(": ") else {
+        return false;
+    };
+    let label_words = label.split_whitespace().count();
+    let items: Vec<&str> = items
+        .trim_end_matches(['.', ';'])
+        .split(", ")
+        .map(str::trim)
+        .collect();
+    (1..=4).contains(&label_words)
+        && !label.contains(['(', '`'])
+        && items.len() >= 3
+        && items.iter().all(|i| {
+            !i.is_empty() && i.split_whitespace().count() <= 3 && !i.contains(['`', '/', '\\', '{'])
+        })
 }
 
 /// A definition the user gives: a short name, `=`, what it is ("FY = July
@@ -647,6 +884,22 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
     if bare.chars().count() < 3 {
         return None;
     }
+    // A lead-in ("注意要根据最新目标：") introduces the rule; a role ("你要
+    // 作为一个顶级的系统架构师") frames the task.
+    let lead_in = clause.trim_end().ends_with(['：', ':']);
+    let role = [
+        "你要作为",
+        "你作为",
+        "作为一个",
+        "作为一名",
+        "你是一个",
+        "你是一名",
+    ]
+    .iter()
+    .any(|r| bare.starts_with(r));
+    if (lead_in || role) && !typed_strong_cjk(clause) {
+        return None;
+    }
     let task_opener = CJK_TASK_VERBS.iter().any(|v| bare.starts_with(v));
     for &(cue, form, strength) in CJK_CUES {
         let Some(at) = clause.find(cue) else { continue };
@@ -661,7 +914,11 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
         }
         let method = CJK_METHOD.contains(&cue);
         match strength {
-            Strength::Strong if pasted || !task_opener || is_constraint(form) => {
+            // "Check the runbook before touching nodes": an order before a
+            // recurring act holds even after a task's verb.
+            Strength::Strong
+                if pasted || !task_opener || is_constraint(form) || cue == "before *ing" =>
+            {
                 return Some((form, cue));
             }
             Strength::Weak if !pasted && (!task_opener || method) => return Some((form, cue)),
@@ -678,6 +935,38 @@ fn classify_unspaced(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleFo
             .filter(|(_, cue)| *cue != "an instruction that holds");
     }
     None
+}
+
+/// Whether a clause of a script written without spaces holds a strong
+/// cue of typed text.
+fn typed_strong_cjk(clause: &str) -> bool {
+    CJK_CUES
+        .iter()
+        .any(|(cue, _, strength)| *strength == Strength::Strong && clause.contains(cue))
+}
+
+/// The strong cue (or an ordering's) of a clause in a script written
+/// without spaces, in text that only instructs: "严禁硬编码凭证", "先阅读
+/// 文档，然后提问"; a cue inside a word that does not mean it is none.
+pub(crate) fn unspaced_cue(clause: &str) -> Option<(RuleForm, &'static str)> {
+    let lead_in = clause.trim_end_matches(['*', ' ']).ends_with(['：', ':']);
+    if !clause.chars().any(is_unspaced) || lead_in {
+        return None;
+    }
+    CJK_CUES
+        .iter()
+        .filter(|(_, form, strength)| *strength == Strength::Strong || *form == RuleForm::Ordering)
+        .find(|(cue, _, _)| {
+            clause.match_indices(cue).any(|(at, _)| {
+                !CJK_NOT.iter().any(|n| {
+                    n.contains(cue) && {
+                        let lead = n.find(cue).unwrap_or(0);
+                        at >= lead && clause.get(at - lead..).is_some_and(|s| s.starts_with(n))
+                    }
+                })
+            })
+        })
+        .map(|&(cue, form, _)| (form, cue))
 }
 
 /// Cuts a sentence into clauses: at `;`, at a `!` between words, and at
@@ -701,9 +990,18 @@ fn clauses(text: &str, span: Span, mut f: impl FnMut(Span)) {
         let answer_follows = matches!(c, '？' | '?') && {
             let rest = s[i + c.len_utf8()..].lines().next().unwrap_or("").trim();
             let lower = rest.to_lowercase();
+            // "…？yes", or an answer that more words follow after a stop
+            // ("…？你决定，根据最新功能设计").
             !rest.is_empty()
-                && rest.chars().count() <= 6
-                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"].iter().any(|a| lower.starts_with(a))
+                && ["yes", "no", "ok", "你决定", "是", "好", "可以", "对", "不"]
+                    .iter()
+                    .any(|a| {
+                        lower.starts_with(a)
+                            && (rest.chars().count() <= 6
+                                || lower.get(a.len()..).is_some_and(|after| {
+                                    after.starts_with(['，', ',', '。', '；', ';', ' '])
+                                }))
+                    })
         };
         let cut = match c {
             '？' | '?' if answer_follows => false,
@@ -739,6 +1037,75 @@ fn is_paste(text: &str) -> bool {
         || text.len() >= 6_000
 }
 
+/// In a long message formatted the way an assistant's answer is (bold
+/// spans, check marks, headings, three or more), the stretch from its
+/// first formatted paragraph to its last: another model's answer, pasted.
+/// What the user wrote before or after it is their own.
+fn formatted_answer(text: &str) -> Option<Span> {
+    const MARKS: [&str; 5] = ["**", "✅", "❌", "✔", "###"];
+    if text.len() < 1_200 {
+        return None;
+    }
+    let count = |t: &str| MARKS.iter().map(|m| t.matches(m).count()).sum::<usize>();
+    if count(text) < 6 {
+        return None;
+    }
+    let mut region: Option<Span> = None;
+    let mut at = 0;
+    for para in text.split("\n\n") {
+        let span = Span::new(at, at + para.len());
+        at += para.len() + 2;
+        if count(para) > 0 {
+            region = Some(region.map_or(span, |r| Span::new(r.start, span.end)));
+        }
+    }
+    region
+}
+
+/// Nouns of material someone else wrote that a lead-in hands over: a
+/// review, comments, suggestions, feedback.
+const HANDED_OVER: &[&str] = &[
+    "意见",
+    "建议",
+    "反馈",
+    "评审",
+    "评论",
+    "review:",
+    "review.",
+    "review below",
+    "following review",
+    "reviewer",
+    "feedback",
+    "comments",
+    "suggestions",
+];
+
+/// Where a message's own words end when its first line hands over
+/// material pasted after it ("What do you make of the following review?",
+/// "结合以下意见进一步优化"): the lines after it are the other author's,
+/// not the user's rules (the user adopts them as the task, not as rules).
+fn handed_over(text: &str) -> Option<usize> {
+    let first_end = text.find('\n')?;
+    let first = text.get(..first_end)?.to_lowercase();
+    let rest = text.get(first_end..)?;
+    let body_lines = rest.lines().filter(|l| !l.trim().is_empty()).count();
+    let pointed = [
+        "以下",
+        "如下",
+        "下面",
+        "一下意见",
+        "following",
+        "below",
+        "these",
+        "this review",
+    ]
+    .iter()
+    .any(|p| first.contains(p));
+    let own = ["我的", "my "].iter().any(|p| first.contains(p));
+    (body_lines >= 3 && pointed && !own && HANDED_OVER.iter().any(|n| first.contains(n)))
+        .then_some(first_end)
+}
+
 /// Marks another program's output carries: Claude Code's and other
 /// terminals' tree and status glyphs, box drawing.
 const PROGRAM_MARKS: &[char] = &[
@@ -763,7 +1130,7 @@ fn pasted_spans(text: &str) -> Vec<Span> {
             return;
         }
         let lines = para.lines().filter(|l| !l.trim().is_empty()).count();
-        let program = para.chars().any(|c| PROGRAM_MARKS.contains(&c));
+        let program = para.chars().any(|c| PROGRAM_MARKS.contains(&c)) || cites_lines(para);
         let formatted = ANSWER_MARKS.iter().filter(|m| para.contains(*m)).count();
         if program || (long && lines >= 3 && formatted >= 1) {
             out.push(Span::new(a, b));
@@ -778,6 +1145,18 @@ fn pasted_spans(text: &str) -> Vec<Span> {
     }
     flush(start, text.len(), &mut out);
     out
+}
+
+/// Whether a paragraph cites file lines the way an agent's report does
+/// ("ui.js (line 60)", twice or more): another agent's output, pasted.
+fn cites_lines(para: &str) -> bool {
+    para.match_indices("(line ")
+        .filter(|(i, m)| {
+            para.get(i + m.len()..)
+                .is_some_and(|rest| rest.starts_with(|c: char| c.is_ascii_digit()))
+        })
+        .count()
+        >= 2
 }
 
 /// Every rule clause of a text people typed.
@@ -804,13 +1183,51 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         return out;
     }
     let pasted = typed == Typed::Chat && is_paste(text);
-    let paste = if typed == Typed::Chat && !pasted {
+    let mut paste = if typed == Typed::Chat && !pasted {
         pasted_spans(text)
     } else {
         Vec::new()
     };
+    let answer = if typed == Typed::Chat && !pasted {
+        formatted_answer(text)
+    } else {
+        None
+    };
+    if typed == Typed::Chat
+        && let Some(end) = handed_over(text)
+    {
+        paste.push(Span::new(end, text.len()));
+    }
+    let notes = if typed == Typed::Chat {
+        annotations(text)
+    } else {
+        Vec::new()
+    };
+    // Under a heading that names its items rules ("## Conventions"), each
+    // item is one, in a pasted plan too.
+    let mut rule_section = false;
     read(text, Source::Chat, |unit| {
-        if unit.region == Region::Harness || unit.kind == UnitKind::Heading {
+        if unit.region == Region::Harness {
+            return;
+        }
+        if unit.kind == UnitKind::Heading {
+            rule_section = names_rules(unit.span.of(text));
+            // A line in bold is stressed, not a title, when it instructs:
+            // "**Read these files in full**".
+            let line = unit.span.of(text);
+            let bold = line.starts_with("**") && line.ends_with("**");
+            if bold
+                && let Some(inner) = line.get(2..line.len() - 2)
+                && let Some((form, cue)) = classify(inner, typed, pasted)
+            {
+                out.push(Rule {
+                    span: Span::new(unit.span.start + 2, unit.span.end - 2),
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
             return;
         }
         if paste
@@ -822,8 +1239,22 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
         if unit.kind == UnitKind::Row && typed != Typed::Answers {
             return;
         }
+        if notes
+            .iter()
+            .any(|n| unit.span.start <= n.start && n.end <= unit.span.end)
+        {
+            // A diagram's line: only the user's notes in it are read.
+            return;
+        }
+        let mut found = false;
+        let mut tails: Vec<Span> = Vec::new();
+        let inside = |r: Option<Span>| {
+            r.is_some_and(|a| a.start <= unit.span.start && unit.span.end <= a.end)
+        };
+        let pasted = pasted || inside(answer);
         clauses(text, unit.span, |clause| {
             if let Some((form, cue)) = classify(clause.of(text), typed, pasted) {
+                found = true;
                 out.push(Rule {
                     span: clause,
                     kind: form.kind(),
@@ -831,9 +1262,187 @@ pub(crate) fn find(text: &str, typed: Typed) -> Vec<Rule> {
                     cue,
                     quoted: false,
                 });
+            } else if let Some(dash) = clause.of(text).rfind(" — ") {
+                // "`notes.md` — read this file fully": what follows a
+                // dash may instruct on its own.
+                tails.push(Span::new(clause.start + dash + " — ".len(), clause.end));
             }
         });
+        for tail in tails {
+            if let Some((form, cue)) = classify(tail.of(text), typed, pasted) {
+                found = true;
+                out.push(Rule {
+                    span: tail,
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
+        }
+        if rule_section && !found && unit.kind == UnitKind::Item {
+            out.push(Rule {
+                span: unit.span,
+                kind: RuleForm::Obligation.kind(),
+                form: RuleForm::Obligation,
+                cue: "an item under a heading of rules",
+                quoted: false,
+            });
+        }
     });
+    // A note the user put into a pasted design is a change they want to
+    // hold, unless it asks something: then only a part with a cue of its
+    // own is ("is this the right API? it should call the skill's tool").
+    for note in notes {
+        let n = note.of(text);
+        let asks = n.contains(['?', '？', '吗', '嘛']);
+        let mut from = 0;
+        let mut keep: Option<Span> = None;
+        let mut parts: Vec<(Span, bool)> = Vec::new();
+        for (i, c) in n.char_indices().chain(core::iter::once((n.len(), '，'))) {
+            if !matches!(c, '，' | ',' | '；' | ';') {
+                continue;
+            }
+            let part = n.get(from..i).unwrap_or("");
+            let lead = part.len() - part.trim_start().len();
+            let t = part.trim();
+            let span = Span::new(note.start + from + lead, note.start + from + lead + t.len());
+            from = i + c.len_utf8();
+            parts.push((span, t.ends_with(['?', '？', '吗', '嘛'])));
+        }
+        for (span, question) in parts {
+            if question {
+                keep = None;
+                continue;
+            }
+            keep = Some(keep.map_or(span, |k| Span::new(k.start, span.end)));
+            let t = keep.map_or("", |k| k.of(text));
+            if t.chars().count() < 3 {
+                continue;
+            }
+            let rule = classify(t, typed, false)
+                .or((!asks).then_some((RuleForm::Obligation, "a note on a pasted design")));
+            if let (Some((form, cue)), Some(k)) = (rule, keep) {
+                out.retain(|r: &Rule| r.span.start != k.start);
+                out.push(Rule {
+                    span: k,
+                    kind: form.kind(),
+                    form,
+                    cue,
+                    quoted: false,
+                });
+            }
+        }
+    }
+    out.sort_by_key(|r| (r.span.start, r.span.end));
+    out
+}
+
+/// Words of a heading that names what is under it rules: conventions,
+/// constraints, guidelines, principles.
+const RULE_HEADINGS: &[&str] = &[
+    "convention",
+    "conventions",
+    "rule",
+    "rules",
+    "constraint",
+    "constraints",
+    "guideline",
+    "guidelines",
+    "principle",
+    "principles",
+    "guardrail",
+    "guardrails",
+    "invariant",
+    "invariants",
+    "non-negotiables",
+    "约束",
+    "规则",
+    "规范",
+    "原则",
+    "注意事项",
+];
+
+/// Whether a heading names its items rules ("## Conventions", "Hard
+/// rules", "约束").
+fn names_rules(heading: &str) -> bool {
+    let lower = heading.to_lowercase();
+    lower
+        .split(|c: char| !(c.is_alphanumeric() || c == '-'))
+        .any(|w| RULE_HEADINGS.contains(&w))
+        || RULE_HEADINGS
+            .iter()
+            .filter(|h| h.chars().any(is_unspaced))
+            .any(|h| lower.contains(h))
+}
+
+/// The notes a user typed into a pasted diagram's lines: in a line drawn
+/// with box characters, text after a wide gap that opens with "- "
+/// ("│  Phase 2 — loading    - don't name the method here   │"), up to
+/// the next wide gap or box character.
+fn annotations(text: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in text.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        if !line.contains('│') {
+            continue;
+        }
+        // A note typed after the box's edge, after a stop of its own:
+        // "…   │；3. give the user two options here。".
+        if let Some(edge) = line.rfind('│') {
+            let after = line.get(edge + '│'.len_utf8()..).unwrap_or("");
+            if let Some(rest) = after
+                .trim_start()
+                .strip_prefix('；')
+                .or_else(|| after.trim_start().strip_prefix(';'))
+            {
+                let rest = rest.trim_start();
+                let digits = rest.chars().take_while(char::is_ascii_digit).count();
+                let rest = match rest.get(digits..) {
+                    Some(r) if digits > 0 && r.starts_with(". ") => r.get(2..).unwrap_or(""),
+                    _ => rest,
+                };
+                let end = rest
+                    .find('。')
+                    .map_or(rest.trim_end().len(), |e| e + '。'.len_utf8());
+                let note = rest.get(..end).unwrap_or("").trim();
+                if note.chars().count() >= 4 {
+                    let offset = line.len() - rest.len();
+                    out.push(Span::new(start + offset, start + offset + note.len()));
+                }
+            }
+        }
+        let mut from = 0;
+        while let Some(k) = line.get(from..).and_then(|r| r.find("  - ")) {
+            let gap = from + k;
+            let before = line.get(..gap).unwrap_or("");
+            let content_before = before
+                .trim_matches(|c: char| c.is_whitespace() || c == '│')
+                .chars()
+                .count()
+                > 0;
+            let note_start = gap + "  - ".len();
+            let rest = line.get(note_start..).unwrap_or("");
+            let note_len = rest
+                .find("   ")
+                .into_iter()
+                .chain(rest.find('│'))
+                .min()
+                .unwrap_or(rest.trim_end().len());
+            let note = rest.get(..note_len).unwrap_or("").trim();
+            if content_before && note.chars().count() >= 4 {
+                let lead = rest.len() - rest.trim_start().len();
+                let s = start + note_start + lead;
+                out.push(Span::new(s, s + note.len()));
+            }
+            from = note_start + note_len.max(1);
+            while from < line.len() && !line.is_char_boundary(from) {
+                from += 1;
+            }
+        }
+    }
     out
 }
 
@@ -894,6 +1503,127 @@ mod tests {
         ] {
             assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
         }
+    }
+
+    #[test]
+    fn a_brief_s_steps_are_the_task_and_its_manner_a_rule() {
+        let brief = "Search the repo for the config loader.\n\n1. Check if there is a `config/` folder\n2. Grep for \"load_config\" across all .py files\n3. Read the full README.md\n   - D:\\work\\app\\settings.toml\n   - `docs/setup.md` (if present)\n\nReport under 300 words.";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(
+            found,
+            ["Read the full README.md", "Report under 300 words."]
+        );
+    }
+
+    #[test]
+    fn options_picked_and_questions_answered_in_the_line() {
+        let text = "- B. 标准版：只展示核心结果\n  - C. 在第三步才要求登录；  - A. 先展示摘要\n是否保留现有的登录页？你决定，按最新设计来";
+        let found = rules(text);
+        assert!(found.contains(&"B. 标准版：只展示核心结果"), "{found:?}");
+        assert!(
+            found.iter().any(|r| r.starts_with("C. 在第三步")),
+            "{found:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .any(|r| r.starts_with("是否保留现有的登录页？你决定")),
+            "{found:?}"
+        );
+        let answers = "Deploy target: staging first? yes\nnext the cache size is fixed";
+        assert_eq!(rules(answers), ["Deploy target: staging first? yes"]);
+    }
+
+    #[test]
+    fn material_handed_over_is_not_the_user_s() {
+        let text = "What do you think of the following review comments?\nThe API must stay versioned.\nNever expose the admin port.\nUse one queue per tenant.";
+        assert!(rules(text).is_empty(), "{:?}", rules(text));
+        let own = "My comments below:\n- never expose the admin port\n- use one queue per tenant\n- keep the API versioned";
+        assert_eq!(rules(own).len(), 3, "{:?}", rules(own));
+    }
+
+    #[test]
+    fn a_plan_s_conventions_are_rules_and_its_steps_are_not() {
+        let plan = "Implement the following plan:\n\n# Plan: Move the docs site\n\n## Steps\n1. Copy the pages to `site/`\n2. Update the links\n\n## Conventions\n- Page names in kebab-case\n- Images under `site/img/`\n\n## Verification\n- All links resolve\n\nComments go above the code they describe, as requested.";
+        assert_eq!(
+            rules(plan),
+            [
+                "Page names in kebab-case",
+                "Images under `site/img/`",
+                "Comments go above the code they describe, as requested."
+            ]
+        );
+    }
+
+    #[test]
+    fn another_agent_s_report_pasted_is_not_the_user_s() {
+        let text = "next round\n\nThe retry helper is never called: api.ts (line 60), api.ts (line 103).\nThe cache should be keyed by tenant (cache.ts (line 12)).\nUse a shared client for all calls.\n\nkeep the old endpoint";
+        assert_eq!(rules(text), ["keep the old endpoint"]);
+        let plan = "Implement the following plan:\n\n# Plan\n\nThe gateway must not drop frames during the switch.\nNever edit the generated bindings.";
+        assert_eq!(rules(plan), ["Never edit the generated bindings."]);
+    }
+
+    #[test]
+    fn a_list_defined_a_gerund_instruction_and_a_format_for_each() {
+        assert_eq!(
+            rules("Release channels: stable, beta, nightly"),
+            ["Release channels: stable, beta, nightly"]
+        );
+        assert_eq!(
+            rules("Thus, logging every run to runs.md"),
+            ["Thus, logging every run to runs.md"]
+        );
+        assert_eq!(
+            rules("Each entry has a title, a date and an owner."),
+            ["Each entry has a title, a date and an owner."]
+        );
+        assert_eq!(
+            rules("1. order_events, 每个订单的状态变化"),
+            ["order_events, 每个订单的状态变化"]
+        );
+        assert_eq!(
+            rules("time the loop with bench/timer.c to measure latency"),
+            ["time the loop with bench/timer.c to measure latency"]
+        );
+        assert!(rules("你要作为一个资深的架构师，通读整个仓库").is_empty());
+        assert!(rules("注意要根据以下目标：").is_empty());
+        assert!(rules("我用 pytest 跑了一遍").is_empty());
+        let brief = "Targets: `a.md`, `b.md`, `c.md`";
+        assert!(find(brief, Typed::Brief).is_empty());
+    }
+
+    #[test]
+    fn notes_typed_into_a_pasted_diagram_are_the_user_s() {
+        let text = "这是流程图：\n  ┌──────────────┐\n  │ 第一步 输入邮箱        - 默认填入上次的邮箱   │\n  │ 第二步 发送验证码      - 这里对吗？        │\n  │ 第三步 完成注册                          │\n  └──────────────┘";
+        assert_eq!(rules(text), ["默认填入上次的邮箱"]);
+    }
+
+    #[test]
+    fn stressed_lines_negations_and_exclusions_in_a_brief() {
+        let brief = "Audit the config loaders.\n\n**Read these files in full**\n- `a.py`\n- `b.py`\n\nEXCLUDE the vendored copies. This is a READ-ONLY task.\n\nDo not speculate; cite the line.";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "Read these files in full",
+                "EXCLUDE the vendored copies.",
+                "This is a READ-ONLY task.",
+                "Do not speculate;",
+                "cite the line."
+            ]
+        );
+        let brief = "Look into the release notes.\n\n1. `CHANGES.md` — read this file fully\n2. `docs/` — list what is there";
+        let found: Vec<&str> = find(brief, Typed::Brief)
+            .iter()
+            .map(|r| r.span.of(brief))
+            .collect();
+        assert_eq!(found, ["read this file fully"]);
     }
 
     #[test]

@@ -128,6 +128,9 @@ struct Finder<'t> {
     recap: bool,
     /// The unit being read is an instruction-only text of the operator's.
     standing: bool,
+    /// A bare instruction in the unit being read counts (see
+    /// [`Ctx::bare`]).
+    bare: bool,
 }
 
 /// Every rule clause of `text`.
@@ -149,6 +152,7 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
         filter,
         recap: false,
         standing: false,
+        bare: true,
     };
     read(text, source, |unit| {
         if unit.region == Region::Harness {
@@ -161,8 +165,28 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
                 source,
                 Source::SystemPrompt | Source::ProjectFile | Source::Skill | Source::HookContext
             );
+        // A skill's procedure is its steps; what it stresses (bold) are
+        // its rules.
+        f.bare = source != Source::Skill || emphasised_line(text, unit.span);
         match unit.kind {
-            UnitKind::Heading => f.table = None,
+            UnitKind::Heading => {
+                f.table = None;
+                // A line in bold, in text that only instructs, is stressed
+                // when a cue says so ("**不要等待，立即返回控制权**"); a
+                // bare title in bold ("**Build Scripts**") is none.
+                let line = unit.span.of(text);
+                let words = line.split_whitespace().count();
+                let unspaced = line.chars().any(super::chat::is_unspaced);
+                if f.standing
+                    && line.starts_with("**")
+                    && line.ends_with("**")
+                    && line.len() > 4
+                    && (words >= 3 || unspaced)
+                {
+                    f.bare = false;
+                    f.sentence(Span::new(unit.span.start + 2, unit.span.end - 2), quoted);
+                }
+            }
             UnitKind::Row => f.row(unit.span, quoted),
             UnitKind::Sentence | UnitKind::Item => {
                 f.table = None;
@@ -173,6 +197,26 @@ fn find_with(text: &str, source: Source, filter: bool) -> Vec<Rule> {
     // A quotation's rules are found before the rest of their sentence.
     f.out.sort_by_key(|r| (r.span.start, r.span.end));
     f.out
+}
+
+/// Whether the line `span` is on has a bold span ("**On failure**, log
+/// it. Then stop."), looking at most a few hundred bytes either way.
+fn emphasised_line(text: &str, span: Span) -> bool {
+    const REACH: usize = 600;
+    let bytes = text.as_bytes();
+    let from = span.start.saturating_sub(REACH);
+    let start = bytes
+        .get(from..span.start)
+        .and_then(|b| b.iter().rposition(|&c| c == b'\n'))
+        .map_or(from, |p| from + p + 1);
+    let to = span.end.saturating_add(REACH).min(bytes.len());
+    let end = bytes
+        .get(span.end..to)
+        .and_then(|b| b.iter().position(|&c| c == b'\n'))
+        .map_or(to, |p| span.end + p);
+    bytes
+        .get(start..end)
+        .is_some_and(|line| line.windows(2).any(|w| w == b"**"))
 }
 
 fn at(bytes: &[u8], i: usize) -> u8 {
@@ -680,6 +724,7 @@ impl<'t> Finder<'t> {
             guards: self.filter,
             recap: self.recap,
             standing: self.standing,
+            bare: self.bare,
         }
     }
 
@@ -1278,6 +1323,30 @@ mod tests {
         "You are not allowed to modify BGP sessions. Dropping tables is strictly forbidden.",
         "Get a thumbs-up from Oskar and the go-ahead from Mira; the freezer is full; frozen until Monday.",
     ];
+
+    #[test]
+    fn a_skill_s_steps_are_not_its_rules() {
+        let skill = "# Deploy helper\n\n## Steps\n\n1. Read the release notes\n2. Build the image with the release tag\n3. Save state\n\n**Smoke-test the canary first.** Then promote it.\n\nUse `helm diff` for the preview.\nNever deploy on Fridays.\n禁止直接修改生产配置。\n\n## State\n\n{\n  \"note\": \"Never retried after the last failure\"\n}\n";
+        let found: Vec<&str> = find(skill, Source::Skill)
+            .iter()
+            .map(|r| r.span.of(skill))
+            .collect();
+        assert_eq!(
+            found,
+            [
+                "**Smoke-test the canary first.**",
+                "Then promote it.",
+                "Use `helm diff` for the preview.",
+                "Never deploy on Fridays.",
+                "禁止直接修改生产配置。",
+            ]
+        );
+        let agents = "When this file and `POLICY.md` conflict, `POLICY.md` governs.";
+        assert_eq!(find(agents, Source::ProjectFile).len(), 1);
+        assert!(find("The mayor governs the city.", Source::Chat).is_empty());
+        // The same steps in a project file are its instructions.
+        assert!(find(skill, Source::ProjectFile).len() > found.len());
+    }
 
     #[test]
     fn tables_are_sorted() {

@@ -71,6 +71,11 @@ pub(crate) struct Ctx {
     /// Text that only instructs (a system prompt, a project file, a skill,
     /// a hook's output): a bare instruction there is standing.
     pub(crate) standing: bool,
+    /// In standing text, a bare instruction without any cue counts only
+    /// when this is set: a skill's procedure steps ("Run the validator",
+    /// "Save state") are how it works, not its rules; its emphasised lines
+    /// and its choices of tool are.
+    pub(crate) bare: bool,
 }
 
 /// What a clause is.
@@ -1270,6 +1275,7 @@ const TRIGGERS: &[&str] = &[
     "gated",
     "go",
     "goes",
+    "governs",
     "great",
     "greater",
     "green",
@@ -1358,9 +1364,11 @@ const TRIGGERS: &[&str] = &[
     "permitted",
     "pin",
     "ping",
+    "precedence",
     "prefer",
     "preferred",
     "prefers",
+    "prevails",
     "prior",
     "prohibited",
     "prohibits",
@@ -1754,6 +1762,9 @@ const PROHIBITION: Bits = Bits::of(&[
     "keep",
 ]);
 const OBLIGATION: Bits = Bits::of(PERIODIC).union(Bits::of(&[
+    "governs",
+    "precedence",
+    "prevails",
     "exceptions",
     "exception",
     "matter",
@@ -3461,6 +3472,13 @@ impl Clause<'_, '_> {
         let h = self.head();
         let imperative = self.imperative();
         for i in 0..n {
+            // Which text wins a conflict: "when this file and X conflict,
+            // X governs", "user instructions take precedence".
+            if (self.any(i, &["governs", "prevails"]) && (i + 1 == n || self.is(i + 1, "over")))
+                || (self.any(i, &["take", "takes"]) && self.is(i + 1, "precedence"))
+            {
+                return Some((RuleForm::Obligation, "takes precedence"));
+            }
             let guess = self.is(i + 1, "have") && self.word(i + 2).is_some_and(is_past);
             if self.any(i, &["must", "shall"])
                 && !self.any(i + 1, &["not", "never"])
@@ -3757,6 +3775,10 @@ impl Clause<'_, '_> {
     }
 }
 
+/// Verbs that choose a tool or a method: a bare instruction with one is a
+/// rule even among a skill's steps ("Use SWR for request deduplication").
+const CHOICE_VERBS: &[&str] = &["use", "prefer", "prioritize", "prioritise", "keep", "avoid"];
+
 /// Reads one clause.
 #[cfg(test)]
 pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: bool) -> Reading {
@@ -3773,6 +3795,13 @@ pub(crate) fn read_clause_with(
 ) -> Reading {
     let c = Clause::with(tokens, text, present);
     let mut r = Reading::default();
+    if c.len() < 2 && ctx.standing {
+        // A clause of a script written without spaces is one word here.
+        r.rule = super::chat::unspaced_cue(c.raw_range(0, c.len()));
+        if r.rule.is_some() {
+            return r;
+        }
+    }
     if c.len() == 1 {
         // A label: "Approver: …", "Exception: …".
         r.rule = c
@@ -3852,9 +3881,17 @@ pub(crate) fn read_clause_with(
             if ctx.standing && c.is(h, "be") && h + 1 < c.len() && c.word(h + 1).is_some() {
                 return Some((RuleForm::Obligation, "be"));
             }
+            // A rule in a script written without spaces, in text that only
+            // instructs: its cue is a substring ("严禁硬编码凭证").
+            if ctx.standing
+                && let Some(rule) = super::chat::unspaced_cue(c.raw_range(0, c.len()))
+            {
+                return Some(rule);
+            }
             // "Respond in the customer's language." in a system prompt.
             let bare = ctx.standing && c.imperative().is_some() && !c.has("may");
-            bare.then(|| {
+            let chosen = c.imperative().is_some_and(|v| in_table(CHOICE_VERBS, v));
+            (bare && (ctx.bare || chosen)).then(|| {
                 (
                     RuleForm::Obligation,
                     c.imperative().unwrap_or("instruction"),

@@ -162,6 +162,9 @@ fn policies(text: &str) -> Vec<Rule> {
         .filter(|r| {
             let lower = r.span.of(text).to_lowercase();
             POLICY_MARKERS.iter().any(|m| lower.contains(m))
+                // "Deploys need VP approval", "requires sign-off from ops".
+                || (["approval", "sign-off", "sign off"].iter().any(|a| lower.contains(a))
+                    && [" need", " require"].iter().any(|n| lower.contains(n)))
         })
         .collect()
 }
@@ -468,9 +471,40 @@ fn call_of<'t>(t: &'t Transcript, m: &Message) -> Option<&'t Message> {
 
 fn argument(call: &Message, keys: &[&str]) -> Option<String> {
     let args: serde_json::Value = serde_json::from_str(call.tool_arguments.as_deref()?).ok()?;
-    keys.iter()
-        .find_map(|k| args.get(*k).and_then(serde_json::Value::as_str))
-        .map(ToString::to_string)
+    keys.iter().find_map(|k| match args.get(*k)? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        // Codex's `["bash", "-lc", "cat docs/runbook.md"]`: the command is
+        // the shell's script.
+        serde_json::Value::Array(parts) => {
+            let parts: Vec<&str> = parts.iter().filter_map(serde_json::Value::as_str).collect();
+            match parts.as_slice() {
+                [shell, flag, script] if shell.ends_with("sh") && flag.starts_with('-') => {
+                    Some((*script).to_string())
+                }
+                _ => Some(parts.join(" ")),
+            }
+        }
+        _ => None,
+    })
+}
+
+/// Whether a tool reads a ticket or an incident (Jira, Linear, a
+/// ticketing MCP server): what its tickets say to do is the ticket's
+/// instruction, a policy of the workspace's.
+fn tracks_tickets(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    [
+        "jira",
+        "linear",
+        "ticket",
+        "issue",
+        "incident",
+        "pagerduty",
+        "servicenow",
+        "zendesk",
+    ]
+    .iter()
+    .any(|w| lower.contains(w))
 }
 
 /// How a message is read for rules, and by whose authority; `None` for
@@ -600,6 +634,15 @@ fn reading(
                     | "exitplanmode"
             ) {
                 return None;
+            }
+            if tracks_tickets(name) {
+                // A ticket's instructions are the workspace's policy.
+                return Some((
+                    TextOrigin::Standing(Source::ToolOutput),
+                    Authority::ToolPolicy,
+                    alloc::format!("tool {name}"),
+                    path,
+                ));
             }
             Some((
                 TextOrigin::Tool,

@@ -30,7 +30,12 @@
 //! hook's output, which only instruct, a bare instruction ("Respond in the
 //! customer's language.") is an obligation; in chat and tool output it
 //! needs a cue ("Scale the blue pool to 6 nodes" is a task, a runbook's
-//! "Export the ledger diff" a step). A sentence holds one rule per
+//! "Export the ledger diff" a step). A skill is a procedure: its bare
+//! steps ("Run the validator", "Save state") are not rules, its stressed
+//! lines (bold) and its choices of tool ("Use SWR for …") are, and so is
+//! any clause with a cue; a JSON state file it shows is data. In text that
+//! only instructs, a clause in a script without spaces is a rule by the
+//! strong cues of typed text ("严禁硬编码凭证"). A sentence holds one rule per
 //! operative clause:
 //! "Drain no more than 2 nodes at once, and never drain a node that runs a
 //! kafka-broker pod" is two. A rule's span keeps its operative words whole
@@ -221,13 +226,17 @@
 //! | source | rules labelled | found | correct | precision | recall | kind | form |
 //! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
 //! | chat | 91 | 74 | 70 | 0.95 | 0.77 | 0.84 | 0.79 |
-//! | system prompt | 56 | 52 | 48 | 0.92 | 0.86 | 0.90 | 0.77 |
+//! | system prompt | 56 | 50 | 48 | 0.96 | 0.86 | 0.90 | 0.77 |
 //! | AGENTS.md / CLAUDE.md | 61 | 53 | 46 | 0.87 | 0.75 | 0.91 | 0.87 |
 //! | tool output | 58 | 34 | 33 | 0.97 | 0.57 | 0.85 | 0.76 |
 //! | assistant | 19 | 7 | 6 | 0.86 | 0.32 | 0.83 | 0.67 |
 //! | compaction summary | 18 | 15 | 14 | 0.93 | 0.78 | 0.79 | 0.71 |
 //! | harness text | 0 | 0 | 0 | – | – | – | – |
-//! | **all** | 303 | 235 | 217 | 0.92 | 0.72 | 0.87 | 0.79 |
+//! | **all** | 303 | 233 | 217 | 0.93 | 0.72 | 0.87 | 0.79 |
+//!
+//! (Its system-prompt row, which holds its skills, lost two false rules
+//! when a skill's unstressed procedure steps stopped counting as rules, a
+//! change made while tuning on real session logs, not on this set.)
 //!
 //! On text nobody tuned for, the finder keeps its precision (0.92) and
 //! finds about seven rules in ten: short of the 0.95 recall aimed at.

@@ -63,10 +63,17 @@ struct Walker<'t, F> {
     reader: Reader,
     pending: Option<Pending>,
     visit: F,
+    /// JSON in this text is data (a state file a skill shows, a payload
+    /// pasted into chat), not instructions.
+    json_is_data: bool,
 }
 
 impl<F: FnMut(Unit)> Walker<'_, F> {
     fn line(&mut self, line: Line) {
+        if line.json && self.json_is_data {
+            self.flush();
+            return;
+        }
         match line.kind {
             LineKind::Prose | LineKind::Item | LineKind::Heading => {
                 if let Some(p) = self.pending.as_mut()
@@ -137,10 +144,21 @@ impl<F: FnMut(Unit)> Walker<'_, F> {
 
 /// Whether the line `next` continues the sentence of `open`: `open` does
 /// not end a sentence and `next` starts in lowercase.
+///
+/// A line of a script written without spaces, or one with a question
+/// mark (a question and its answer: "…？yes"), is not wrapped: people
+/// writing it break the line where the sentence ends.
 fn wraps(text: &str, open: Span, next: Span) -> bool {
-    let last = open.of(text).bytes().last().unwrap_or(b'.');
+    let open_text = open.of(text);
+    let last = open_text.bytes().last().unwrap_or(b'.');
     let first = next.of(text).bytes().next().unwrap_or(b'A');
-    !matches!(last, b'.' | b'!' | b'?' | b':' | b'*' | b'|') && first.is_ascii_lowercase()
+    let last_line = open_text.rsplit('\n').next().unwrap_or(open_text);
+    let ends_there = last_line
+        .chars()
+        .any(|c| c == '?' || c == '？' || super::chat::is_unspaced(c));
+    !matches!(last, b'.' | b'!' | b'?' | b':' | b'*' | b'|')
+        && first.is_ascii_lowercase()
+        && !ends_there
 }
 
 /// Every sentence and table row of `text`, in order, with its region.
@@ -150,6 +168,7 @@ pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
         reader: Reader::new(source),
         pending: None,
         visit,
+        json_is_data: matches!(source, Source::Skill | Source::ProjectFile),
     };
     for_each_line(text, |line| walker.line(line));
     walker.flush();
@@ -176,6 +195,33 @@ pub(crate) fn past_code(bytes: &[u8], i: usize, end: usize) -> usize {
         .map_or(end, |k| from + k + 1)
 }
 
+/// Whether a one-word answer ("yes", "no", "ok") ends the line at `at`.
+fn answer_after(text: &str, at: usize) -> bool {
+    let rest = text.get(at..).unwrap_or("");
+    let line = rest.split('\n').next().unwrap_or("");
+    let word = line.trim().trim_end_matches(['.', '!']);
+    line.starts_with(' ')
+        && ["yes", "no", "ok"]
+            .iter()
+            .any(|a| word.eq_ignore_ascii_case(a))
+}
+
+/// Whether the `.` at `dot` follows an option's letter ("B." opening the
+/// sentence that starts at `start`, or after an inline list marker " - ").
+fn option_letter(text: &str, start: usize, dot: usize) -> bool {
+    let bytes = text.as_bytes();
+    let Some(letter) = dot.checked_sub(1) else {
+        return false;
+    };
+    if !bytes.get(letter).is_some_and(u8::is_ascii_uppercase)
+        || !matches!(bytes.get(dot + 1), Some(b' '))
+    {
+        return false;
+    }
+    let before = text.get(start.min(letter)..letter).unwrap_or("");
+    before.trim_matches([' ', '-', '*']).is_empty() || before.ends_with(" - ")
+}
+
 /// Calls `f` on every sentence of `text[span]`, trimmed: a sentence ends at
 /// `.`, `!` or `?` (and any closing quotes or brackets) before a space or
 /// the end, except after an abbreviation followed by a lowercase word, and
@@ -200,6 +246,16 @@ pub(crate) fn split_sentences(text: &str, span: Span, mut f: impl FnMut(Span)) {
             continue;
         }
         if !matches!(b, b'.' | b'!' | b'?') {
+            i += 1;
+            continue;
+        }
+        if b == b'?' && answer_after(text, i + 1) {
+            // "Staging first? yes": the question and its answer are one.
+            i += 1;
+            continue;
+        }
+        if b == b'.' && option_letter(text, start, i) {
+            // "B. the standard edition": an option's letter, not a sentence.
             i += 1;
             continue;
         }

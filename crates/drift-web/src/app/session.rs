@@ -435,6 +435,34 @@ fn ImportResults(import: Import) -> impl IntoView {
             .set_href(&format!("../{}", link::url_suffix(&link::encode(&state))));
     };
     let open_in_simulator = move |_| open(false);
+    // The model beside the log: the edited scenario's run against the fates
+    // the log's compactions show, rule by rule.
+    let beside = Memo::new(move |_| {
+        let (s, _) = edited.get()?;
+        let (facts, placed) = imported.with(|g| {
+            g.as_ref().map(|g| {
+                let facts: Vec<(String, usize)> = g
+                    .scenario
+                    .facts
+                    .iter()
+                    .zip(&g.rules)
+                    .map(|(f, &r)| (f.id.clone(), r))
+                    .collect();
+                (facts, g.placed)
+            })
+        })?;
+        let run = simulate(&s).ok()?;
+        compactions.with(|c| match c {
+            Some(Ok(c)) => Some(crate::imported::beside_html(&drift_session::beside(
+                &s,
+                &run,
+                &facts,
+                &c.measured,
+                placed,
+            ))),
+            _ => None,
+        })
+    });
     let audited = move || {
         compactions.with(|c| match c {
             None => "<p class=\"note\">Auditing its compactions…</p>".to_string(),
@@ -479,6 +507,11 @@ fn ImportResults(import: Import) -> impl IntoView {
         </div>
         <h3>"Compactions, rule by rule"</h3>
         <div class="compactions" inner_html=audited></div>
+        <div class="beside-log" hidden=move || beside.with(Option::is_none)>
+            <h3>"The model beside the log"</h3>
+            <p class="note">"The scenario's rounds fall at the log's own compactions: for each rule, the fidelity the model gives it after each round beside the fate the log shows there. Change the retention, the harness or a rule's kind and watch where they meet."</p>
+            <div inner_html=move || beside.get().unwrap_or_default()></div>
+        </div>
         <p class="import-buttons" hidden=move || measured().is_empty()>
             <button type="button" id="use-measured-retention" on:click=move |_| open(true)>
                 "Use the retention measured here →"
