@@ -44,6 +44,9 @@ pub(crate) struct Term {
     /// After "without" or "unless", in the same clause: what would allow
     /// the act ("don't edit it without asking"), not its object.
     pub(crate) unless: bool,
+    /// The groups of [`super::tables::SAME`] its stem is in, one bit each
+    /// (set once the frame is read, so words are compared by a mask).
+    pub(crate) groups: u128,
 }
 
 impl Term {
@@ -289,6 +292,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                     negated: negate_until_clause,
                     scale: 1.0,
                     unless: false,
+                    groups: 0,
                 });
             }
             continue;
@@ -309,6 +313,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                         negated: negate_until_clause,
                         scale: 1.0,
                         unless: false,
+                        groups: 0,
                     });
                 }
             }
@@ -319,6 +324,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 negated: negate_until_clause,
                 scale: 1.0,
                 unless: false,
+                groups: 0,
             });
             continue;
         }
@@ -378,6 +384,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                             negated: negate_until_clause,
                             scale: 1.0,
                             unless: false,
+                            groups: 0,
                         });
                     }
                 } else {
@@ -429,6 +436,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 negated: negate_until_clause,
                 scale: 1.0,
                 unless: false,
+                groups: 0,
             });
             continue;
         }
@@ -439,6 +447,7 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             negated: negate_until_clause && !NEGATIONS.contains(&plain.as_str()),
             scale: 1.0,
             unless: false,
+            groups: 0,
         });
     }
     if let Some(from) = unless_from {
@@ -450,6 +459,11 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         }
     }
     f.prefer = preference(text, &toks, &words);
+    for t in &mut f.terms {
+        if matches!(t.kind, TermKind::Word | TermKind::Part) {
+            t.groups = super::groups_of(&t.key);
+        }
+    }
     f
 }
 
@@ -500,6 +514,7 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
             negated,
             scale: 1.0,
             unless: false,
+            groups: 0,
         });
         return;
     }
@@ -517,6 +532,7 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
             negated,
             scale: 1.0,
             unless: false,
+            groups: 0,
         });
     }
 }
@@ -631,6 +647,7 @@ fn cjk_words(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
                         // word written in the rule itself.
                         scale: TRANSLATED,
                         unless: false,
+                        groups: 0,
                     });
                 }
                 i += len;

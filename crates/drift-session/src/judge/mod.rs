@@ -435,20 +435,29 @@ fn group(stem: &str) -> Option<usize> {
     SAME.iter().position(|g| g.contains(&stem))
 }
 
-/// Whether two stems share a group of [`SAME`].
-fn same_group(a: &str, b: &str) -> bool {
-    SAME.iter().any(|g| g.contains(&a) && g.contains(&b))
+/// The groups of [`SAME`] a stem is in, one bit each.
+fn groups_of(stem: &str) -> u128 {
+    SAME.iter()
+        .enumerate()
+        .filter(|(_, g)| g.contains(&stem))
+        .fold(0, |mask, (i, _)| mask | 1 << i)
+}
+
+/// Whether two words share a group of [`SAME`].
+fn same_group(a: &frame::Term, b: &frame::Term) -> bool {
+    a.groups & b.groups != 0
 }
 
 impl<S: Similarity> StructuralJudge<S> {
     /// How well `word` (a rule's stem) is found among `unit`'s words.
-    fn word_match(&self, word: &str, unit: &Frame) -> (f64, Option<usize>) {
+    fn word_match(&self, term: &frame::Term, unit: &Frame) -> (f64, Option<usize>) {
+        let word = term.key.as_str();
         let mut best = (0.0, None);
         for (i, t) in unit.terms.iter().enumerate() {
             let wordy = matches!(t.kind, TermKind::Word | TermKind::Part);
             let score = if t.key == word {
                 1.0
-            } else if wordy && same_group(word, &t.key) {
+            } else if wordy && same_group(term, t) {
                 0.9
             } else if wordy && shared_prefix(word, &t.key) >= 5 {
                 0.8
@@ -501,7 +510,7 @@ impl<S: Similarity> StructuralJudge<S> {
                     Some(i) => (1.0, Some(i)),
                     None => (0.0, None),
                 },
-                TermKind::Word | TermKind::Part => self.word_match(&t.key, unit),
+                TermKind::Word | TermKind::Part => self.word_match(t, unit),
             };
             got += m * t.weight();
             if !matches!(t.kind, TermKind::Value(_)) {
@@ -1019,11 +1028,8 @@ impl<S: Similarity> StructuralJudge<S> {
         // What would allow the act ("without asking me"): the unit saying
         // it was not done is no denial of the act.
         let allowance: Vec<&frame::Term> = clause.terms.iter().filter(|t| t.unless).collect();
-        let excused = |t: &frame::Term| {
-            allowance
-                .iter()
-                .any(|a| a.key == t.key || same_group(&a.key, &t.key))
-        };
+        let excused =
+            |t: &frame::Term| allowance.iter().any(|a| a.key == t.key || same_group(a, t));
         for u in &after.units {
             // A rule in Chinese or Japanese against a sentence in another
             // script: its character pairs cannot be found there.
@@ -1055,7 +1061,7 @@ impl<S: Similarity> StructuralJudge<S> {
                     matches!(t.kind, TermKind::Word | TermKind::Part)
                         && (t.key == act.key
                             || (family(&t.key).is_some() && family(&t.key) == family(&act.key))
-                            || same_group(&t.key, &act.key))
+                            || same_group(t, act))
                         && t.negated != forbids
                         && (plan || verbal(after.text, t.span))
                 })
@@ -1067,7 +1073,7 @@ impl<S: Similarity> StructuralJudge<S> {
                     (!t.negated || !forbids)
                         && match o.kind {
                             TermKind::Value(kind) => same_value(kind, &o.key, t),
-                            _ => t.key == o.key || same_group(&t.key, &o.key),
+                            _ => t.key == o.key || same_group(t, o),
                         }
                 })
             };
@@ -1263,6 +1269,15 @@ pub fn judge_all(judge: &impl FateJudge, rules: &[&str], after: &str) -> Vec<Ver
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_group_of_words_has_a_bit() {
+        // A word's groups are a mask of 128 bits.
+        assert!(SAME.len() <= 128, "{} groups", SAME.len());
+        assert_eq!(groups_of("delet"), groups_of("remov"));
+        assert_ne!(groups_of("delet") & groups_of("truncat"), 0);
+        assert_eq!(groups_of("zebra"), 0);
+    }
 
     fn fate(rule: &str, after: &str) -> Fate {
         StructuralJudge::<NoSimilarity>::default()
