@@ -187,7 +187,13 @@ pub fn build_pages(release: bool, public_url: &str) -> Result {
     } else {
         format!("{public_url}/")
     };
-    let mode: &[&str] = if release { &["--release"] } else { &[] };
+    // Release pages are built with the `web` profile, sized for the
+    // browser; the `release` profile is the CLI's, built for speed.
+    let mode: &[&str] = if release {
+        &["--release", "--cargo-profile", "web"]
+    } else {
+        &[]
+    };
     // The target goes first: `--release` takes an optional value.
     let mut main = trunk(&["build", "index.html", "--locked", "--public-url", &base]);
     main.args(mode);

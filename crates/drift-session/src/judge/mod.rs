@@ -611,18 +611,33 @@ impl<S: Similarity> StructuralJudge<S> {
         after: &After<'_>,
         pairs: bool,
     ) -> Option<(Alignment, Frame, Section)> {
-        let mut best: Option<(Alignment, Frame, Section)> = None;
+        // The best so far: its alignment, the pair's merged frame (none for
+        // a single sentence), the unit it starts at.
+        let mut best: Option<(Alignment, Option<Frame>, usize)> = None;
         let singles: Vec<Alignment> = after
             .units
             .iter()
             .map(|u| self.align(rule, &u.frame))
             .collect();
+        let span_of = |pair: &Option<Frame>, i: usize| {
+            pair.as_ref()
+                .map(|f| f.span)
+                .or_else(|| after.units.get(i).map(|u| u.frame.span))
+                .map_or(0, |s| s.len())
+        };
         for (i, u) in after.units.iter().enumerate() {
             let Some(single) = singles.get(i) else {
                 continue;
             };
-            let mut candidates = alloc::vec![(single.clone(), u.frame.clone())];
-            if let Some(next) = after.units.get(i + 1).filter(|_| pairs) {
+            let mut candidates = alloc::vec![(single.clone(), None)];
+            // A pair of sentences holds more of the rule only when each
+            // holds some of it.
+            let next = after
+                .units
+                .get(i + 1)
+                .filter(|_| pairs && single.coverage > 0.0)
+                .filter(|_| singles.get(i + 1).is_some_and(|s| s.coverage > 0.0));
+            if let Some(next) = next {
                 let m = merged(&u.frame, &next.frame);
                 let mut a = self.align(rule, &m);
                 // A value changed is read within one sentence, not across
@@ -640,20 +655,24 @@ impl<S: Similarity> StructuralJudge<S> {
                     })
                     .max_by(|x, y| x.coverage.total_cmp(&y.coverage))
                     .and_then(|s| s.changed.clone());
-                candidates.push((a, m));
+                candidates.push((a, Some(m)));
             }
             for (a, f) in candidates {
-                let better = best.as_ref().is_none_or(|(b, bf, _)| {
+                let len = span_of(&f, i);
+                let better = best.as_ref().is_none_or(|(b, bf, bi)| {
+                    let blen = span_of(bf, *bi);
                     a.coverage > b.coverage + 0.05
-                        || (a.coverage > b.coverage && f.span.len() <= bf.span.len() + 40)
-                        || (a.coverage >= b.coverage - 1e-9 && f.span.len() < bf.span.len())
+                        || (a.coverage > b.coverage && len <= blen + 40)
+                        || (a.coverage >= b.coverage - 1e-9 && len < blen)
                 });
                 if better {
-                    best = Some((a, f, u.section));
+                    best = Some((a, f, i));
                 }
             }
         }
-        best
+        let (a, pair, i) = best?;
+        let unit = after.units.get(i)?;
+        Some((a, pair.unwrap_or_else(|| unit.frame.clone()), unit.section))
     }
 }
 
