@@ -55,7 +55,8 @@ use alloc::vec::Vec;
 
 use super::chat_tables::{
     ACKNOWLEDGEMENTS, CJK_ACKNOWLEDGEMENTS, CJK_CUES, FILLERS, OTHER_CUES, PLACES, PLACING_VERBS,
-    QUESTION_OPENERS, STANDING_VERBS, STATE_OPENERS, Strength, TASK_VERBS, WORD_CUES,
+    QUESTION_OPENERS, STANDING_VERBS, STATE_OPENERS, SUPERLATIVES, Strength, TASK_VERBS, WANTING,
+    WORD_CUES,
 };
 use super::read::{Region, UnitKind, read};
 use super::{Rule, RuleForm, Source};
@@ -399,6 +400,21 @@ const NO_EXCLUDE: &[&str] = &[
     "difference",
 ];
 
+/// Whether a clause wants something pushed to its extreme: a verb of
+/// wanting by "we" or "I" among its first words, a superlative after it.
+fn aims_at_extreme(w: &Words, first: usize) -> bool {
+    let speaker = (first..w.len().min(first + 2)).any(|i| matches!(w.text(i), "we" | "i"));
+    let Some(want) = (first..w.len().min(first + 4)).find(|&i| {
+        let t = w.text(i);
+        WANTING
+            .iter()
+            .any(|v| t == *v || t.strip_suffix('s') == Some(v))
+    }) else {
+        return false;
+    };
+    speaker && (want + 1..w.len()).any(|i| in_list(SUPERLATIVES, w.text(i)))
+}
+
 fn in_list(list: &[&str], w: &str) -> bool {
     list.contains(&w)
 }
@@ -491,6 +507,11 @@ fn classify_clause(clause: &str, typed: Typed, pasted: bool) -> Option<(RuleForm
     // A choice among the agent's options ("B. the standard edition").
     if option_choice(trimmed) {
         return Some((RuleForm::Obligation, super::ANSWER_CUE));
+    }
+    // A goal pushed to its extreme, set by the user's own wanting ("we
+    // want the lowest latency"): the work keeps aiming at it.
+    if !pasted && typed == Typed::Chat && !question && aims_at_extreme(&w, first) {
+        return Some((RuleForm::Obligation, "a goal the user sets"));
     }
     let state = in_list(STATE_OPENERS, opener)
         && ![
@@ -1476,6 +1497,11 @@ mod tests {
             "风格颜色方面不要改动",
             "主要修改claude v1.",
             "智能体系统用 github.com/vercel 来实现",
+            "ask me if the schema is unclear",
+            "有问题问我",
+            "one build of the whole tree is the simplest way",
+            "we want the lowest latency on the hot path",
+            "I need to reach the best cycle count",
         ] {
             assert_eq!(rules(rule).len(), 1, "{rule:?}: {:?}", rules(rule));
         }
@@ -1500,6 +1526,8 @@ mod tests {
             "深度对比这两个文档",
             "it doesn't work",
             "no, that's wrong",
+            "I want to see the most recent log",
+            "what is the best way to do this?",
         ] {
             assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
         }

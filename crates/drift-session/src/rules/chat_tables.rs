@@ -62,6 +62,10 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     // Approvals.
     ("ask me before", Approval, Strong),
     ("ask me first", Approval, Strong),
+    // Questions sent back to the user whenever they arise.
+    ("ask me if", Approval, Strong),
+    ("ask me when", Approval, Strong),
+    ("ask me whenever", Approval, Strong),
     ("check with me", Approval, Strong),
     ("wait for my", Approval, Strong),
     ("wait for me", Approval, Strong),
@@ -178,6 +182,12 @@ pub(crate) const WORD_CUES: &[Cue] = &[
     ("instead of", Obligation, Strong),
     ("rather than", Obligation, Strong),
     ("not #", Prohibition, Weak),
+    // A way the user prefers ("one build of everything is the simplest
+    // way").
+    ("is the simplest way", Obligation, Strong),
+    ("is the best way", Obligation, Strong),
+    ("is the way to go", Obligation, Strong),
+    ("is the preferred way", Obligation, Strong),
     // Obligations.
     ("must", Obligation, Strong),
     ("always", Obligation, Strong),
@@ -256,6 +266,9 @@ pub(crate) const CJK_CUES: &[Cue] = &[
     ("我确认", Approval, Strong),
     ("等我确认", Approval, Strong),
     ("先问我", Approval, Strong),
+    ("有问题问我", Approval, Strong),
+    ("不确定就问我", Approval, Strong),
+    ("有疑问问我", Approval, Strong),
     ("除了", CarveOut, Strong),
     ("除外", CarveOut, Strong),
     ("例外", CarveOut, Strong),
@@ -612,3 +625,14 @@ pub(crate) const PLACING_VERBS: &[&str] = &[
 
 /// The prepositions of a place.
 pub(crate) const PLACES: &[&str] = &["into", "in", "to", "under", "inside", "at"];
+
+/// Words of a goal pushed to its extreme ("we want the lowest latency",
+/// "I need to reach the best cycle count"): with a verb of wanting, a
+/// target the work keeps aiming at.
+pub(crate) const SUPERLATIVES: &[&str] = &[
+    "best", "fastest", "lowest", "highest", "smallest", "largest", "shortest", "minimal",
+    "minimum", "maximum", "maximal", "optimal",
+];
+
+/// Verbs of wanting that set such a goal.
+pub(crate) const WANTING: &[&str] = &["want", "need", "aim", "goal", "target"];

@@ -252,9 +252,18 @@ impl InForce {
             let Some((origin, authority, source, file)) = reading(transcript, i, m) else {
                 continue;
             };
+            let echoed = if authority == Authority::User {
+                quoted_back(transcript, i)
+            } else {
+                Vec::new()
+            };
             for rule in finder.find(&m.text, origin) {
                 let text = rule.span.of(&m.text).trim().to_string();
-                if text.is_empty() {
+                if text.is_empty()
+                    || echoed
+                        .iter()
+                        .any(|e| e.start <= rule.span.start && rule.span.end <= e.end)
+                {
                     continue;
                 }
                 let key = rule_key(&text);
@@ -467,6 +476,55 @@ fn call_of<'t>(t: &'t Transcript, m: &Message) -> Option<&'t Message> {
     t.messages
         .iter()
         .find(|c| c.is_call() && c.call_id.as_deref() == Some(id))
+}
+
+/// A line of the user's this long, found word for word in the agent's last
+/// reply, is the agent's words quoted back.
+const ECHO_MIN: usize = 24;
+
+/// The lines of user message `i` that repeat the agent's reply before it,
+/// when two or more do: the user quoting the agent's questions or options
+/// back, with answers of their own on other lines ("B. five points — yes").
+/// What the agent wrote is no rule of the user's; a line the user added to
+/// is theirs. Empty when the message repeats fewer than two lines.
+fn quoted_back(t: &Transcript, i: usize) -> Vec<Span> {
+    /// How much of the agent's reply is searched, at most.
+    const REPLY: usize = 64 * 1024;
+    let Some(m) = t.messages.get(i) else {
+        return Vec::new();
+    };
+    let mut reply = String::new();
+    for earlier in t.messages.get(..i).unwrap_or_default().iter().rev() {
+        match earlier.role {
+            MessageRole::User
+                if matches!(earlier.provenance, Provenance::Said | Provenance::Queued) =>
+            {
+                break;
+            }
+            MessageRole::Assistant => {
+                if reply.len() + earlier.text.len() > REPLY {
+                    break;
+                }
+                reply.push_str(&earlier.text);
+                reply.push('\n');
+            }
+            _ => {}
+        }
+    }
+    if reply.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    let mut at = 0;
+    for line in m.text.split_inclusive('\n') {
+        let t = line.trim();
+        if t.len() >= ECHO_MIN && reply.contains(t) {
+            let lead = line.len() - line.trim_start().len();
+            out.push(Span::new(at + lead, at + lead + t.len()));
+        }
+        at += line.len();
+    }
+    if out.len() < 2 { Vec::new() } else { out }
 }
 
 fn argument(call: &Message, keys: &[&str]) -> Option<String> {
@@ -709,5 +767,41 @@ mod tests {
         assert_eq!(f.rules[0].withdrawn, Some(2));
         assert!(f.rules[0].in_force_at(2));
         assert!(!f.rules[0].in_force_at(3));
+    }
+
+    #[test]
+    fn the_agents_options_quoted_back_are_not_the_users_rules() {
+        let log = concat!(
+            r#"{"type":"user","message":{"role":"user","content":"Plan the cache."},"uuid":"u1","sessionId":"s"}"#,
+            "\n",
+            r#"{"type":"assistant","message":{"role":"assistant","content":[{"type":"text","text":"Options:\nA. Keep only the hot keys in memory for now\nB. Never evict entries before they expire\nC. Only cache the responses of the search API\nWhich one?"}]},"uuid":"a1","sessionId":"s"}"#,
+            "\n",
+            r#"{"type":"user","message":{"role":"user","content":"A. Keep only the hot keys in memory for now\nB. Never evict entries before they expire - yes\nC. Only cache the responses of the search API\nAlways log each eviction."},"uuid":"u2","sessionId":"s"}"#,
+            "\n",
+        );
+        let texts = |log: &str| -> Vec<String> {
+            let t = read_transcript(log).unwrap();
+            InForce::read(&t, &SessionFinder)
+                .rules
+                .into_iter()
+                .map(|r| r.text)
+                .collect()
+        };
+        // The options quoted as the agent wrote them are the agent's; the
+        // one the user answered, and the user's own line, are rules.
+        let found = texts(log);
+        assert!(!found.iter().any(|r| r.contains("hot keys")), "{found:?}");
+        assert!(!found.iter().any(|r| r.contains("search API")), "{found:?}");
+        assert!(found.iter().any(|r| r.contains("Never evict")), "{found:?}");
+        assert!(
+            found.iter().any(|r| r.contains("log each eviction")),
+            "{found:?}"
+        );
+        // Repeating one line is no quoting back: it is the user's again.
+        let once = log.replace(
+            r"\nC. Only cache the responses of the search API\nAlways",
+            r"\nAlways",
+        );
+        assert!(texts(&once).iter().any(|r| r.contains("hot keys")));
     }
 }
