@@ -13,14 +13,18 @@ pub enum Split {
     Dev,
     /// Measured once, at the end.
     HeldOut,
+    /// Logs with every rule typed labelled, no compaction: the finder
+    /// alone, measured once, at the end.
+    Finder,
 }
 
 impl Split {
-    /// `dev` or `held_out`.
+    /// `dev`, `held_out` or `finder`.
     pub const fn id(self) -> &'static str {
         match self {
             Split::Dev => "dev",
             Split::HeldOut => "held_out",
+            Split::Finder => "finder",
         }
     }
 }
@@ -244,7 +248,10 @@ impl LogLabels {
                     labels.split = match words.get(1).copied() {
                         Some("dev") => Split::Dev,
                         Some("held_out") => Split::HeldOut,
-                        other => return Err(err(format!("split {other:?}: dev or held_out"))),
+                        Some("finder") => Split::Finder,
+                        other => {
+                            return Err(err(format!("split {other:?}: dev, held_out or finder")));
+                        }
                     };
                 }
                 Some("compaction") => {

@@ -13,6 +13,7 @@
 //! from the log at run time.
 
 pub mod anchor;
+pub mod finder;
 pub mod labels;
 pub mod real;
 pub mod report;

@@ -4,15 +4,16 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use drift_eval::labels::Split;
-use drift_eval::{real, report, verdicts, view};
+use drift_eval::{finder, real, report, verdicts, view};
 
 const USAGE: &str = "\
-usage: cargo xtask eval [--split dev|held_out|all] [--misses] [--logs DIR]
+usage: cargo xtask eval [--split dev|held_out|finder|all] [--misses] [--logs DIR]
 
 Scores the session audit on the labelled real compactions (eval/real/,
-logs from ../shared/real-logs/ or --logs / $DRIFT_REAL_LOGS) and the
-judge on the before/after verdict sets (eval/verdicts/). --split picks
-the part (default: dev); --misses lists every mismatch of the dev split.
+logs from ../shared/real-logs/ or --logs / $DRIFT_REAL_LOGS), the judge on
+the before/after verdict sets (eval/verdicts/), and the rule finder alone
+on logs whose every typed rule is labelled (split finder). --split picks
+the part (default: dev); --misses lists every mismatch of the split.
 ";
 
 fn main() -> ExitCode {
@@ -38,9 +39,10 @@ fn main() -> ExitCode {
     let splits: Vec<Split> = match split.as_str() {
         "dev" => vec![Split::Dev],
         "held_out" => vec![Split::HeldOut],
-        "all" => vec![Split::Dev, Split::HeldOut],
+        "finder" => vec![Split::Finder],
+        "all" => vec![Split::Dev, Split::HeldOut, Split::Finder],
         other => {
-            eprint!("drift-eval: --split {other:?}: dev, held_out or all\n\n{USAGE}");
+            eprint!("drift-eval: --split {other:?}: dev, held_out, finder or all\n\n{USAGE}");
             return ExitCode::from(2);
         }
     };
@@ -61,8 +63,21 @@ fn main() -> ExitCode {
                 for m in &missing {
                     println!("{m}: its log is not in {}: skipped", dir.display());
                 }
-                for &s in &splits {
-                    let scores = real::score(&cases, s, misses && s == Split::Dev);
+                for &s in splits.iter().filter(|&&s| s == Split::Finder) {
+                    let scores = finder::score(&cases, s, misses);
+                    println!("{}", finder::report(&scores, s.id()));
+                    for m in &scores.misses {
+                        println!("- {m}");
+                    }
+                    if !scores.stale.is_empty() {
+                        for m in &scores.stale {
+                            println!("stale: {m}");
+                        }
+                        failed = true;
+                    }
+                }
+                for &s in splits.iter().filter(|&&s| s != Split::Finder) {
+                    let scores = real::score(&cases, s, misses);
                     println!("{}", report::real(&scores, s.id()));
                     for m in &scores.misses {
                         println!(
@@ -87,6 +102,7 @@ fn main() -> ExitCode {
         let prefix = match s {
             Split::Dev => "dev",
             Split::HeldOut => "held-out",
+            Split::Finder => continue,
         };
         let mut items = Vec::new();
         let dir = root.join("eval/verdicts");
@@ -116,7 +132,7 @@ fn main() -> ExitCode {
         }
         let scores = verdicts::score(&items, view::judge);
         println!("{}", verdicts::report(&scores, s.id()));
-        if misses && s == Split::Dev {
+        if misses {
             for (id, class, reported, why) in &scores.misses {
                 println!(
                     "- {id} {} → {}: {why}",

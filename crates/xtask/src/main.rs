@@ -24,7 +24,7 @@ usage: cargo xtask <command>
   serve    install what is missing, then serve the pages at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to make)
   eval     score the rule finder and the judge on every labelled set
-           (--split dev|held_out|all, --misses; see docs/LABELLING.md)
+           (--split dev|held_out|finder|all, --misses; see docs/LABELLING.md)
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
