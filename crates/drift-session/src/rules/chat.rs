@@ -415,6 +415,15 @@ fn aims_at_extreme(w: &Words, first: usize) -> bool {
     speaker && (want + 1..w.len()).any(|i| in_list(SUPERLATIVES, w.text(i)))
 }
 
+/// Whether a line opening with `word` (lowercase, no apostrophe) gives an
+/// order: a verb of the task or of standing instructions, or "never",
+/// "always", "dont", "only", "please".
+pub(crate) fn opens_an_order(word: &str) -> bool {
+    in_list(TASK_VERBS, word)
+        || in_list(STANDING_VERBS, word)
+        || matches!(word, "never" | "always" | "dont" | "only" | "please")
+}
+
 fn in_list(list: &[&str], w: &str) -> bool {
     list.contains(&w)
 }
@@ -1502,6 +1511,7 @@ mod tests {
             "one build of the whole tree is the simplest way",
             "we want the lowest latency on the hot path",
             "I need to reach the best cycle count",
+            "read the datasheet\nfocus on the vector unit",
         ] {
             assert_eq!(rules(rule).len(), 1, "{rule:?}: {:?}", rules(rule));
         }

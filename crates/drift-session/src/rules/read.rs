@@ -66,6 +66,9 @@ struct Walker<'t, F> {
     /// JSON in this text is data (a state file a skill shows, a payload
     /// pasted into chat), not instructions.
     json_is_data: bool,
+    /// Typed in a chat: a line that opens with an imperative is an
+    /// instruction of its own, even in lowercase.
+    typed: bool,
 }
 
 impl<F: FnMut(Unit)> Walker<'_, F> {
@@ -81,6 +84,7 @@ impl<F: FnMut(Unit)> Walker<'_, F> {
                     && !line.prefixed
                     && !p.prefixed
                     && wraps(self.text, p.span, line.span)
+                    && !(self.typed && instructs_anew(self.text, p.span, line.span))
                 {
                     p.span.end = line.span.end;
                     return;
@@ -161,6 +165,37 @@ fn wraps(text: &str, open: Span, next: Span) -> bool {
         && !ends_there
 }
 
+/// Words a wrapped sentence ends its line with: the sentence goes on.
+const GOES_ON: &[&str] = &[
+    "a", "an", "the", "to", "of", "for", "with", "in", "on", "at", "by", "from", "into", "and",
+    "or", "but", "that", "which", "who", "is", "are", "was", "be", "we", "you", "i", "it", "if",
+    "when", "not", "no", "any", "all", "this", "these", "your", "our", "my", "as", "so", "than",
+];
+
+/// Whether the line `next`, typed under the line ending `open`, is an
+/// instruction of its own: people typing a list of orders break the line
+/// between them without a full stop ("read the datasheet\nfocus on the
+/// vector unit"). It is when `next` opens with an imperative verb (or
+/// "never", "always", "don't") and `open` does not end on a word that
+/// carries its sentence on.
+fn instructs_anew(text: &str, open: Span, next: Span) -> bool {
+    let last = open
+        .of(text)
+        .trim_end()
+        .rsplit(|c: char| !c.is_alphanumeric() && c != '\'')
+        .find(|w| !w.is_empty())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    let first: alloc::string::String = next
+        .of(text)
+        .split(|c: char| !c.is_alphanumeric() && c != '\'')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+        .replace('\'', "");
+    !GOES_ON.contains(&last.as_str()) && super::chat::opens_an_order(&first)
+}
+
 /// Every sentence and table row of `text`, in order, with its region.
 pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
     let mut walker = Walker {
@@ -169,6 +204,7 @@ pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
         pending: None,
         visit,
         json_is_data: matches!(source, Source::Skill | Source::ProjectFile),
+        typed: source == Source::Chat,
     };
     for_each_line(text, |line| walker.line(line));
     walker.flush();
