@@ -4,7 +4,7 @@
 //! when they are absent.
 
 use drift_eval::labels::Split;
-use drift_eval::{real, real_logs, root};
+use drift_eval::{finder, real, real_logs, root};
 
 #[test]
 fn every_label_points_into_its_log() {
@@ -36,4 +36,13 @@ fn every_label_points_into_its_log() {
         compactions += scores.compactions;
     }
     assert!(compactions >= 60, "{compactions} labelled compactions");
+    // The finder's set: whole logs, every typed rule labelled.
+    let whole = finder::score(&cases, Split::Finder, false);
+    assert!(
+        whole.stale.is_empty(),
+        "anchors that no longer decode: {:?}",
+        whole.stale
+    );
+    assert!(whole.logs >= 60, "{} logs labelled whole", whole.logs);
+    assert!(whole.user.labelled + whole.brief.labelled >= 100);
 }
