@@ -765,6 +765,50 @@ fn answered(clause: &str) -> bool {
     ]
     .iter()
     .any(|a| lower.ends_with(a))
+        || answered_after_a_mark(&lower)
+}
+
+/// Answers typed after a question or an option, set off by a dash or an
+/// arrow the way a person fills in a list of questions: "run them in
+/// parallel?  - no", "是否保留旧接口？ → 不需要", "autosave drafts (as
+/// today)   - yes". The answer is short and asks nothing.
+fn answered_after_a_mark(lower: &str) -> bool {
+    const MARKS: &[&str] = &[" - ", " – ", " — ", " → ", " -> ", "→"];
+    const YES_NO: &[&str] = &[
+        "yes",
+        "no",
+        "ok",
+        "是",
+        "否",
+        "要",
+        "不要",
+        "不支持",
+        "不需要",
+        "可以",
+        "不用",
+    ];
+    let Some((at, mark)) = MARKS
+        .iter()
+        .filter_map(|m| lower.rfind(m).map(|i| (i, *m)))
+        .max_by_key(|(i, _)| *i)
+    else {
+        return false;
+    };
+    let (Some(before), Some(answer)) = (lower.get(..at), lower.get(at + mark.len()..)) else {
+        return false;
+    };
+    let before = before.trim_end();
+    let answer = answer.trim();
+    if answer.is_empty() || answer.chars().count() > 24 || answer.contains(['?', '？']) {
+        return false;
+    }
+    // After a question: any short answer. After an option: a yes or a
+    // no, with room before the dash the way a filled-in form has.
+    before.ends_with(['?', '？'])
+        || (YES_NO.contains(&answer)
+            && lower
+                .get(..at)
+                .is_some_and(|b| b.ends_with("  ") || b.ends_with('）') || b.ends_with(')')))
 }
 
 /// An identifier and what it holds, as a user specifies a schema or a
@@ -1512,6 +1556,9 @@ mod tests {
             "we want the lowest latency on the hot path",
             "I need to reach the best cycle count",
             "read the datasheet\nfocus on the vector unit",
+            "run the suites in parallel?   - no",
+            "是否保留旧接口？ - 不需要",
+            "autosave drafts (as today)   - yes",
         ] {
             assert_eq!(rules(rule).len(), 1, "{rule:?}: {:?}", rules(rule));
         }
@@ -1538,6 +1585,8 @@ mod tests {
             "no, that's wrong",
             "I want to see the most recent log",
             "what is the best way to do this?",
+            "why is it slow? check the logs",
+            "the parser - a small one",
         ] {
             assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
         }

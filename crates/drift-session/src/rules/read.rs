@@ -231,15 +231,23 @@ pub(crate) fn past_code(bytes: &[u8], i: usize, end: usize) -> usize {
         .map_or(end, |k| from + k + 1)
 }
 
-/// Whether a one-word answer ("yes", "no", "ok") ends the line at `at`.
+/// Whether an answer ends the line at `at`: a one-word answer ("yes",
+/// "no", "ok"), or a short one set off by a dash or an arrow the way a
+/// filled-in list of questions has it ("?   - no", "？ → 不需要").
 fn answer_after(text: &str, at: usize) -> bool {
     let rest = text.get(at..).unwrap_or("");
     let line = rest.split('\n').next().unwrap_or("");
     let word = line.trim().trim_end_matches(['.', '!']);
-    line.starts_with(' ')
+    let set_off = word
+        .strip_prefix(['-', '–', '—', '→'])
+        .or_else(|| word.strip_prefix("->"))
+        .map(str::trim);
+    (line.starts_with(' ')
         && ["yes", "no", "ok"]
             .iter()
-            .any(|a| word.eq_ignore_ascii_case(a))
+            .any(|a| word.eq_ignore_ascii_case(a)))
+        || set_off
+            .is_some_and(|a| !a.is_empty() && a.chars().count() <= 24 && !a.contains(['?', '？']))
 }
 
 /// Whether the `.` at `dot` follows an option's letter ("B." opening the
