@@ -220,6 +220,19 @@ fn fragment(text: &str) -> Option<(Provenance, Option<&str>)> {
     if t.starts_with("<user_shell_command>") {
         return Some((Provenance::UserShell, None));
     }
+    if let Some(input) = prompt_input(t) {
+        // A prompt file the user ran (`/prompts:<name>`, spec-kit's): its
+        // body instructs the agent the way a skill's does; the user's own
+        // words are the input it quotes, when there is any.
+        return Some(if input.is_empty() {
+            (Provenance::Skill, None)
+        } else {
+            (Provenance::Said, Some(input))
+        });
+    }
+    if TITLE_PROMPTS.iter().any(|p| t.starts_with(p)) {
+        return Some((Provenance::Harness, None));
+    }
     const HARNESS: &[&str] = &[
         "<environment_context>",
         "<permissions instructions>",
@@ -241,6 +254,26 @@ fn fragment(text: &str) -> Option<(Provenance, Option<&str>)> {
         .any(|m| t.starts_with(m))
         .then_some((Provenance::Harness, None))
 }
+
+/// The heading under which a prompt file quotes what the user typed after
+/// its name (spec-kit's "## User Input" and a fenced `$ARGUMENTS`).
+const PROMPT_INPUT: &str = "## User Input";
+
+/// The user's input inside a prompt file's expansion: the fenced block
+/// under [`PROMPT_INPUT`] when the message opens with it. `None` for any
+/// other message.
+fn prompt_input(text: &str) -> Option<&str> {
+    let rest = text.strip_prefix(PROMPT_INPUT)?.trim_start();
+    let body = rest.strip_prefix("```")?;
+    let body = body.get(body.find('\n')? + 1..)?;
+    Some(body.get(..body.find("```")?)?.trim())
+}
+
+/// Openings of the prompts a harness sends in the user's role to name a
+/// task (Codex's title generator): the harness's words.
+const TITLE_PROMPTS: &[&str] = &[
+    "You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title",
+];
 
 /// The header of the context the Codex IDE extension wraps a request in.
 const IDE_CONTEXT: &str = "# Context from my IDE setup";
@@ -319,4 +352,24 @@ pub(crate) fn classify_parts(
         }
     }
     flush(r, &mut pending);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_prompt_file_run_is_its_instructions_and_the_users_input() {
+        let empty = "## User Input\n\n```text\n\n```\n\nYou **MUST** consider the user input.\n\n## Outline\n\nNever skip a step.";
+        assert_eq!(fragment(empty), Some((Provenance::Skill, None)));
+        let typed = "## User Input\n\n```text\nonly touch the billing module\n```\n\nYou **MUST** consider the user input.";
+        assert_eq!(
+            fragment(typed),
+            Some((Provenance::Said, Some("only touch the billing module")))
+        );
+        // A heading of that name further down is the user's own text.
+        assert_eq!(fragment("Fix it.\n## User Input\n```text\nx\n```"), None);
+        let title = "You are a helpful assistant. You will be presented with a user prompt, and your job is to provide a short title for a task.";
+        assert_eq!(fragment(title), Some((Provenance::Harness, None)));
+    }
 }
