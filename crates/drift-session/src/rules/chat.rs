@@ -1559,6 +1559,10 @@ mod tests {
             "run the suites in parallel?   - no",
             "是否保留旧接口？ - 不需要",
             "autosave drafts (as today)   - yes",
+            "결과에 이모지를 사용하지 마세요",
+            "반드시 테스트를 먼저 실행해",
+            "nhớ viết comment bằng tiếng việt",
+            "đừng chạy script trên máy chính",
         ] {
             assert_eq!(rules(rule).len(), 1, "{rule:?}: {:?}", rules(rule));
         }
@@ -1587,6 +1591,10 @@ mod tests {
             "what is the best way to do this?",
             "why is it slow? check the logs",
             "the parser - a small one",
+            "계속해",
+            "고마워, 잘 됐어",
+            "cảm ơn",
+            "tiếp tục đi",
         ] {
             assert!(rules(talk).is_empty(), "{talk:?}: {:?}", rules(talk));
         }

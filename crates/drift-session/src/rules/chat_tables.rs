@@ -256,6 +256,18 @@ pub(crate) const WORD_CUES: &[Cue] = &[
 
 /// Cues of scripts written without spaces, as substrings.
 pub(crate) const CJK_CUES: &[Cue] = &[
+    // Korean: "-지 마(세요)", "-지 말 것" forbid; "반드시", "항상", "-야 해"
+    // oblige.
+    ("지 마", Prohibition, Strong),
+    ("지 말", Prohibition, Strong),
+    ("절대", Prohibition, Strong),
+    ("반드시", Obligation, Strong),
+    ("항상", Obligation, Strong),
+    ("야 해", Obligation, Strong),
+    ("야 한다", Obligation, Strong),
+    ("유지해", Obligation, Weak),
+    ("사용해", Obligation, Weak),
+    ("대신", Obligation, Weak),
     // Chinese.
     ("更正", Correction, Strong),
     ("不是", Correction, Weak),
@@ -372,6 +384,15 @@ pub(crate) const OTHER_CUES: &[Cue] = &[
     ("usar", Obligation, Weak),
     ("no uses", Prohibition, Strong),
     ("não", Prohibition, Weak),
+    // Vietnamese.
+    ("không được", Prohibition, Strong),
+    ("đừng", Prohibition, Strong),
+    ("không muốn", Prohibition, Strong),
+    ("ko muốn", Prohibition, Strong),
+    ("phải", Obligation, Strong),
+    ("luôn", Obligation, Strong),
+    ("nhớ", Obligation, Strong),
+    ("chỉ", Scope, Strong),
     // French.
     ("jamais", Prohibition, Strong),
     ("toujours", Obligation, Strong),
