@@ -10,7 +10,7 @@
 // assets/screenshot.png, the README's picture.
 
 import assert from 'node:assert/strict';
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { copyFile, mkdir } from 'node:fs/promises';
 import { serve } from './serve.mjs';
 import { freshContext } from './browser.mjs';
@@ -493,12 +493,31 @@ test('a Claude Code log lists its compactions rule by rule, and the retention th
   }
 });
 
+/** The largest Claude Code main-session log in `dir` with exactly two
+ *  compactions (two boundaries, two summaries), or null. */
+function largestLogCompactingTwice(dir) {
+  if (!existsSync(dir)) return null;
+  let best = null;
+  for (const name of readdirSync(dir)) {
+    if (!name.startsWith('claude-') || !name.endsWith('.jsonl') || name.includes('-agent-')) continue;
+    const path = `${dir}/${name}`;
+    const text = readFileSync(path, 'utf8');
+    const count = (marker) => text.split(marker).length - 1;
+    if (count('"isCompactSummary":true') !== 2 || count('"subtype":"compact_boundary"') !== 2) continue;
+    const size = statSync(path).size;
+    if (!best || size > best.size) best = { path, size };
+  }
+  return best?.path ?? null;
+}
+
 test('a real log with two compactions: its rules across them, the model beside the log, and its rounds at the real compactions in the simulator', async () => {
   // A session someone committed to a public repository (../shared/real-logs,
-  // see its SOURCES.md); read from there, never copied into this repository.
-  const real = `${here}../../../shared/real-logs/claude-aistrad-0f199565-8746-4fec-85f7-119733687346.jsonl`;
-  if (!existsSync(real)) {
-    console.log('  skipped: no real logs at ../shared/real-logs');
+  // see its SOURCES.md), chosen there at test time and never copied into
+  // this repository: the largest Claude Code session of its own (no
+  // subagent's) that compacts exactly twice.
+  const real = largestLogCompactingTwice(`${here}../../../shared/real-logs`);
+  if (!real) {
+    console.log('  skipped: no real log with two compactions at ../shared/real-logs');
     return;
   }
   const { context, close } = await freshContext();
