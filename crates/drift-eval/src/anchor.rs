@@ -6,7 +6,10 @@
 //! undoes the string's escapes; the checksum says whether the log is the
 //! one the label was made on.
 
-use std::fmt;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use core::fmt;
 
 /// FNV-1a, 64 bits, over `bytes`: a log's name in the labels.
 pub fn fnv64(bytes: &[u8]) -> u64 {
@@ -143,7 +146,7 @@ fn unescape(raw: &[u8]) -> Option<String> {
                     b'/' | b'\\' | b'"' => out.push(e),
                     b'u' => {
                         let hex = |at: usize| {
-                            std::str::from_utf8(raw.get(at..at + 4)?)
+                            core::str::from_utf8(raw.get(at..at + 4)?)
                                 .ok()
                                 .and_then(|h| u32::from_str_radix(h, 16).ok())
                         };
@@ -178,6 +181,7 @@ fn unescape(raw: &[u8]) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec;
 
     #[test]
     fn an_anchor_decodes_escapes_and_checks_its_text() {

@@ -4,6 +4,10 @@
 //! (precision). The labels of the `finder` split hold every standing rule
 //! of that text, so a rule found and not labelled is a false one.
 
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
 use drift_session::{Authority, InForce, SessionFinder};
 
 use crate::labels::{By, Split};
@@ -46,10 +50,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> FinderScores {
     for case in cases.iter().filter(|c| c.labels.split == split) {
         s.logs += 1;
         let lines = case.lines();
-        let log = case
-            .path
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let log = case.name.as_str();
         let found = InForce::read(&case.transcript, &SessionFinder);
         let reported: Vec<(By, usize, &str)> = found
             .rules
@@ -135,7 +136,7 @@ fn counts(s: &mut FinderScores, by: By) -> Option<&mut FinderCounts> {
 
 /// The scores as a Markdown table.
 pub fn report(s: &FinderScores, split: &str) -> String {
-    use std::fmt::Write as _;
+    use core::fmt::Write as _;
     let share = |a: usize, b: usize| {
         if b == 0 {
             "–".to_string()
@@ -182,7 +183,6 @@ mod tests {
     use super::*;
     use crate::anchor::fnv32;
     use crate::labels::LogLabels;
-    use std::path::PathBuf;
 
     const LOG: &str = concat!(
         r#"{"type":"user","message":{"role":"user","content":"Never push to main. Use uv, not pip. The lab printer is slow."},"uuid":"u1","sessionId":"s"}"#,
@@ -208,7 +208,7 @@ mod tests {
         );
         let case = Case {
             labels: LogLabels::parse("t.labels", &labels).unwrap(),
-            path: PathBuf::from("t.jsonl"),
+            name: "t.jsonl".into(),
             bytes: LOG.as_bytes().to_vec(),
             transcript: drift_session::read_transcript(LOG).unwrap(),
         };

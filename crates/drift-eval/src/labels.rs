@@ -2,7 +2,11 @@
 //! in one real log, pointing into it by [`Anchor`]s. The format is
 //! `docs/LABELLING.md`'s.
 
-use std::fmt;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use core::fmt;
 
 use crate::anchor::{Anchor, AnchorError};
 
@@ -195,7 +199,7 @@ impl fmt::Display for LabelError {
     }
 }
 
-impl std::error::Error for LabelError {}
+impl core::error::Error for LabelError {}
 
 fn field<'a>(words: &[&'a str], key: &str) -> Option<&'a str> {
     words

@@ -8,11 +8,23 @@
 //! class, for the `dev` split (tuned on) and the `held_out` one (measured
 //! once).
 //!
+//! The crate is `no_std` + `alloc`: it scores what it is given. Reading
+//! the label files and the logs is [`files`]' work, behind the `std`
+//! feature (on by default, which the binary needs).
+//!
 //! Nobody's session is in this repository: a label points into a log by the
 //! log's content hash and byte ranges ([`anchor`]), and the text is read
 //! from the log at run time.
 
+#![no_std]
+
+extern crate alloc;
+#[cfg(feature = "std")]
+extern crate std;
+
 pub mod anchor;
+#[cfg(feature = "std")]
+pub mod files;
 pub mod finder;
 pub mod labels;
 pub mod real;
@@ -20,22 +32,3 @@ pub mod report;
 pub mod text;
 pub mod verdicts;
 pub mod view;
-
-use std::path::{Path, PathBuf};
-
-/// The workspace root (this crate lives in `crates/drift-eval`).
-pub fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .nth(2)
-        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-}
-
-/// Where the real logs are: `$DRIFT_REAL_LOGS`, else `../shared/real-logs`
-/// beside the workspace; `None` when neither exists.
-pub fn real_logs() -> Option<PathBuf> {
-    let path = std::env::var_os("DRIFT_REAL_LOGS")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("../shared/real-logs"));
-    path.is_dir().then_some(path)
-}

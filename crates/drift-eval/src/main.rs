@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use drift_eval::labels::Split;
-use drift_eval::{finder, real, report, verdicts, view};
+use drift_eval::{files, finder, real, report, verdicts, view};
 
 const USAGE: &str = "\
 usage: cargo xtask eval [--split dev|held_out|finder|all] [--misses] [--logs DIR]
@@ -46,15 +46,15 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let root = drift_eval::root();
+    let root = files::root();
     let mut failed = false;
 
     // Real compactions.
-    match logs.filter(|p| p.is_dir()).or_else(drift_eval::real_logs) {
+    match logs.filter(|p| p.is_dir()).or_else(files::real_logs) {
         None => println!(
             "Real compactions: skipped, no logs at ../shared/real-logs (or $DRIFT_REAL_LOGS).\n"
         ),
-        Some(dir) => match real::cases(&root.join("eval/real"), &dir) {
+        Some(dir) => match files::cases(&root.join("eval/real"), &dir) {
             Err(e) => {
                 eprintln!("drift-eval: {e}");
                 failed = true;

@@ -21,8 +21,11 @@
 //! - **invented**: the tool's invented rules that a labelled invention
 //!   matches (precision), and the labelled ones it found (recall).
 
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use alloc::collections::BTreeMap;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec;
+use alloc::vec::Vec;
 
 use drift_session::{Transcript, read_transcript};
 
@@ -35,7 +38,8 @@ use crate::view::{CompactionView, Reported, audit};
 #[derive(Debug)]
 pub struct Case {
     pub labels: LogLabels,
-    pub path: PathBuf,
+    /// The log's file name.
+    pub name: String,
     pub bytes: Vec<u8>,
     pub transcript: Transcript,
 }
@@ -47,49 +51,36 @@ impl Case {
     }
 }
 
-/// Every labelled log found in `logs` (a directory of session logs),
-/// with the label files that name a log not there.
+/// The labelled logs among `logs` (each a file name and its bytes), one
+/// [`Case`] per label file (`labels`: its name for messages and its text)
+/// whose log is there, with the label files that name a log not there.
 ///
 /// # Errors
 ///
 /// A message naming a label file that cannot be read, or a log that the
 /// tool cannot read.
-pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
-    let mut by_hash: BTreeMap<u64, PathBuf> = BTreeMap::new();
-    let mut entries: Vec<PathBuf> = std::fs::read_dir(logs)
-        .map_err(|e| format!("{}: {e}", logs.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
-        .collect();
-    entries.sort();
-    for path in entries {
-        if let Ok(bytes) = std::fs::read(&path) {
-            by_hash.insert(fnv64(&bytes), path);
-        }
+pub fn cases(
+    labels: Vec<(String, String)>,
+    logs: Vec<(String, Vec<u8>)>,
+) -> Result<(Vec<Case>, Vec<String>), String> {
+    let mut by_hash: BTreeMap<u64, (String, Vec<u8>)> = BTreeMap::new();
+    for (name, bytes) in logs {
+        by_hash.insert(fnv64(&bytes), (name, bytes));
     }
-    let mut files: Vec<PathBuf> = std::fs::read_dir(labels_dir)
-        .map_err(|e| format!("{}: {e}", labels_dir.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.extension().is_some_and(|x| x == "labels"))
-        .collect();
-    files.sort();
     let mut cases = Vec::new();
     let mut missing = Vec::new();
-    for file in files {
-        let shown = file.display().to_string();
-        let text = std::fs::read_to_string(&file).map_err(|e| format!("{shown}: {e}"))?;
+    for (shown, text) in labels {
         let labels = LogLabels::parse(&shown, &text).map_err(|e| e.to_string())?;
-        let Some(path) = by_hash.get(&labels.hash) else {
+        let Some((name, bytes)) = by_hash.get(&labels.hash) else {
             missing.push(shown);
             continue;
         };
-        let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-        let log = String::from_utf8_lossy(&bytes).into_owned();
-        let transcript = read_transcript(&log).map_err(|e| format!("{}: {e}", path.display()))?;
+        let log = String::from_utf8_lossy(bytes).into_owned();
+        let transcript = read_transcript(&log).map_err(|e| format!("{name}: {e}"))?;
         cases.push(Case {
             labels,
-            path: path.clone(),
-            bytes,
+            name: name.clone(),
+            bytes: bytes.clone(),
             transcript,
         });
     }
@@ -194,10 +185,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
     for case in cases.iter().filter(|c| c.labels.split == split) {
         s.logs += 1;
         let lines = case.lines();
-        let log = case
-            .path
-            .file_name()
-            .map_or(String::new(), |n| n.to_string_lossy().into_owned());
+        let log = case.name.as_str();
         let decode = |a: crate::anchor::Anchor, s: &mut Scores| match a.decode(&lines) {
             Ok(t) => Some(t),
             Err(e) => {
@@ -224,7 +212,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
             let Some(view) = views.iter().find(|v| v.line == line) else {
                 if misses {
                     s.misses.push(Miss {
-                        log: log.clone(),
+                        log: log.to_string(),
                         compaction: number,
                         what: "compaction not found",
                         label: format!("line {line}"),
@@ -236,7 +224,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
             score_compaction(
                 &mut s,
                 case,
-                &log,
+                log,
                 number,
                 view,
                 &rules,
@@ -273,7 +261,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
                 match hit {
                     Some(_) => s.invented_right += 1,
                     None if misses => s.misses.push(Miss {
-                        log: log.clone(),
+                        log: log.to_string(),
                         compaction: number,
                         what: "invented, wrongly",
                         label: String::new(),
@@ -287,7 +275,7 @@ pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
                 for (i, f) in found.iter().enumerate() {
                     if !f {
                         s.misses.push(Miss {
-                            log: log.clone(),
+                            log: log.to_string(),
                             compaction: number,
                             what: "invention missed",
                             label: labelled[i].clone(),
@@ -342,7 +330,7 @@ fn score_lineage(
             .max_by(|a, b| {
                 (a.0, a.1)
                     .partial_cmp(&(b.0, b.1))
-                    .unwrap_or(std::cmp::Ordering::Equal)
+                    .unwrap_or(core::cmp::Ordering::Equal)
             });
         if let Some((_, _, j)) = best {
             let reported = view.rules[j].fate;
@@ -391,7 +379,7 @@ fn score_compaction(
     candidates.sort_by(|a, b| {
         (b.1, b.0)
             .partial_cmp(&(a.1, a.0))
-            .unwrap_or(std::cmp::Ordering::Equal)
+            .unwrap_or(core::cmp::Ordering::Equal)
     });
     // Each label takes its best reported rule; a rule reported whole may
     // stand for several labels that are parts of it.

@@ -1,6 +1,10 @@
 //! The scores as Markdown tables, for a terminal and for BENCHMARKS.md.
 
-use std::fmt::Write as _;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use core::fmt::Write as _;
 
 use crate::labels::{By, LabelFate};
 use crate::real::{ClassCounts, Scores, all};

@@ -2,7 +2,9 @@
 //! they share, so that a rule found with a little more or less context
 //! around it still counts as the same rule.
 
-use std::collections::BTreeSet;
+use alloc::string::{String, ToString};
+
+use alloc::collections::BTreeSet;
 
 /// Whether `c` is written without spaces between words (CJK scripts).
 fn unspaced(c: char) -> bool {
@@ -23,7 +25,7 @@ pub fn words(text: &str) -> BTreeSet<String> {
     for c in text.chars() {
         if unspaced(c) {
             if !word.is_empty() {
-                out.insert(std::mem::take(&mut word));
+                out.insert(core::mem::take(&mut word));
             }
             if let Some(p) = previous.filter(|p| unspaced(*p)) {
                 out.insert([p, c].iter().collect());
@@ -37,7 +39,7 @@ pub fn words(text: &str) -> BTreeSet<String> {
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
         } else if !word.is_empty() {
-            out.insert(std::mem::take(&mut word));
+            out.insert(core::mem::take(&mut word));
         }
     }
     if !word.is_empty() {
@@ -63,6 +65,7 @@ pub const SAME: f64 = 0.5;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use alloc::vec::Vec;
 
     #[test]
     fn words_and_overlap() {

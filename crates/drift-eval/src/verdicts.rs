@@ -3,8 +3,12 @@
 //! purpose. Items are separated by `== <id> class=<class>` lines; `rule:`
 //! is the rule as the user typed it and `after:` starts the summary.
 
-use std::collections::BTreeMap;
-use std::fmt::Write as _;
+use alloc::format;
+use alloc::string::{String, ToString};
+use alloc::vec::Vec;
+
+use alloc::collections::BTreeMap;
+use core::fmt::Write as _;
 
 use crate::report::share;
 use crate::view::Reported;

@@ -2,6 +2,10 @@
 //! compared with: per compaction, each rule it judged (its text, line, who
 //! gave it, its fate) and the rules it says the summary invented.
 
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+
 use drift_session::{AfterPart, Authority, CompactionKind, Fate, Transcript, audit_session};
 
 use crate::labels::By;

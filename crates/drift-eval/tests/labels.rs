@@ -3,8 +3,9 @@
 //! from `../shared/real-logs/` (or `$DRIFT_REAL_LOGS`); says so and passes
 //! when they are absent.
 
+use drift_eval::files::{cases, real_logs, root};
 use drift_eval::labels::Split;
-use drift_eval::{finder, real, real_logs, root};
+use drift_eval::{finder, real};
 
 #[test]
 fn every_label_points_into_its_log() {
@@ -12,7 +13,7 @@ fn every_label_points_into_its_log() {
         eprintln!("skipped: no real logs at ../shared/real-logs (or $DRIFT_REAL_LOGS)");
         return;
     };
-    let (cases, missing) = real::cases(&root().join("eval/real"), &logs).expect("the labels read");
+    let (cases, missing) = cases(&root().join("eval/real"), &logs).expect("the labels read");
     assert!(missing.is_empty(), "labelled logs not found: {missing:?}");
     assert!(cases.len() >= 60, "{} labelled logs", cases.len());
     let mut compactions = 0;

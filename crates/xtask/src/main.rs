@@ -135,7 +135,7 @@ fn test() -> Result {
         run(cmd)
     })?;
     step(
-        "drift-core and drift-session build without std (thumbv7em-none-eabihf)",
+        "drift-core, drift-session and drift-eval's scoring build without std (thumbv7em-none-eabihf)",
         || {
             run(cargo(&[
                 "build",
@@ -143,6 +143,16 @@ fn test() -> Result {
                 "drift-core",
                 "--package",
                 "drift-session",
+                "--target",
+                "thumbv7em-none-eabihf",
+                "--locked",
+            ]))?;
+            run(cargo(&[
+                "build",
+                "--package",
+                "drift-eval",
+                "--lib",
+                "--no-default-features",
                 "--target",
                 "thumbv7em-none-eabihf",
                 "--locked",

@@ -1,0 +1,66 @@
+//! The files the evaluation reads (with the `std` feature): the workspace's
+//! label files and the real logs beside it. Everything else in this crate
+//! is pure and reads what it is given.
+
+use std::path::{Path, PathBuf};
+use std::string::{String, ToString};
+use std::vec::Vec;
+use std::{env, format, fs};
+
+use crate::real::{self, Case};
+
+/// The workspace root (this crate lives in `crates/drift-eval`).
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+}
+
+/// Where the real logs are: `$DRIFT_REAL_LOGS`, else `../shared/real-logs`
+/// beside the workspace; `None` when neither exists.
+pub fn real_logs() -> Option<PathBuf> {
+    let path = env::var_os("DRIFT_REAL_LOGS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root().join("../shared/real-logs"));
+    path.is_dir().then_some(path)
+}
+
+/// The files of `dir` whose name ends in one of `extensions`, sorted.
+fn files(dir: &Path, extensions: &[&str]) -> Result<Vec<PathBuf>, String> {
+    let mut found: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|x| extensions.iter().any(|e| x == *e))
+        })
+        .collect();
+    found.sort();
+    Ok(found)
+}
+
+/// Every labelled log of `labels_dir` found in `logs` (a directory of
+/// session logs), with the label files that name a log not there
+/// ([`real::cases`]).
+///
+/// # Errors
+///
+/// A message naming a directory or a label file that cannot be read, or a
+/// log that the tool cannot read.
+pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>), String> {
+    let logs = files(logs, &["jsonl", "json"])?
+        .into_iter()
+        .filter_map(|path| {
+            let name = path.file_name()?.to_string_lossy().into_owned();
+            Some((name, fs::read(&path).ok()?))
+        })
+        .collect();
+    let mut labels = Vec::new();
+    for file in files(labels_dir, &["labels"])? {
+        let shown = file.display().to_string();
+        let text = fs::read_to_string(&file).map_err(|e| format!("{shown}: {e}"))?;
+        labels.push((shown, text));
+    }
+    real::cases(labels, logs)
+}
