@@ -3,17 +3,10 @@
 
 mod common;
 
-use common::claude_log;
+use common::{claude_log, summary};
 use drift_session::{Authority, Fate, audit_session, read_transcript, report};
 
 const RULE: &str = "Never push to the release branch without a green CI run.";
-
-fn summary(body: &str) -> String {
-    format!(
-        "This session is being continued from a previous conversation that ran out of context.\n\n\
-         Summary:\n1. Primary Request and Intent:\n   {body}\n"
-    )
-}
 
 #[test]
 fn a_rule_still_missing_says_since_when() {

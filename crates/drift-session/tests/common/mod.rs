@@ -81,3 +81,11 @@ pub fn claude_log(turns: &[(&str, &str)]) -> String {
     }
     out
 }
+
+/// A Claude Code compaction summary whose only section states `body`.
+pub fn summary(body: &str) -> String {
+    format!(
+        "This session is being continued from a previous conversation that ran out of context.\n\n\
+         Summary:\n1. Primary Request and Intent:\n   {body}\n"
+    )
+}
