@@ -6,8 +6,8 @@ use std::fmt::Write as _;
 
 use drift_core::thousands;
 use drift_session::{
-    AfterPart, Authority, CompactionReport, Fate, IdChange, LostRule, MeasuredRetention,
-    SessionAudit, Step, StepState, Transcript, audit_session,
+    AfterPart, CompactionReport, Fate, IdChange, LostRule, MeasuredRetention, SessionAudit, Step,
+    StepState, Transcript, audit_session,
 };
 
 use crate::audit::{plural, quote, read_log};
@@ -82,18 +82,6 @@ fn fate_word(f: Fate) -> &'static str {
     }
 }
 
-/// Who gave a rule, for a person.
-fn who(a: Authority, source: &str) -> String {
-    match a {
-        Authority::User if source == "chat" => "you".to_string(),
-        Authority::User => format!("you ({source})"),
-        Authority::Brief => "the subagent's brief".to_string(),
-        Authority::System => "the system prompt".to_string(),
-        Authority::Instructions => source.to_string(),
-        Authority::ToolPolicy => format!("tool output ({source})"),
-    }
-}
-
 /// How a compaction was set off and what it did to the context's size.
 fn sizes(c: &CompactionReport, trigger: Option<drift_session::CompactionTrigger>) -> String {
     let mut parts: Vec<String> = trigger.map(|t| t.id().to_string()).into_iter().collect();
@@ -119,7 +107,7 @@ fn lost_rule(out: &mut String, record: &str, r: &LostRule, indent: &str) {
         "{indent}{:<13} {record} {}, {}{since}: {}",
         fate_word(r.fate),
         r.line,
-        who(r.authority, &r.source),
+        r.authority.giver(&r.source),
         quote(&r.text, 110)
     );
     let pad = format!("{indent}{:<14}", "");
@@ -279,7 +267,7 @@ fn text(out: &mut String, log: &Audited, options: Options) {
                     out,
                     "    {how:<13} {record} {}, {}: {}",
                     r.record,
-                    who(r.authority, &r.source),
+                    r.authority.giver(&r.source),
                     quote(&r.rule.text, 100)
                 );
             }
@@ -424,7 +412,7 @@ Lineage: {} across {}: {}",
             "  line {}, {}: {}
     {} · {now}; last said at line {}",
             r.stated.first().copied().unwrap_or(0),
-            who(r.authority, &r.source),
+            r.authority.giver(&r.source),
             quote(&r.text, 100),
             steps.join(" · "),
             r.last_stated()

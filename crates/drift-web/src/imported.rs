@@ -399,18 +399,6 @@ pub fn beside_html(b: &Beside) -> String {
 /// At most this many characters of a quote in the list.
 const QUOTE: usize = 240;
 
-/// Who gave a rule, for a person.
-fn who(a: Authority, source: &str) -> String {
-    match a {
-        Authority::User if source == "chat" => "you".to_string(),
-        Authority::User => format!("you ({source})"),
-        Authority::Brief => "the subagent's brief".to_string(),
-        Authority::System => "the system prompt".to_string(),
-        Authority::Instructions => source.to_string(),
-        Authority::ToolPolicy => format!("tool output ({source})"),
-    }
-}
-
 /// One lost rule as a list item: the fate, the words, who gave it and
 /// where, the summary's words (or nowhere) and why.
 fn lost_item(r: &LostRule, detail: bool) -> String {
@@ -422,7 +410,7 @@ fn lost_item(r: &LostRule, detail: bool) -> String {
         r.fate.id(),
         r.rule,
         escape(&shorten(&r.text, QUOTE)),
-        escape(&who(r.authority, &r.source)),
+        escape(&r.authority.giver(&r.source)),
         r.line
     );
     if detail {
@@ -582,7 +570,7 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
                 out.push_str(&format!(
                     "<li class=\"fate-kept\"><span class=\"fate\">kept</span> “{}” <span class=\"who\">{}, line {}</span><br><span class=\"evidence\">{how}</span></li>",
                     escape(&shorten(&r.rule.text, QUOTE)),
-                    escape(&who(r.authority, &r.source)),
+                    escape(&r.authority.giver(&r.source)),
                     r.record
                 ));
             }

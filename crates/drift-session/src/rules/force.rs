@@ -85,6 +85,20 @@ impl Authority {
     pub const fn trusted(self) -> bool {
         !matches!(self, Authority::ToolPolicy)
     }
+
+    /// Who gave a rule from `source` (a [`StandingRule::source`]), for the
+    /// person reading a report: "you", "you (queued)", "the subagent's
+    /// brief", the instruction file's name, "tool output (…)".
+    pub fn giver(self, source: &str) -> String {
+        match self {
+            Authority::User if source == "chat" => "you".to_string(),
+            Authority::User => alloc::format!("you ({source})"),
+            Authority::Brief => "the subagent's brief".to_string(),
+            Authority::System => "the system prompt".to_string(),
+            Authority::Instructions => source.to_string(),
+            Authority::ToolPolicy => alloc::format!("tool output ({source})"),
+        }
+    }
 }
 
 /// Finds the rule clauses of one text: the seam a better finder replaces.
