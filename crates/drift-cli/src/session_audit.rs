@@ -98,6 +98,17 @@ fn sizes(c: &CompactionReport, trigger: Option<drift_session::CompactionTrigger>
     }
 }
 
+/// A lost rule on one line, as a file's or a tool's list shows it.
+fn brief_lost(out: &mut String, record: &str, r: &LostRule) {
+    let _ = writeln!(
+        out,
+        "    {:<13} {record} {}: {}",
+        fate_word(r.fate),
+        r.line,
+        quote(&r.text, 100)
+    );
+}
+
 fn lost_rule(out: &mut String, record: &str, r: &LostRule, indent: &str) {
     let since = r
         .since
@@ -229,13 +240,7 @@ fn text(out: &mut String, log: &Audited, options: Options) {
                 f.rules
             );
             for r in f.lost.iter().take(options.file_rules()) {
-                let _ = writeln!(
-                    out,
-                    "    {:<13} {record} {}: {}",
-                    fate_word(r.fate),
-                    r.line,
-                    quote(&r.text, 100)
-                );
+                brief_lost(out, record, r);
             }
             if f.lost.len() > options.file_rules() {
                 let _ = writeln!(
@@ -294,13 +299,7 @@ fn text(out: &mut String, log: &Audited, options: Options) {
                 c.from_tools.len()
             );
             for r in &c.from_tools {
-                let _ = writeln!(
-                    out,
-                    "    {:<13} {record} {}: {}",
-                    fate_word(r.fate),
-                    r.line,
-                    quote(&r.text, 100)
-                );
+                brief_lost(out, record, r);
             }
         }
         for i in &c.invented {

@@ -625,6 +625,17 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
 }
 
 impl Guesses {
+    /// Each guessed fact's id with the index of the rule in force it
+    /// stands for, as [`drift_session::beside`] pairs them.
+    pub fn fact_rules(&self) -> Vec<(String, usize)> {
+        self.scenario
+            .facts
+            .iter()
+            .zip(&self.rules)
+            .map(|(f, &r)| (f.id.clone(), r))
+            .collect()
+    }
+
     /// Reads `transcript` (any format the importer reads) with the default
     /// options, or says why it could not, naming the line.
     pub fn read(transcript: &str) -> Result<Guesses, String> {
@@ -910,13 +921,7 @@ mod tests {
         let c = Compactions::read(log).unwrap();
         assert_eq!(g.placed, 1);
         let run = drift_core::simulate(&g.scenario).unwrap();
-        let facts: Vec<(String, usize)> = g
-            .scenario
-            .facts
-            .iter()
-            .zip(&g.rules)
-            .map(|(f, &r)| (f.id.clone(), r))
-            .collect();
+        let facts = g.fact_rules();
         let b = drift_session::beside(&g.scenario, &run, &facts, &c.measured, g.placed);
         let html = beside_html(&b);
         assert!(html.contains("The model and the log agree"), "{html}");

@@ -439,18 +439,7 @@ fn ImportResults(import: Import) -> impl IntoView {
     // the log's compactions show, rule by rule.
     let beside = Memo::new(move |_| {
         let (s, _) = edited.get()?;
-        let (facts, placed) = imported.with(|g| {
-            g.as_ref().map(|g| {
-                let facts: Vec<(String, usize)> = g
-                    .scenario
-                    .facts
-                    .iter()
-                    .zip(&g.rules)
-                    .map(|(f, &r)| (f.id.clone(), r))
-                    .collect();
-                (facts, g.placed)
-            })
-        })?;
+        let (facts, placed) = imported.with(|g| g.as_ref().map(|g| (g.fact_rules(), g.placed)))?;
         let run = simulate(&s).ok()?;
         compactions.with(|c| match c {
             Some(Ok(c)) => Some(crate::imported::beside_html(&drift_session::beside(
