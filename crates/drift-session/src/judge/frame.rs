@@ -45,11 +45,29 @@ pub(crate) struct Term {
     /// the act ("don't edit it without asking"), not its object.
     pub(crate) unless: bool,
     /// The groups of [`super::tables::SAME`] its stem is in, one bit each
-    /// (set once the frame is read, so words are compared by a mask).
+    /// (so words are compared by a mask).
     pub(crate) groups: u128,
 }
 
 impl Term {
+    /// A term at full weight, with the groups of synonyms its stem is in.
+    pub(crate) fn new(key: String, kind: TermKind, span: Span, negated: bool) -> Term {
+        let groups = if matches!(kind, TermKind::Word | TermKind::Part) {
+            super::groups_of(&key)
+        } else {
+            0
+        };
+        Term {
+            key,
+            kind,
+            span,
+            negated,
+            scale: 1.0,
+            unless: false,
+            groups,
+        }
+    }
+
     /// How much it weighs in an alignment: named things and values most.
     pub(crate) fn weight(&self) -> f64 {
         self.scale
@@ -285,15 +303,12 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                 if is_stopword(&p) || is_cue(&p) {
                     continue;
                 }
-                f.terms.push(Term {
-                    key: stem(&p),
-                    kind: TermKind::Word,
-                    span: t.span,
-                    negated: negate_until_clause,
-                    scale: 1.0,
-                    unless: false,
-                    groups: 0,
-                });
+                f.terms.push(Term::new(
+                    stem(&p),
+                    TermKind::Word,
+                    t.span,
+                    negate_until_clause,
+                ));
             }
             continue;
         }
@@ -306,26 +321,20 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             // "STAGING_DB_PASSWORD"), to align by, at a lower weight.
             if matches!(kind, EntityKind::Identifier | EntityKind::Path) {
                 for part in parts_of(t.text) {
-                    f.terms.push(Term {
-                        key: stem(&part),
-                        kind: TermKind::Part,
-                        span: t.span,
-                        negated: negate_until_clause,
-                        scale: 1.0,
-                        unless: false,
-                        groups: 0,
-                    });
+                    f.terms.push(Term::new(
+                        stem(&part),
+                        TermKind::Part,
+                        t.span,
+                        negate_until_clause,
+                    ));
                 }
             }
-            f.terms.push(Term {
+            f.terms.push(Term::new(
                 key,
-                kind: TermKind::Value(kind),
-                span: t.span,
-                negated: negate_until_clause,
-                scale: 1.0,
-                unless: false,
-                groups: 0,
-            });
+                TermKind::Value(kind),
+                t.span,
+                negate_until_clause,
+            ));
             continue;
         }
         if unspaced {
@@ -373,19 +382,16 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
                     let w = run.to_lowercase();
                     if w.len() >= 2 && !is_stopword(&w) && !is_cue(&w) {
                         let numeric = w.bytes().all(|c| c.is_ascii_digit());
-                        f.terms.push(Term {
-                            key: if numeric { w } else { stem(&w) },
-                            kind: if numeric {
+                        f.terms.push(Term::new(
+                            if numeric { w } else { stem(&w) },
+                            if numeric {
                                 TermKind::Value(EntityKind::Number)
                             } else {
                                 TermKind::Word
                             },
-                            span: Span::new(a, b),
-                            negated: negate_until_clause,
-                            scale: 1.0,
-                            unless: false,
-                            groups: 0,
-                        });
+                            Span::new(a, b),
+                            negate_until_clause,
+                        ));
                     }
                 } else {
                     let sub = Token {
@@ -429,26 +435,20 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
             }
         }
         if numeric || spelled.is_some() {
-            f.terms.push(Term {
-                key: spelled.map_or_else(|| canonical(EntityKind::Number, &plain), String::from),
-                kind: TermKind::Value(EntityKind::Number),
-                span: t.span,
-                negated: negate_until_clause,
-                scale: 1.0,
-                unless: false,
-                groups: 0,
-            });
+            f.terms.push(Term::new(
+                spelled.map_or_else(|| canonical(EntityKind::Number, &plain), String::from),
+                TermKind::Value(EntityKind::Number),
+                t.span,
+                negate_until_clause,
+            ));
             continue;
         }
-        f.terms.push(Term {
-            key: stem(&plain),
-            kind: TermKind::Word,
-            span: t.span,
-            negated: negate_until_clause && !NEGATIONS.contains(&plain.as_str()),
-            scale: 1.0,
-            unless: false,
-            groups: 0,
-        });
+        f.terms.push(Term::new(
+            stem(&plain),
+            TermKind::Word,
+            t.span,
+            negate_until_clause && !NEGATIONS.contains(&plain.as_str()),
+        ));
     }
     if let Some(from) = unless_from {
         unless.push((from, f.terms.len()));
@@ -459,11 +459,6 @@ pub(crate) fn frame(text: &str, span: Span) -> Frame {
         }
     }
     f.prefer = preference(text, &toks, &words);
-    for t in &mut f.terms {
-        if matches!(t.kind, TermKind::Word | TermKind::Part) {
-            t.groups = super::groups_of(&t.key);
-        }
-    }
     f
 }
 
@@ -507,15 +502,12 @@ fn parts_of(text: &str) -> Vec<String> {
 fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
     let chars: Vec<(usize, char)> = t.text.char_indices().collect();
     if chars.len() == 1 {
-        out.push(Term {
-            key: t.text.to_string(),
-            kind: TermKind::Pair,
-            span: t.span,
+        out.push(Term::new(
+            t.text.to_string(),
+            TermKind::Pair,
+            t.span,
             negated,
-            scale: 1.0,
-            unless: false,
-            groups: 0,
-        });
+        ));
         return;
     }
     for w in chars.windows(2) {
@@ -525,15 +517,12 @@ fn pairs(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
         key.push(ca);
         key.push(cb);
         let start = t.span.start + a;
-        out.push(Term {
+        out.push(Term::new(
             key,
-            kind: TermKind::Pair,
-            span: Span::new(start, start + ca.len_utf8() + cb.len_utf8()),
+            TermKind::Pair,
+            Span::new(start, start + ca.len_utf8() + cb.len_utf8()),
             negated,
-            scale: 1.0,
-            unless: false,
-            groups: 0,
-        });
+        ));
     }
 }
 
@@ -639,15 +628,15 @@ fn cjk_words(t: &Token<'_>, out: &mut Vec<Term>, negated: bool) {
             Some((len, en)) => {
                 for w in en.split(' ').filter(|w| !is_stopword(w) && !is_cue(w)) {
                     out.push(Term {
-                        key: stem(w),
-                        kind: TermKind::Word,
-                        span: Span::new(t.span.start + i, t.span.start + i + len),
-                        negated,
                         // A translation is a guess: it weighs less than a
                         // word written in the rule itself.
                         scale: TRANSLATED,
-                        unless: false,
-                        groups: 0,
+                        ..Term::new(
+                            stem(w),
+                            TermKind::Word,
+                            Span::new(t.span.start + i, t.span.start + i + len),
+                            negated,
+                        )
                     });
                 }
                 i += len;
