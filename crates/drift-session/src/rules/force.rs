@@ -507,7 +507,12 @@ fn quoted_back(t: &Transcript, i: usize) -> Vec<Span> {
     let Some(m) = t.messages.get(i) else {
         return Vec::new();
     };
-    let mut reply = String::new();
+    let long = |line: &&str| line.trim().len() >= ECHO_MIN;
+    if m.text.lines().filter(long).nth(1).is_none() {
+        return Vec::new();
+    }
+    let mut reply: Vec<&str> = Vec::new();
+    let mut size = 0;
     for earlier in t.messages.get(..i).unwrap_or_default().iter().rev() {
         match earlier.role {
             MessageRole::User
@@ -516,23 +521,20 @@ fn quoted_back(t: &Transcript, i: usize) -> Vec<Span> {
                 break;
             }
             MessageRole::Assistant => {
-                if reply.len() + earlier.text.len() > REPLY {
+                size += earlier.text.len();
+                if size > REPLY {
                     break;
                 }
-                reply.push_str(&earlier.text);
-                reply.push('\n');
+                reply.push(&earlier.text);
             }
             _ => {}
         }
-    }
-    if reply.is_empty() {
-        return Vec::new();
     }
     let mut out = Vec::new();
     let mut at = 0;
     for line in m.text.split_inclusive('\n') {
         let t = line.trim();
-        if t.len() >= ECHO_MIN && reply.contains(t) {
+        if t.len() >= ECHO_MIN && reply.iter().any(|r| r.contains(t)) {
             let lead = line.len() - line.trim_start().len();
             out.push(Span::new(at + lead, at + lead + t.len()));
         }
