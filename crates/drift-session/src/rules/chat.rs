@@ -768,6 +768,11 @@ fn answered(clause: &str) -> bool {
         || answered_after_a_mark(&lower)
 }
 
+/// Whether `text` can be a typed answer: a few words that ask nothing.
+pub(crate) fn short_answer(text: &str) -> bool {
+    !text.is_empty() && text.chars().count() <= 24 && !text.contains(['?', '？'])
+}
+
 /// Answers typed after a question or an option, set off by a dash or an
 /// arrow the way a person fills in a list of questions: "run them in
 /// parallel?  - no", "是否保留旧接口？ → 不需要", "autosave drafts (as
@@ -799,7 +804,7 @@ fn answered_after_a_mark(lower: &str) -> bool {
     };
     let before = before.trim_end();
     let answer = answer.trim();
-    if answer.is_empty() || answer.chars().count() > 24 || answer.contains(['?', '？']) {
+    if !short_answer(answer) {
         return false;
     }
     // After a question: any short answer. After an option: a yes or a

@@ -246,8 +246,7 @@ fn answer_after(text: &str, at: usize) -> bool {
         && ["yes", "no", "ok"]
             .iter()
             .any(|a| word.eq_ignore_ascii_case(a)))
-        || set_off
-            .is_some_and(|a| !a.is_empty() && a.chars().count() <= 24 && !a.contains(['?', '？']))
+        || set_off.is_some_and(super::chat::short_answer)
 }
 
 /// Whether the `.` at `dot` follows an option's letter ("B." opening the
