@@ -1,17 +1,23 @@
-//! `drift hook claude-code`: a Claude Code `SessionStart` hook (matcher
-//! `compact`) that puts back what the compaction just lost.
+//! `drift hook claude-code` and `drift hook codex`: a `SessionStart` hook
+//! (matcher `compact`) that puts back what the compaction just lost. Each
+//! harness's hook is its [`CompactHook`] in drift-core's harness table.
 //!
-//! Claude Code runs it after every compaction with a JSON object on stdin
-//! (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `source`).
+//! The harness runs it after every compaction with a JSON object on stdin
+//! (`session_id`, `transcript_path`, `cwd`, `hook_event_name`, `source`;
+//! Codex adds `model` and `permission_mode`, and may send a null
+//! `transcript_path`).
 //! When `source` is `compact`, it reads the session log at
 //! `transcript_path` (with its subagent logs), audits the log's latest
 //! compaction and prints
 //! `{"hookSpecificOutput": {"hookEventName": "SessionStart", "additionalContext": …}}`,
-//! where the context restates, word for word and with where each came
-//! from, every rule of the user's, a brief's, the system's or an
-//! instruction file's that the summary weakened, dropped or contradicts
-//! and every id it swapped or merged, within a token budget and never more
-//! than Claude Code's 10,000 characters ([`drift_session::restate`]). What
+//! (the only keys either harness accepts) where the context restates, word
+//! for word and with where each came from, every rule of the user's, a
+//! brief's, the system's or an instruction file's that the summary
+//! weakened, dropped or contradicts and every id it swapped or merged, and
+//! every such rule an encrypted summary (Codex's remote compaction) may
+//! have lost, within a token budget and never more than the harness passes
+//! on whole ([`CompactHook::max_chars`], 10,000 characters;
+//! [`drift_session::restate`]). What
 //! a tool's output said is data, never restated as a rule: a policy it
 //! announced (a freeze, a lock) is restated only with `--tool-policy`, and
 //! then as what a tool printed. For any other source, or when nothing was
@@ -19,16 +25,18 @@
 //!
 //! It never stands in the session's way: whatever goes wrong (garbage on
 //! stdin, a missing or unreadable log, a bad flag) it exits 0 with one line
-//! on stderr. It never exits 2, which Claude Code reads as a blocking error.
+//! on stderr. It never exits 2, which Claude Code reads as a blocking error
+//! (Codex ignores the output of any exit but 0).
 
 use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
+use drift_core::{CompactHook, RemedyHarness};
 use drift_session::{audit_latest_compaction, losses_with, read_transcript, restate};
 
 use crate::import::read_agent_logs;
 
-/// The most stdin the hook reads: Claude Code sends a few hundred bytes.
+/// The most stdin the hook reads: a harness sends a few hundred bytes.
 const MAX_INPUT: u64 = 4 << 20;
 
 /// What the hook does with one invocation.
@@ -42,32 +50,41 @@ pub enum Outcome {
     Failed(String),
 }
 
-/// Runs the hook on `input` (the JSON Claude Code sent), restating within
-/// `max_tokens`; the policies a tool's output announced only with
+/// Runs `harness`'s hook on `input` (the JSON the harness sent), restating
+/// within `max_tokens`; the policies a tool's output announced only with
 /// `tool_policy`, and then as what a tool printed.
-pub fn respond(input: &[u8], max_tokens: usize, tool_policy: bool) -> Outcome {
+pub fn respond(
+    harness: RemedyHarness,
+    input: &[u8],
+    max_tokens: usize,
+    tool_policy: bool,
+) -> Outcome {
+    let Some(hook) = harness.hook() else {
+        return Outcome::Failed(format!("{} has no hook", harness.name()));
+    };
+    let name = harness.name();
     let value: serde_json::Value = match serde_json::from_slice(input) {
         Ok(v) => v,
         Err(e) => {
             return Outcome::Failed(format!(
-                "stdin is not the JSON a Claude Code hook receives ({e}): nothing restated"
+                "stdin is not the JSON a {name} hook receives ({e}): nothing restated"
             ));
         }
     };
     let Some(object) = value.as_object() else {
-        return Outcome::Failed(
-            "stdin is JSON but not an object, so not a Claude Code hook's input: nothing restated"
-                .to_string(),
-        );
+        return Outcome::Failed(format!(
+            "stdin is JSON but not an object, so not a {name} hook's input: nothing restated"
+        ));
     };
     let text = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
-    if let Some(event) = text("hook_event_name").filter(|e| *e != "SessionStart") {
+    if let Some(event) = text("hook_event_name").filter(|e| *e != hook.event) {
         return Outcome::Failed(format!(
-            "registered for {event}; drift hook claude-code is a SessionStart hook (matcher \"compact\"): nothing restated"
+            "registered for {event}; drift hook {} is a {} hook (matcher \"{}\"): nothing restated",
+            hook.command, hook.event, hook.matcher
         ));
     }
     match text("source") {
-        Some("compact") => {}
+        Some(source) if source == hook.matcher => {}
         Some(_) => return Outcome::Nothing,
         None => {
             return Outcome::Failed(
@@ -77,9 +94,9 @@ pub fn respond(input: &[u8], max_tokens: usize, tool_policy: bool) -> Outcome {
         }
     }
     let Some(path) = text("transcript_path").filter(|p| !p.trim().is_empty()) else {
-        return Outcome::Failed(
-            "the hook input has no \"transcript_path\": nothing restated".to_string(),
-        );
+        return Outcome::Failed(format!(
+            "the hook input has no \"transcript_path\" ({name} keeps no log of this session): nothing restated"
+        ));
     };
     let mut file = PathBuf::from(path);
     if file.is_relative()
@@ -104,23 +121,30 @@ pub fn respond(input: &[u8], max_tokens: usize, tool_policy: bool) -> Outcome {
         return Outcome::Nothing;
     };
     let lost = losses_with(&transcript, &audit, tool_policy);
+    let max_tokens = max_tokens.min(hook.max_chars / 4);
     let Some(restatement) = restate(&transcript, &audit, &lost, max_tokens) else {
         return Outcome::Nothing;
     };
-    let output = serde_json::json!({
-        "hookSpecificOutput": {
-            "hookEventName": "SessionStart",
-            "additionalContext": restatement.text,
-        }
-    });
-    Outcome::Context(format!("{output}\n"))
+    Outcome::Context(output(&hook, &restatement.text))
 }
 
-/// Reads stdin (at most [`MAX_INPUT`] bytes) and runs the hook.
-pub fn run(max_tokens: usize, tool_policy: bool) -> Outcome {
+/// The hook's answer: `{"hookSpecificOutput": {"hookEventName": EVENT,
+/// "additionalContext": TEXT}}` and a newline. Codex rejects any other key.
+fn output(hook: &CompactHook, context: &str) -> String {
+    let output = serde_json::json!({
+        "hookSpecificOutput": {
+            "hookEventName": hook.event,
+            "additionalContext": context,
+        }
+    });
+    format!("{output}\n")
+}
+
+/// Reads stdin (at most [`MAX_INPUT`] bytes) and runs `harness`'s hook.
+pub fn run(harness: RemedyHarness, max_tokens: usize, tool_policy: bool) -> Outcome {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_INPUT).read_to_end(&mut input) {
         return Outcome::Failed(format!("cannot read stdin: {e}"));
     }
-    respond(&input, max_tokens, tool_policy)
+    respond(harness, &input, max_tokens, tool_policy)
 }

@@ -1,14 +1,16 @@
-//! `drift hook claude-code --install [--project | --user] [--write]`: the
-//! `settings.json` change that registers `drift hook claude-code` as a
-//! `SessionStart` hook with matcher `compact`.
+//! `drift hook NAME --install [--project | --user] [--write]`: the change to
+//! the harness's settings file (Claude Code's `settings.json`, Codex's
+//! `hooks.json`: the same shape) that registers `drift hook NAME` as a
+//! `SessionStart` hook with matcher `compact`, as the harness's
+//! [`CompactHook`] describes it.
 //!
 //! The change is merged into the file: its other keys, its other hooks and
 //! their order are kept as they are; registering twice changes nothing
 //! (a registration of another `drift` path is pointed at this one). Without
 //! `--write` nothing is written: the command shows the file and the entry it
 //! would add. A file that is not JSON, or whose `hooks` or
-//! `hooks.SessionStart` is not what Claude Code reads, is an error naming it,
-//! and nothing is written. An empty file counts as `{}`.
+//! `hooks.SessionStart` is not what the harness reads, is an error naming
+//! it, and nothing is written. An empty file counts as `{}`.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -16,29 +18,28 @@ use std::path::{Path, PathBuf};
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
+use drift_core::{CompactHook, RemedyHarness};
+
 /// Which settings file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
-    /// `.claude/settings.json` under the current directory.
+    /// The project's (`.claude/settings.json`, `.codex/hooks.json`) under
+    /// the current directory.
     Project,
-    /// `~/.claude/settings.json`.
+    /// The user's (`~/.claude/settings.json`, `~/.codex/hooks.json`).
     User,
 }
 
 /// What `--install` was asked for.
 #[derive(Debug)]
 pub struct Request {
+    /// Whose hook.
+    pub harness: RemedyHarness,
     /// Which file.
     pub scope: Scope,
     /// Whether to write it.
     pub write: bool,
 }
-
-/// The words after the program in the registered command.
-const ARGS: &str = "hook claude-code";
-
-/// Seconds Claude Code gives the hook before it discards its output.
-const TIMEOUT_SECONDS: u64 = 30;
 
 /// A JSON value that keeps the order of its object keys, so that a settings
 /// file is written back as it was read, plus the change.
@@ -163,16 +164,16 @@ fn pretty(value: &Json) -> String {
     serde_json::to_string_pretty(value).unwrap_or_default()
 }
 
-/// The command to register: the running `drift`'s absolute path, quoted
-/// for a shell when it needs to be, and `hook claude-code`.
-pub fn command() -> Result<String, String> {
+/// The running `drift`'s absolute path, quoted for a shell when it needs
+/// to be: what a registration runs.
+pub fn drift() -> Result<String, String> {
     let exe = std::env::current_exe()
         .map_err(|e| format!("cannot tell where this drift is installed: {e}"))?;
     let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
     let path = exe
         .to_str()
         .ok_or_else(|| format!("{}: the path is not UTF-8", exe.display()))?;
-    Ok(format!("{} {ARGS}", shell_word(path)))
+    Ok(shell_word(path))
 }
 
 /// `word` as one shell word: unchanged when it is plain, else in single
@@ -208,16 +209,18 @@ fn split_program(command: &str) -> (String, &str) {
     }
 }
 
-/// Whether `command` runs some `drift` as this hook: its program is named
-/// `drift` and its arguments start with `hook claude-code`.
-fn is_drift_hook(command: &str) -> bool {
+/// Whether `command` runs some `drift` as `hook`: its program is named
+/// `drift` and its arguments start with `hook NAME`.
+fn is_drift_hook(command: &str, hook: &CompactHook) -> bool {
+    let args = hook.command_line("").trim_start().to_string();
+    let args = args.as_str();
     let (program, rest) = split_program(command);
     let named_drift = Path::new(&program)
         .file_name()
         .and_then(|n| n.to_str())
         .is_some_and(|n| n == "drift" || n == "drift.exe");
     let rest = rest.split_whitespace().collect::<Vec<_>>().join(" ");
-    named_drift && (rest == ARGS || rest.starts_with(&format!("{ARGS} ")))
+    named_drift && (rest == args || rest.starts_with(&format!("{args} ")))
 }
 
 /// What the merge does.
@@ -249,9 +252,15 @@ pub struct Merged {
     pub other_keys: usize,
 }
 
-/// Merges the registration of `command` into the settings `text` (`None`
-/// when the file does not exist). `file` names it in errors.
-pub fn merge(text: Option<&str>, file: &str, command: &str) -> Result<Merged, String> {
+/// Merges the registration of `command` as `hook` into the settings `text`
+/// (`None` when the file does not exist). `file` names it in errors.
+pub fn merge(
+    text: Option<&str>,
+    file: &str,
+    command: &str,
+    hook: &CompactHook,
+) -> Result<Merged, String> {
+    let event = hook.event;
     let mut root: Json = match text {
         None => Json::Object(Vec::new()),
         Some(t) if t.trim().is_empty() => Json::Object(Vec::new()),
@@ -296,15 +305,15 @@ pub fn merge(text: Option<&str>, file: &str, command: &str) -> Result<Merged, St
             .sum(),
         _ => 0,
     };
-    if hooks.get("SessionStart").is_none()
+    if hooks.get(event).is_none()
         && let Json::Object(events) = hooks
     {
-        events.push(("SessionStart".to_string(), Json::Array(Vec::new())));
+        events.push((event.to_string(), Json::Array(Vec::new())));
     }
-    let Some(Json::Array(groups)) = hooks.get_mut("SessionStart") else {
-        let what = hooks.get("SessionStart").map_or("missing", Json::what);
+    let Some(Json::Array(groups)) = hooks.get_mut(event) else {
+        let what = hooks.get(event).map_or("missing", Json::what);
         return Err(format!(
-            "{file}: \"hooks.SessionStart\" is {what}, not an array of matcher groups; nothing written"
+            "{file}: \"hooks.{event}\" is {what}, not an array of matcher groups; nothing written"
         ));
     };
     // Registered already (this drift, or another one to point here).
@@ -319,9 +328,11 @@ pub fn merge(text: Option<&str>, file: &str, command: &str) -> Result<Merged, St
                 continue;
             };
             let (theirs, rest) = split_program(registered);
-            if registered.trim() == command || (is_drift_hook(registered) && theirs == program) {
+            if registered.trim() == command
+                || (is_drift_hook(registered, hook) && theirs == program)
+            {
                 change = Some(Change::Unchanged);
-            } else if change.is_none() && is_drift_hook(registered) {
+            } else if change.is_none() && is_drift_hook(registered, hook) {
                 let from = registered.clone();
                 *registered = format!("{}{rest}", shell_word(&program));
                 change = Some(Change::Repointed { from });
@@ -333,13 +344,16 @@ pub fn merge(text: Option<&str>, file: &str, command: &str) -> Result<Merged, St
         Some(c) => c,
         None => {
             let group = Json::Object(vec![
-                ("matcher".to_string(), Json::string("compact")),
+                ("matcher".to_string(), Json::string(hook.matcher)),
                 (
                     "hooks".to_string(),
                     Json::Array(vec![Json::Object(vec![
                         ("type".to_string(), Json::string("command")),
                         ("command".to_string(), Json::string(command)),
-                        ("timeout".to_string(), Json::Number(TIMEOUT_SECONDS.into())),
+                        (
+                            "timeout".to_string(),
+                            Json::Number(hook.timeout_seconds.into()),
+                        ),
                     ])]),
                 ),
             ]);
@@ -359,18 +373,30 @@ pub fn merge(text: Option<&str>, file: &str, command: &str) -> Result<Merged, St
     })
 }
 
-/// The settings file for `scope`.
-pub fn settings_path(scope: Scope) -> Result<PathBuf, String> {
+/// `hook`'s settings file for `scope`.
+pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, String> {
+    let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     match scope {
         Scope::Project => std::env::current_dir()
-            .map(|d| d.join(".claude").join("settings.json"))
+            .map(|d| d.join(hook.project_file))
             .map_err(|e| format!("cannot tell the current directory: {e}")),
-        Scope::User => std::env::var_os("HOME")
-            .filter(|h| !h.is_empty())
-            .map(|h| PathBuf::from(h).join(".claude").join("settings.json"))
-            .ok_or_else(|| {
-                "HOME is not set: cannot find ~/.claude/settings.json (use --project)".to_string()
-            }),
+        Scope::User => {
+            if let Some(home) = hook.home_variable.and_then(var) {
+                return Ok(PathBuf::from(home).join(hook.user_file));
+            }
+            var("HOME")
+                .map(|h| {
+                    PathBuf::from(h)
+                        .join(hook.default_home)
+                        .join(hook.user_file)
+                })
+                .ok_or_else(|| {
+                    format!(
+                        "HOME is not set: cannot find ~/{}/{} (use --project)",
+                        hook.default_home, hook.user_file
+                    )
+                })
+        }
     }
 }
 
@@ -406,13 +432,26 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 
 /// Runs `--install`: the report to print, or an error naming the file.
 pub fn command_install(request: &Request) -> Result<String, String> {
-    let path = settings_path(request.scope)?;
-    let command = command()?;
-    install_at(&path, &command, request.write)
+    let hook = request
+        .harness
+        .hook()
+        .ok_or_else(|| format!("{} has no hook", request.harness.name()))?;
+    let path = settings_path(request.scope, &hook)?;
+    let command = hook.command_line(&drift()?);
+    install_at(request.harness, &path, &command, request.write)
 }
 
-/// `--install` for the settings file at `path`, registering `command`.
-pub fn install_at(path: &Path, command: &str, write: bool) -> Result<String, String> {
+/// `--install` of `harness`'s hook in the settings file at `path`,
+/// registering `command`.
+pub fn install_at(
+    harness: RemedyHarness,
+    path: &Path,
+    command: &str,
+    write: bool,
+) -> Result<String, String> {
+    let hook = harness
+        .hook()
+        .ok_or_else(|| format!("{} has no hook", harness.name()))?;
     let shown = path.display().to_string();
     let existing = match std::fs::read(path) {
         Ok(bytes) => Some(
@@ -422,7 +461,7 @@ pub fn install_at(path: &Path, command: &str, write: bool) -> Result<String, Str
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(format!("{shown}: cannot read: {e}")),
     };
-    let merged = merge(existing.as_deref(), &shown, command)?;
+    let merged = merge(existing.as_deref(), &shown, command, &hook)?;
     let mut out = String::new();
     let kept = match (merged.hooks_before, merged.other_keys) {
         (0, 0) => String::new(),
@@ -467,7 +506,12 @@ pub fn install_at(path: &Path, command: &str, write: bool) -> Result<String, Str
         write_file(path, &merged.text)?;
         let _ = writeln!(
             out,
-            "\nClaude Code runs it after every compaction (it reads settings when a session starts)."
+            "\n{}",
+            if harness == RemedyHarness::CodexCli {
+                "Codex runs it after every compaction once it is trusted: review it with /hooks in Codex, which skips a hook nobody has reviewed (it reads hooks when a session starts)."
+            } else {
+                "Claude Code runs it after every compaction (it reads settings when a session starts)."
+            }
         );
     } else {
         let _ = writeln!(out, "\nThe file after the change:\n");
@@ -486,6 +530,10 @@ pub fn install_at(path: &Path, command: &str, write: bool) -> Result<String, Str
 mod tests {
     use super::*;
 
+    fn claude() -> CompactHook {
+        RemedyHarness::ClaudeCode.hook().unwrap()
+    }
+
     #[test]
     fn shell_words() {
         assert_eq!(shell_word("/usr/local/bin/drift"), "/usr/local/bin/drift");
@@ -499,18 +547,31 @@ mod tests {
 
     #[test]
     fn drift_hooks_are_recognised() {
-        assert!(is_drift_hook("/old/bin/drift hook claude-code"));
+        let codex = RemedyHarness::CodexCli.hook().unwrap();
+        assert!(is_drift_hook("/old/bin/drift hook claude-code", &claude()));
         assert!(is_drift_hook(
-            "'/opt/my tools/drift' hook claude-code --max-tokens 900"
+            "'/opt/my tools/drift' hook claude-code --max-tokens 900",
+            &claude()
         ));
-        assert!(!is_drift_hook("/old/bin/drift hook claude-codex"));
-        assert!(!is_drift_hook("echo hook claude-code"));
+        assert!(!is_drift_hook(
+            "/old/bin/drift hook claude-codex",
+            &claude()
+        ));
+        assert!(!is_drift_hook("echo hook claude-code", &claude()));
+        assert!(is_drift_hook("/bin/drift hook codex", &codex));
+        assert!(!is_drift_hook("/bin/drift hook claude-code", &codex));
     }
 
     #[test]
     fn another_drift_is_repointed_keeping_its_flags() {
         let text = r#"{"hooks":{"SessionStart":[{"matcher":"compact","hooks":[{"type":"command","command":"/old/drift hook claude-code --max-tokens 900"}]}]}}"#;
-        let m = merge(Some(text), "s.json", "/new/drift hook claude-code").unwrap();
+        let m = merge(
+            Some(text),
+            "s.json",
+            "/new/drift hook claude-code",
+            &claude(),
+        )
+        .unwrap();
         assert!(matches!(m.change, Change::Repointed { .. }), "{m:?}");
         assert!(
             m.text
@@ -518,8 +579,26 @@ mod tests {
             "{}",
             m.text
         );
-        let again = merge(Some(&m.text), "s.json", "/new/drift hook claude-code").unwrap();
+        let again = merge(
+            Some(&m.text),
+            "s.json",
+            "/new/drift hook claude-code",
+            &claude(),
+        )
+        .unwrap();
         assert_eq!(again.change, Change::Unchanged);
         assert_eq!(again.text, m.text);
+    }
+
+    /// A new file holds what drift-core's registration writes, for every
+    /// harness with a hook: one shape, one home.
+    #[test]
+    fn a_new_file_is_the_registration_the_remedy_shows() {
+        for h in RemedyHarness::ALL {
+            let Some(hook) = h.hook() else { continue };
+            let command = hook.command_line("/bin/drift");
+            let m = merge(None, hook.project_file, &command, &hook).unwrap();
+            assert_eq!(m.text, hook.registration("/bin/drift"), "{}", h.id());
+        }
     }
 }

@@ -21,8 +21,8 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 use drift_core::{
-    Preset, SETTINGS, Scenario, SettingInfo, Value, builtin, builtin_ids, find_setting,
-    parse_scenario, simulate,
+    Preset, RemedyHarness, SETTINGS, Scenario, SettingInfo, Value, builtin, builtin_ids,
+    find_setting, parse_scenario, simulate,
 };
 
 const USAGE: &str = "\
@@ -39,8 +39,8 @@ USAGE:
     drift audit LOG... --retention [--format text|json]
     drift import TRANSCRIPT [-o FILE] [--window N] [--policy ID] [--id ID]
     drift remedy <FILE|ID|LOG> [--harness ID] [--format text|json]
-    drift hook claude-code [--max-tokens N] [--tool-policy]
-    drift hook claude-code --install [--project | --user] [--write]
+    drift hook claude-code|codex [--max-tokens N] [--tool-policy]
+    drift hook claude-code|codex --install [--project | --user] [--write]
 
 COMMANDS:
     run      simulate one scenario and print the report (json: result@1)
@@ -76,17 +76,17 @@ COMMANDS:
              run without); for a session log, the rules its compactions lost.
              --harness: claude_code, codex_cli, openai_compact,
              openhands_summarizing, openhands_masking, letta_sliding,
-             deepagents or opencode (default: the one the policy or the log
-             names)
-    hook     claude-code: a Claude Code SessionStart hook (matcher compact):
-             reads the hook's JSON on stdin and prints the rules the latest
-             compaction lost, word for word, as additionalContext, within
-             --max-tokens (default 1500). It always exits 0, with one line on
-             stderr when something is wrong. --install shows the
-             settings.json change that registers it (--project, the default:
-             .claude/settings.json here; --user: ~/.claude/settings.json);
-             --write makes it
-
+             deepagents, opencode, gemini_cli, roo_code or cline (default:
+             the one the policy or the log names)
+    hook     claude-code, codex: the harness's SessionStart hook (matcher
+             compact): reads the hook's JSON on stdin and prints the rules
+             the latest compaction lost (or, its summary encrypted, may have
+             lost), word for word, as additionalContext, within --max-tokens
+             (default 1500). It always exits 0, with one line on stderr when
+             something is wrong. --install shows the change that registers
+             it (--project, the default: .claude/settings.json or
+             .codex/hooks.json here; --user: the same under ~/.claude or
+             ~/.codex); --write makes it. `drift hook --help` says more
 A scenario is a compaction-drift/scenario@1 file or a built-in id.
 --policy replaces the scenario's policy with a preset. run, check, tipping
 and matrix also take --set NAME=VALUE, as often as needed, to change one
@@ -174,7 +174,8 @@ impl Changes {
 /// What the command line asks for: one variant per command, with its flags.
 #[derive(Debug)]
 enum Command {
-    Help,
+    /// The usage, or one command's.
+    Help(&'static str),
     Version,
     List,
     Run {
@@ -209,18 +210,57 @@ enum Command {
     },
     Import(import::Request),
     Remedy(remedy::Request),
-    /// `drift hook claude-code`, run by Claude Code.
+    /// `drift hook claude-code` or `drift hook codex`, run by the harness.
     Hook {
+        harness: RemedyHarness,
         max_tokens: usize,
         tool_policy: bool,
     },
-    /// `drift hook claude-code --install`.
+    /// `drift hook NAME --install`.
     Install(install::Request),
 }
+
+/// `drift hook --help`.
+const HOOK_HELP: &str = "\
+drift hook: put back what a compaction lost, as the harness's hook
+
+USAGE:
+    drift hook claude-code|codex [--max-tokens N] [--tool-policy]
+    drift hook claude-code|codex --install [--project | --user] [--write]
+
+Claude Code and Codex run a SessionStart hook whose matcher is \"compact\"
+right after every compaction, with a JSON object on stdin that names the
+session's log (transcript_path). The hook reads that log, audits its latest
+compaction and prints, as hookSpecificOutput.additionalContext, every rule
+of yours, a brief's, the system's or an instruction file's that the
+summary weakened, dropped or contradicts, word for word with who stated it,
+where and when; under Codex's remote compaction, whose summary is
+encrypted, every such rule it may have lost. Nothing when nothing was lost.
+What a tool printed is never restated as a rule.
+
+OPTIONS:
+    --max-tokens N  the restatement's budget (characters / 4; default 1500,
+                    at least 50; never more than the harness passes on
+                    whole, 10,000 characters)
+    --tool-policy   also restate the policies a tool announced (a freeze, a
+                    lock), marked as what a tool printed
+    --install       show the change that registers the hook: .claude/
+                    settings.json (Claude Code) or .codex/hooks.json (Codex)
+                    under the current directory (--project, the default) or
+                    under ~/.claude, ~/.codex or $CODEX_HOME (--user)
+    --write         with --install: make the change (other settings and
+                    hooks are kept as they are)
+
+The hook always exits 0, with one line on stderr when something is wrong:
+it never stands in the harness's way. Codex runs a hook only once it is
+trusted: review it with /hooks after installing. PreCompact and PostCompact
+hooks cannot do this: their output never reaches the model.
+";
 
 /// Every flag as given, before the command decides which belong to it.
 #[derive(Debug, Default)]
 struct Flags {
+    help: bool,
     inputs: Vec<String>,
     changes: Changes,
     format: Option<Format>,
@@ -269,7 +309,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
     let mut flags = Flags::default();
     while let Some(arg) = parser.next()? {
         match arg {
-            Short('h') | Long("help") => command = Some("help".to_string()),
+            Short('h') | Long("help") => flags.help = true,
             Short('V') | Long("version") => command = Some("version".to_string()),
             Long("policy") | Short('p') => {
                 let id: String = parser.value()?.string()?;
@@ -335,6 +375,12 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
             _ => return Err(arg.unexpected().into()),
         }
     }
+    if flags.help {
+        return Ok(Command::Help(match command.as_deref() {
+            Some("hook") => HOOK_HELP,
+            _ => USAGE,
+        }));
+    }
     command_of(command.as_deref().unwrap_or("help"), flags)
 }
 
@@ -397,7 +443,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
         }
     };
     Ok(match name {
-        "help" => Command::Help,
+        "help" => Command::Help(USAGE),
         "version" => Command::Version,
         "list" => Command::List,
         "run" => {
@@ -489,16 +535,25 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             })
         }
         "hook" => {
+            let hooks: Vec<&str> = RemedyHarness::ALL
+                .into_iter()
+                .filter_map(|h| h.hook().map(|k| k.command))
+                .collect();
             let mut inputs = flags.inputs.into_iter();
-            match (inputs.next().as_deref(), inputs.next()) {
-                (Some("claude-code"), None) => {}
-                (Some(other), None) => {
+            let harness = match (inputs.next().as_deref(), inputs.next()) {
+                (Some(name), None) => RemedyHarness::of_hook(name).ok_or_else(|| {
+                    Failure::usage(format!(
+                        "hook: no hook for \"{name}\"; the hooks are {}",
+                        hooks.join(" and ")
+                    ))
+                })?,
+                _ => {
                     return Err(Failure::usage(format!(
-                        "hook: no hook for \"{other}\"; the one hook is claude-code"
+                        "hook takes one harness: {}",
+                        hooks.join(" or ")
                     )));
                 }
-                _ => return Err(Failure::usage("hook takes one harness: claude-code")),
-            }
+            };
             if flags.changes.policy.is_some() || flags.format.is_some() {
                 return Err(Failure::usage(
                     "hook takes --max-tokens, or --install with --project, --user and --write",
@@ -511,6 +566,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                     ));
                 }
                 Command::Install(install::Request {
+                    harness,
                     scope: flags.scope.unwrap_or(install::Scope::Project),
                     write: flags.write,
                 })
@@ -521,6 +577,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                     ));
                 }
                 Command::Hook {
+                    harness,
                     max_tokens: flags
                         .max_tokens
                         .unwrap_or(drift_session::DEFAULT_RESTATE_TOKENS),
@@ -565,7 +622,7 @@ fn load_changed(input: &str, changes: &Changes) -> Result<Scenario, Failure> {
 /// Runs the command; returns what to print and the exit code.
 fn execute(command: Command) -> Result<(String, u8), Failure> {
     match command {
-        Command::Help => Ok((USAGE.to_string(), 0)),
+        Command::Help(text) => Ok((text.to_string(), 0)),
         Command::Version => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),
         Command::List => Ok((report::list(), 0)),
         Command::Run {
@@ -626,9 +683,10 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             0,
         )),
         Command::Hook {
+            harness,
             max_tokens,
             tool_policy,
-        } => match hook::run(max_tokens, tool_policy) {
+        } => match hook::run(harness, max_tokens, tool_policy) {
             hook::Outcome::Context(json) => Ok((json, 0)),
             hook::Outcome::Nothing => Ok((String::new(), 0)),
             hook::Outcome::Failed(line) => Err(Failure {

@@ -16,7 +16,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use drift_core::{
-    Kind, Outcome, Remedied, RemedyHarness, RemedyPaths, RemedyRule, RemedyText, Run, Scenario,
+    Outcome, Remedied, RemedyHarness, RemedyPaths, RemedyRule, RemedyText, Run, Scenario,
     apply_remedy, builtin, builtin_ids, explain, parse_scenario, remedy_rules, remedy_text,
     simulate,
 };
@@ -53,15 +53,11 @@ enum Source {
     },
 }
 
-/// The paths and commands a remedy names, for this machine: the hook as
-/// `--install` registers it (the running drift's path), and `$HOME`.
+/// The paths and commands a remedy names, for this machine: the running
+/// drift's path (as `--install` registers it) and `$HOME`.
 fn machine() -> RemedyPaths {
-    let hook_command =
-        crate::install::command().unwrap_or_else(|_| "drift hook claude-code".to_string());
     RemedyPaths {
-        hook_registration: crate::install::merge(None, ".claude/settings.json", &hook_command)
-            .map(|m| m.text)
-            .unwrap_or_default(),
+        drift: crate::install::drift().unwrap_or_else(|_| "drift".to_string()),
         home: std::env::var("HOME")
             .ok()
             .filter(|h| !h.is_empty())
@@ -175,15 +171,16 @@ fn failing(o: Outcome) -> bool {
 }
 
 /// What a log's compactions lost, and the rules an encrypted compaction
-/// may have lost (nobody can read what it kept).
+/// may have lost (nobody can read what it kept), as
+/// [`drift_session::session_losses_with`] lists them.
 fn log_rules(t: &Transcript, audit: &SessionAudit, tool_policy: bool) -> Vec<RemedyRule> {
-    let mut rules: Vec<RemedyRule> = session_losses_with(t, audit, tool_policy)
+    session_losses_with(t, audit, tool_policy)
         .into_iter()
         .map(|l| {
             let when = when(t, l.message);
             RemedyRule {
                 kind: match l.what {
-                    LossKind::Rule { kind, .. } => kind.label(),
+                    LossKind::Rule { kind, .. } | LossKind::Unverified { kind, .. } => kind.label(),
                     LossKind::Id { .. } => "binding",
                 },
                 origin: format!("{}, {}{when}", speaker(t, l.message), place(t, l.message)),
@@ -193,33 +190,7 @@ fn log_rules(t: &Transcript, audit: &SessionAudit, tool_policy: bool) -> Vec<Rem
                 position: l.message as u64 + 1,
             }
         })
-        .collect();
-    for r in audit.compactions.iter().flat_map(|c| &c.unjudged) {
-        if !r.authority.trusted() && !tool_policy {
-            continue;
-        }
-        let kind = r.rule.kind;
-        let carried = kind.is_constraint() || matches!(kind, Kind::Scope | Kind::Binding);
-        if !carried || rules.iter().any(|x| x.text == r.rule.text) {
-            continue;
-        }
-        let message = r.rule.before.message;
-        rules.push(RemedyRule {
-            text: r.rule.text.clone(),
-            kind: kind.label(),
-            origin: format!(
-                "{}, {}{}",
-                speaker(t, message),
-                place(t, message),
-                when(t, message)
-            ),
-            why: "unknown: the compaction's summary is encrypted, so what it kept cannot be read"
-                .to_string(),
-            id: None,
-            position: message as u64 + 1,
-        });
-    }
-    rules
+        .collect()
 }
 
 /// Per action, what the remedy changed in the simulation.

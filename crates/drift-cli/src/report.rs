@@ -42,8 +42,9 @@ pub fn list() -> String {
     for preset in &Preset::ALL[Preset::V1.len()..] {
         let info = preset.info();
         let _ = writeln!(out, "  {:<22} {}", info.id, info.summary);
-        let _ = writeln!(out, "  {:<22} not modelled: {}", "", info.limits);
-        let _ = writeln!(out, "  {:<22} source: {}", "", info.source);
+        let notes = preset.notes();
+        let _ = writeln!(out, "  {:<22} not modelled: {}", "", notes.limits);
+        let _ = writeln!(out, "  {:<22} source: {}", "", notes.source);
     }
     out.push_str("\nSettings (--set NAME=VALUE)\n");
     for info in &SETTINGS {

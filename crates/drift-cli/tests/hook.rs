@@ -222,7 +222,7 @@ fn bad_flags_never_exit_2() {
         vec!["hook", "claude-code", "--bogus"],
         vec!["hook", "claude-code", "--max-tokens", "many"],
         vec!["hook", "claude-code", "--max-tokens", "3"],
-        vec!["hook", "codex"],
+        vec!["hook", "gemini-cli"],
         vec!["hook"],
         vec!["hook", "claude-code", "--write"],
     ] {

@@ -182,7 +182,7 @@ fn an_encrypted_compaction_carries_what_it_may_have_lost() {
     assert_contains(&out, "under OpenAI compact (openai_compact)");
     assert_contains(
         &out,
-        "      \"Never deploy payments-api before the quarter-end freeze lifts on 2026-01-05.\"\n      unknown: the compaction's summary is encrypted",
+        "      \"Never deploy payments-api before the quarter-end freeze lifts on 2026-01-05.\"\n      unknown: the summary is encrypted",
     );
     assert_contains(&out, "instructions=RULES");
 }

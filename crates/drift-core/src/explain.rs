@@ -284,3 +284,30 @@ impl fmt::Display for Explanation<'_> {
         }
     }
 }
+
+/// When `scenario` runs a harness preset in a window far too small for it,
+/// one sentence saying so: the harness presets are meant for the windows
+/// those harnesses run at (100k tokens and more), and in a small one a
+/// preset overflows, or compacts at least once every four turns, which no
+/// such harness does. `None` for the reference policies, a custom policy,
+/// and a window that fits.
+pub fn window_misfit(scenario: &Scenario, run: &Run) -> Option<String> {
+    let crate::policy::PolicyChoice::Preset(p) = scenario.policy else {
+        return None;
+    };
+    if crate::policy::Preset::V1.contains(&p) {
+        return None;
+    }
+    let h = run.harness();
+    let lead = alloc::format!(
+        "{} is meant for windows of 100k tokens and more; with {} tokens",
+        p.info().name,
+        thousands(h.window_tokens)
+    );
+    if let Some(o) = run.overflow_turn() {
+        return Some(alloc::format!("{lead} it overflows at turn {o}."));
+    }
+    let rounds = u32::try_from(run.rounds().len()).unwrap_or(u32::MAX);
+    (rounds > 0 && rounds.saturating_mul(4) >= h.turns)
+        .then(|| alloc::format!("{lead} it compacts {rounds} times in {} turns.", h.turns))
+}

@@ -120,16 +120,17 @@ mod wire;
 
 pub use builtin::{builtin, builtin_ids, builtin_source};
 pub use error::{Collection, ScenarioError};
-pub use explain::{Cause, Explanation, explain, thousands};
+pub use explain::{Cause, Explanation, explain, thousands, window_misfit};
 pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessField, HarnessOverrides};
 pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
-pub use policy::{Policy, PolicyChoice, Preset, PresetInfo};
+pub use policy::{Policy, PolicyChoice, Preset, PresetInfo, PresetNotes};
 pub use remedy::{
-    Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy, remedied_scenario, rules_at_stake,
+    CompactHook, HarnessProfile, Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy,
+    preset_for, remedied_scenario, rules_at_stake,
 };
 pub use remedy_text::{
-    RemedyPaste, RemedyPaths, RemedyRule, RemedyText, remedy_rules, remedy_text,
+    RemedyPaste, RemedyPaths, RemedyRule, RemedyText, remedy_rules, remedy_text, unheard_hooks,
 };
 pub use round::{FactState, RoundState};
 pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};

@@ -2,9 +2,11 @@
 //! agent must obey survive compaction, applied to a scenario so that the
 //! run with the remedy can be set beside the run without.
 //!
-//! A [`RemedyHarness`] is a harness preset (or opencode, which has none);
-//! each offers one or more [`Remedy`]s, its own mechanisms for keeping a
-//! rule through compaction. [`apply_remedy`] returns the scenario under the
+//! A [`RemedyHarness`] is a harness, modelled by one or more presets; each
+//! offers one or more [`Remedy`]s, its own mechanisms for keeping a rule
+//! through compaction, the strongest first: what puts the rules back word
+//! for word (a hook, an instruction file) before what asks the summariser
+//! to keep them (a compaction prompt). [`apply_remedy`] returns the scenario under the
 //! harness without the remedy and with it ([`Remedied`]), the facts the
 //! remedy carries ([`rules_at_stake`]: the standing rules, carve-outs,
 //! corrections, scopes and bindings that govern, or are the target of, an
@@ -14,10 +16,10 @@
 //!
 //! | remedy | harnesses | modelled as |
 //! | --- | --- | --- |
-//! | [`Remedy::RestateHook`] | Claude Code | the `reinject_constraints` guard (standing rules, carve-outs, corrections; not scopes or bindings) |
+//! | [`Remedy::RestateHook`] | Claude Code, Codex CLI | the `reinject_constraints` guard (standing rules, carve-outs, corrections; not scopes or bindings) |
 //! | [`Remedy::ClaudeMd`] | Claude Code | the facts externalised; the preset re-reads them |
-//! | [`Remedy::CompactPrompt`], [`Remedy::CompactingPlugin`] | Codex CLI, opencode | retention 1 for the facts' kinds (the nearest the model has to "the summary keeps these verbatim") |
-//! | [`Remedy::Instructions`] | Codex CLI, OpenAI compact, OpenHands, deepagents, opencode | the facts moved into the system prompt (role `system`, turn 0) |
+//! | [`Remedy::CompactPrompt`], [`Remedy::CompactingPlugin`] | Codex CLI, Roo Code, opencode | retention 1 for the facts' kinds (the nearest the model has to "the summary keeps these verbatim") |
+//! | [`Remedy::Instructions`] | Codex CLI, OpenAI compact, OpenHands, deepagents, opencode, Gemini CLI, Roo Code, Cline | the facts moved into the system prompt (role `system`, turn 0) |
 //! | [`Remedy::KeepFirst`] | OpenHands summarizing | the policy's `keep_first_turns` up to the facts' latest turn |
 //! | [`Remedy::MemoryBlock`] | Letta | the facts externalised; the preset re-reads them |
 //!
@@ -48,7 +50,10 @@ use crate::run::{Run, simulate};
 use crate::scenario::Scenario;
 use crate::vocab::{Kind, Role};
 
-/// A harness a remedy is written for: the harness presets, and opencode.
+/// A harness a remedy is written for. Everything the engine, `drift
+/// remedy`, `drift hook` and the page's Fix it know of one is its row of one
+/// table ([`RemedyHarness::profile`]): adding a harness is adding a variant
+/// and its row (and its remedies' words in `remedy_text`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 #[allow(missing_docs)]
 pub enum RemedyHarness {
@@ -59,13 +64,168 @@ pub enum RemedyHarness {
     OpenhandsMasking,
     LettaSliding,
     Deepagents,
-    /// opencode: no preset models it; the scenario's own policy stands in.
     Opencode,
+    GeminiCli,
+    RooCode,
+    Cline,
 }
+
+/// A harness's hook that puts text back into the model's context right
+/// after a compaction: what `drift hook NAME` answers and `drift hook NAME
+/// --install` registers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompactHook {
+    /// The harness's name on the command line (`drift hook claude-code`).
+    pub command: &'static str,
+    /// The event it runs on, and the matcher that picks compactions.
+    pub event: &'static str,
+    /// The matcher, compared with the input's `source`.
+    pub matcher: &'static str,
+    /// The file that registers it in a project, relative to its root.
+    pub project_file: &'static str,
+    /// The file that registers it for the user: an environment variable
+    /// naming the harness's home, and the file under it; without the
+    /// variable, `default_home` under `$HOME`.
+    pub home_variable: Option<&'static str>,
+    /// The harness's home under `$HOME` (`.claude`, `.codex`).
+    pub default_home: &'static str,
+    /// The file under that home.
+    pub user_file: &'static str,
+    /// Seconds the registration gives the hook.
+    pub timeout_seconds: u64,
+    /// The most characters of context the harness passes on whole.
+    pub max_chars: usize,
+}
+
+/// One harness, as remedies, hooks and the page know it.
+#[derive(Clone, Copy, Debug)]
+pub struct HarnessProfile {
+    /// The harness.
+    pub harness: RemedyHarness,
+    /// Its identifier: its preset's id.
+    pub id: &'static str,
+    /// The presets that model it, the one remedies run under first.
+    pub presets: &'static [Preset],
+    /// Its remedies, the strongest first: what puts the rules back by
+    /// construction before what asks a summariser to keep them.
+    pub remedies: &'static [Remedy],
+    /// Its hook that reaches the model after a compaction, when it has one.
+    pub hook: Option<CompactHook>,
+}
+
+const CLAUDE_HOOK: CompactHook = CompactHook {
+    command: "claude-code",
+    event: "SessionStart",
+    matcher: "compact",
+    project_file: ".claude/settings.json",
+    home_variable: None,
+    default_home: ".claude",
+    user_file: "settings.json",
+    timeout_seconds: 30,
+    max_chars: 10_000,
+};
+
+const CODEX_HOOK: CompactHook = CompactHook {
+    command: "codex",
+    event: "SessionStart",
+    matcher: "compact",
+    project_file: ".codex/hooks.json",
+    home_variable: Some("CODEX_HOME"),
+    default_home: ".codex",
+    user_file: "hooks.json",
+    timeout_seconds: 30,
+    // Codex keeps a hook's output whole up to about 2,500 tokens (bytes / 4)
+    // and shows the model a preview of anything longer.
+    max_chars: 10_000,
+};
+
+const PROFILES: [HarnessProfile; 11] = [
+    HarnessProfile {
+        harness: RemedyHarness::ClaudeCode,
+        id: "claude_code",
+        presets: &[Preset::ClaudeCode, Preset::ClaudeCode1m],
+        remedies: &[Remedy::RestateHook, Remedy::ClaudeMd],
+        hook: Some(CLAUDE_HOOK),
+    },
+    HarnessProfile {
+        harness: RemedyHarness::CodexCli,
+        id: "codex_cli",
+        presets: &[Preset::CodexCli],
+        remedies: &[
+            Remedy::RestateHook,
+            Remedy::Instructions,
+            Remedy::CompactPrompt,
+        ],
+        hook: Some(CODEX_HOOK),
+    },
+    HarnessProfile {
+        harness: RemedyHarness::OpenaiCompact,
+        id: "openai_compact",
+        presets: &[Preset::OpenaiCompact],
+        remedies: &[Remedy::Instructions],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::OpenhandsSummarizing,
+        id: "openhands_summarizing",
+        presets: &[Preset::OpenhandsSummarizing, Preset::OpenhandsSdk],
+        remedies: &[Remedy::Instructions, Remedy::KeepFirst],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::OpenhandsMasking,
+        id: "openhands_masking",
+        presets: &[Preset::OpenhandsMasking],
+        remedies: &[Remedy::Instructions],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::LettaSliding,
+        id: "letta_sliding",
+        presets: &[Preset::LettaSliding],
+        remedies: &[Remedy::MemoryBlock],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::Deepagents,
+        id: "deepagents",
+        presets: &[Preset::Deepagents],
+        remedies: &[Remedy::Instructions],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::Opencode,
+        id: "opencode",
+        presets: &[Preset::Opencode],
+        remedies: &[Remedy::Instructions, Remedy::CompactingPlugin],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::GeminiCli,
+        id: "gemini_cli",
+        presets: &[Preset::GeminiCli],
+        remedies: &[Remedy::Instructions],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::RooCode,
+        id: "roo_code",
+        presets: &[Preset::RooCode],
+        remedies: &[Remedy::Instructions, Remedy::CompactPrompt],
+        hook: None,
+    },
+    HarnessProfile {
+        harness: RemedyHarness::Cline,
+        id: "cline",
+        presets: &[Preset::Cline],
+        remedies: &[Remedy::Instructions],
+        hook: None,
+    },
+];
 
 impl RemedyHarness {
     /// Every harness, in the order of the presets.
-    pub const ALL: [RemedyHarness; 8] = [
+    pub const ALL: [RemedyHarness; 11] = [
         RemedyHarness::ClaudeCode,
         RemedyHarness::CodexCli,
         RemedyHarness::OpenaiCompact,
@@ -74,36 +234,29 @@ impl RemedyHarness {
         RemedyHarness::LettaSliding,
         RemedyHarness::Deepagents,
         RemedyHarness::Opencode,
+        RemedyHarness::GeminiCli,
+        RemedyHarness::RooCode,
+        RemedyHarness::Cline,
     ];
 
-    /// Its preset, when there is one.
-    pub const fn preset(self) -> Option<Preset> {
-        match self {
-            RemedyHarness::ClaudeCode => Some(Preset::ClaudeCode),
-            RemedyHarness::CodexCli => Some(Preset::CodexCli),
-            RemedyHarness::OpenaiCompact => Some(Preset::OpenaiCompact),
-            RemedyHarness::OpenhandsSummarizing => Some(Preset::OpenhandsSummarizing),
-            RemedyHarness::OpenhandsMasking => Some(Preset::OpenhandsMasking),
-            RemedyHarness::LettaSliding => Some(Preset::LettaSliding),
-            RemedyHarness::Deepagents => Some(Preset::Deepagents),
-            RemedyHarness::Opencode => None,
-        }
+    /// Its row of the table.
+    pub const fn profile(self) -> &'static HarnessProfile {
+        &PROFILES[self as usize]
     }
 
-    /// The identifier: the preset's id, or `opencode`.
+    /// The preset its remedies run under.
+    pub const fn preset(self) -> Preset {
+        self.profile().presets[0]
+    }
+
+    /// The identifier: its preset's id.
     pub const fn id(self) -> &'static str {
-        match self.preset() {
-            Some(p) => p.id(),
-            None => "opencode",
-        }
+        self.profile().id
     }
 
     /// The name shown to people.
     pub const fn name(self) -> &'static str {
-        match self.preset() {
-            Some(p) => p.info().name,
-            None => "opencode",
-        }
+        self.preset().info().name
     }
 
     /// Parses an identifier.
@@ -111,25 +264,28 @@ impl RemedyHarness {
         RemedyHarness::ALL.into_iter().find(|h| h.id() == id)
     }
 
-    /// The harness a preset approximates (`None` for the reference policies).
+    /// The harness a preset models (`None` for the reference policies).
     pub fn of_preset(preset: Preset) -> Option<RemedyHarness> {
         RemedyHarness::ALL
             .into_iter()
-            .find(|h| h.preset() == Some(preset))
+            .find(|h| h.profile().presets.contains(&preset))
     }
 
-    /// Its remedies, the one that carries most first.
+    /// Its remedies, the strongest first.
     pub const fn remedies(self) -> &'static [Remedy] {
-        match self {
-            RemedyHarness::ClaudeCode => &[Remedy::RestateHook, Remedy::ClaudeMd],
-            RemedyHarness::CodexCli => &[Remedy::CompactPrompt, Remedy::Instructions],
-            RemedyHarness::OpenaiCompact => &[Remedy::Instructions],
-            RemedyHarness::OpenhandsSummarizing => &[Remedy::KeepFirst, Remedy::Instructions],
-            RemedyHarness::OpenhandsMasking => &[Remedy::Instructions],
-            RemedyHarness::LettaSliding => &[Remedy::MemoryBlock],
-            RemedyHarness::Deepagents => &[Remedy::Instructions],
-            RemedyHarness::Opencode => &[Remedy::CompactingPlugin, Remedy::Instructions],
-        }
+        self.profile().remedies
+    }
+
+    /// Its hook that reaches the model after a compaction.
+    pub const fn hook(self) -> Option<CompactHook> {
+        self.profile().hook
+    }
+
+    /// The harness whose hook `drift hook NAME` serves.
+    pub fn of_hook(command: &str) -> Option<RemedyHarness> {
+        RemedyHarness::ALL
+            .into_iter()
+            .find(|h| h.hook().is_some_and(|k| k.command == command))
     }
 }
 
@@ -239,8 +395,8 @@ pub struct Remedied {
     pub harness: RemedyHarness,
     /// The remedy.
     pub remedy: Remedy,
-    /// The scenario under the harness's preset (opencode: its own policy),
-    /// without the remedy.
+    /// The scenario under the harness's preset ([`preset_for`]), without
+    /// the remedy.
     pub without: Scenario,
     /// The same with the remedy applied.
     pub with: Scenario,
@@ -337,6 +493,15 @@ const fn instructions_home(harness: RemedyHarness) -> &'static str {
         RemedyHarness::Opencode => {
             "AGENTS.md, which opencode sends as instructions with every request"
         }
+        RemedyHarness::GeminiCli => {
+            "GEMINI.md, which Gemini CLI holds in memory and puts back into the context after every compression"
+        }
+        RemedyHarness::RooCode => {
+            "a file in .roo/rules/, which Roo Code reads into the system prompt of every request"
+        }
+        RemedyHarness::Cline => {
+            "a file in .clinerules/, which Cline composes into the system prompt of every request"
+        }
         RemedyHarness::ClaudeCode | RemedyHarness::LettaSliding => "the system prompt",
     }
 }
@@ -383,6 +548,16 @@ fn change(with: &mut Scenario, remedy: Remedy, rules: &[usize]) -> u32 {
     0
 }
 
+/// The preset a remedy of `harness` is modelled under: the scenario's own
+/// when it is one of the harness's presets (Claude Code's 1M window stays
+/// 1M), else the harness's first.
+pub fn preset_for(scenario: &Scenario, harness: RemedyHarness) -> Preset {
+    match scenario.policy {
+        PolicyChoice::Preset(p) if harness.profile().presets.contains(&p) => p,
+        _ => harness.preset(),
+    }
+}
+
 /// The scenario with `remedy` of `harness` applied: [`apply_remedy`]'s
 /// [`Remedied::with`], without the sentences that explain it (a caller
 /// that only runs it links less).
@@ -399,9 +574,7 @@ pub fn remedied_scenario(
         return Err(RemedyError::NotOffered { harness, remedy });
     }
     let mut with = scenario.clone();
-    if let Some(p) = harness.preset() {
-        with.policy = PolicyChoice::Preset(p);
-    }
+    with.policy = PolicyChoice::Preset(preset_for(scenario, harness));
     let rules = rules_at_stake(&with, &simulate(&with)?);
     change(&mut with, remedy, &rules);
     with.validate()?;
@@ -409,7 +582,7 @@ pub fn remedied_scenario(
 }
 
 /// Applies `remedy` of `harness` to `scenario`: the scenario is first put
-/// under the harness's preset (opencode keeps the scenario's policy), run
+/// under the harness's preset ([`preset_for`]: its own when it is one), run
 /// once to find the [`rules_at_stake`], and changed as the module table
 /// says.
 ///
@@ -429,21 +602,22 @@ pub fn apply_remedy(
     let mut without = scenario.clone();
     let mut modelled = Vec::new();
     let mut not_modelled = Vec::new();
-    match harness.preset() {
-        Some(p) => {
-            without.policy = PolicyChoice::Preset(p);
-            modelled.push(format!(
-                "Both runs use the {} preset ({}).",
-                p.id(),
-                p.info().name
-            ));
-        }
-        None => not_modelled.push(format!(
-            "No preset models {}: the scenario's own policy ({}) stands in for its compaction.",
-            harness.name(),
+    let preset = preset_for(scenario, harness);
+    without.policy = PolicyChoice::Preset(preset);
+    modelled.push(if scenario.policy == without.policy {
+        format!(
+            "Both runs use the scenario's policy, the {} preset ({}).",
+            preset.id(),
+            preset.info().name
+        )
+    } else {
+        format!(
+            "Both runs use the {} preset ({}) in place of the scenario's policy ({}): a remedy is modelled under the harness it is written for.",
+            preset.id(),
+            preset.info().name,
             scenario.policy.id()
-        )),
-    }
+        )
+    });
     let run = simulate(&without)?;
     let rules = rules_at_stake(&without, &run);
     let listed = ids(&without, &rules);
@@ -474,11 +648,18 @@ pub fn apply_remedy(
                 "The hook's text reaches the main agent: a subagent has a rule only if its brief forwards it (each fact's forwarded flag)."
                     .to_string(),
             );
+            if harness == RemedyHarness::CodexCli {
+                not_modelled.push(
+                    "Codex adds the hook's text as a developer message before the next request, and runs a hook only once it is trusted in /hooks; an encrypted summary cannot be read, so the hook restates every rule the compaction may have lost."
+                        .to_string(),
+                );
+            }
         }
         Remedy::ClaudeMd | Remedy::MemoryBlock => {
             if remedy == Remedy::ClaudeMd {
                 modelled.push(format!(
-                    "The facts carried ({listed}) as externalised: Claude Code re-reads the project-root CLAUDE.md from disk after every compaction, as the claude_code preset re-reads externalised facts."
+                    "The facts carried ({listed}) as externalised: Claude Code re-reads the project-root CLAUDE.md from disk after every compaction, as the {} preset re-reads externalised facts.",
+                    preset.id()
                 ));
                 not_modelled.push(
                     "Where in CLAUDE.md: a nested CLAUDE.md, or a .claude/rules file with paths: in its front matter, is lost until a matching file is read again; the model re-reads every externalised fact."
@@ -506,10 +687,10 @@ pub fn apply_remedy(
                 if names.is_empty() { "none".to_string() } else { names.join(", ") }
             ));
             not_modelled.push(
-                "Whether the summariser obeys the prompt: the model has no switch for a summary that keeps chosen facts verbatim, so retention 1 per kind is the nearest it has."
+                "Whether the summariser obeys the prompt: the model has no switch for a summary that keeps chosen facts verbatim, so retention 1 per kind is the nearest it has, and the best case. Measured on real summarisers, a compaction prompt aimed at side constraints kept under 40% of them (arXiv 2608.11242), where rules put back verbatim after compaction were all obeyed (arXiv 2606.22528)."
                     .to_string(),
             );
-            if remedy == Remedy::CompactPrompt {
+            if harness == RemedyHarness::CodexCli {
                 not_modelled.push(
                     "Remote compaction: with the OpenAI provider Codex compacts on OpenAI's servers and ignores compact_prompt, so there the run with the remedy is the run without."
                         .to_string(),

@@ -12,7 +12,7 @@ use alloc::vec::Vec;
 use core::fmt::Write as _;
 
 use crate::grade::Outcome;
-use crate::remedy::{Remedied, Remedy, RemedyHarness};
+use crate::remedy::{CompactHook, Remedied, Remedy, RemedyHarness};
 use crate::run::Run;
 
 /// A rule to carry, as the remedies write it.
@@ -64,9 +64,9 @@ pub struct RemedyPaste {
 /// What a remedy's text names that depends on the machine it is for.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RemedyPaths {
-    /// `.claude/settings.json` registering the hook, as `drift hook
-    /// claude-code --install` would write it.
-    pub hook_registration: String,
+    /// The command that runs `drift` (its absolute path, quoted for a
+    /// shell when it needs to be), as a hook's registration names it.
+    pub drift: String,
     /// The home directory, for Codex's prompt file (its key takes an
     /// absolute path).
     pub home: String,
@@ -128,7 +128,135 @@ fn literals(rules: &[RemedyRule], indent: &str) -> String {
     out
 }
 
+impl CompactHook {
+    /// The command a harness runs: `DRIFT hook NAME`.
+    pub fn command_line(&self, drift: &str) -> String {
+        format!("{drift} hook {}", self.command)
+    }
+
+    /// A settings file that holds this hook's registration and nothing
+    /// else, pretty-printed, keys in this order, as `drift hook NAME
+    /// --install` writes a new one:
+    /// `{"hooks": {EVENT: [{"matcher": MATCHER, "hooks": [{"type":
+    /// "command", "command": …, "timeout": …}]}]}}`, the shape Claude Code's
+    /// settings.json and Codex's hooks.json share.
+    pub fn registration(&self, drift: &str) -> String {
+        let quoted = |s: &str| serde_json::Value::from(s).to_string();
+        format!(
+            "{{\n  \"hooks\": {{\n    {}: [\n      {{\n        \"matcher\": {},\n        \"hooks\": [\n          {{\n            \"type\": \"command\",\n            \"command\": {},\n            \"timeout\": {}\n          }}\n        ]\n      }}\n    ]\n  }}\n}}\n",
+            quoted(self.event),
+            quoted(self.matcher),
+            quoted(&self.command_line(drift)),
+            self.timeout_seconds
+        )
+    }
+}
+
 const SECTION: &str = "## Rules that hold for the whole session\n\nThese stand until the operator changes them, whatever a summary of earlier work says.\n\n";
+
+/// A section of rules for an instruction file the harness sends with every
+/// request.
+fn instructions_file(remedy: Remedy, file: &str, rules: &[RemedyRule]) -> RemedyText {
+    RemedyText {
+        remedy,
+        title: format!("the rules in {file}"),
+        intro: format!("Add this section to {file}, which the harness sends with every request:"),
+        pastes: vec![RemedyPaste {
+            file: file.to_string(),
+            language: "markdown",
+            text: format!("{SECTION}{}", bullets(rules)),
+        }],
+        sources: vec![],
+        caveats: vec![],
+    }
+}
+
+/// [`Remedy::RestateHook`] for a harness with a [`CompactHook`].
+fn restate_hook(
+    h: RemedyHarness,
+    hook: CompactHook,
+    remedy: Remedy,
+    paths: &RemedyPaths,
+) -> RemedyText {
+    let install = format!(
+        "    drift hook {c} --install --project          (shows the change)\n    drift hook {c} --install --project --write  (makes it)",
+        c = hook.command
+    );
+    let user_file = match hook.home_variable {
+        Some(var) => format!(
+            "~/{}/{}, or ${var}/{}",
+            hook.default_home, hook.user_file, hook.user_file
+        ),
+        None => format!("~/{}/{}", hook.default_home, hook.user_file),
+    };
+    let budget = "Its budget is 1,500 tokens (--max-tokens N in the command): the riskiest losses come first, and a last line counts what was left out.".to_string();
+    let reads = "It restates what the audit reads as a rule in the log's words, never a tool's output as a rule; `drift audit` on a session shows what it finds.".to_string();
+    let (intro, sources, mut caveats) = if h == RemedyHarness::CodexCli {
+        (
+            format!(
+                "Codex runs the SessionStart hooks whose matcher is \"compact\" after every compaction and adds what a hook returns as hookSpecificOutput.additionalContext to the context, as a developer message before the next request. `drift hook codex` reads the session's rollout file, audits that compaction and returns every rule of yours, a brief's or an instruction file's that its summary lost, word for word, with who stated it, where and when. Codex's remote compaction encrypts its summary: then it returns every such rule the compaction may have lost, those Codex neither kept verbatim nor puts back (as it does AGENTS.md). Register it with\n\n{install}\n\n(--user for {user_file}), then trust it in Codex with /hooks, which skips a hook nobody has reviewed; or add the entry yourself:"
+            ),
+            vec![
+                "openai/codex codex-rs/hooks/src/events/session_start.rs (the input's source \"compact\"; hookSpecificOutput.additionalContext, added as a developer message)",
+                "openai/codex codex-rs/hooks/src/engine/discovery.rs (hooks.json beside config.toml, in ~/.codex and the project's .codex; hooks run once trusted)",
+                "openai/codex codex-rs/hooks/src/output_spill.rs (HOOK_OUTPUT_TOKEN_LIMIT: output past about 2,500 tokens reaches the model as a preview)",
+                "github.com/openai/codex/pull/21272 (SessionStart source \"compact\", May 2026)",
+            ],
+            vec![
+                "Codex releases before pull 21272 (May 2026) never run it after a compaction; on a release that gates hooks behind a feature, set [features] hooks = true (codex_hooks before) in config.toml.".to_string(),
+            ],
+        )
+    } else {
+        (
+            format!(
+                "Claude Code runs the SessionStart hooks whose matcher is \"compact\" right after every compaction and adds what a hook returns as hookSpecificOutput.additionalContext to the context. `drift hook {c}` reads the session log, audits that compaction and returns every rule, carve-out, correction, scope and re-attributed id the summary lost, word for word, with who stated it, where and when; nothing when nothing was lost. Register it with\n\n{install}\n\n(--user for {user_file}), or add the entry yourself:",
+                c = hook.command
+            ),
+            vec![
+                "code.claude.com/docs/en/hooks (SessionStart: the \"compact\" matcher, the input's source, hookSpecificOutput.additionalContext, at most 10,000 characters)",
+                "code.claude.com/docs/en/hooks-guide (re-inject context after compaction)",
+            ],
+            Vec::new(),
+        )
+    };
+    caveats.insert(0, budget);
+    caveats.push(reads);
+    RemedyText {
+        remedy,
+        title: "a SessionStart hook that restates what each compaction lost".to_string(),
+        intro,
+        pastes: vec![RemedyPaste {
+            file: hook.project_file.to_string(),
+            language: "json",
+            text: hook.registration(&paths.drift),
+        }],
+        sources,
+        caveats,
+    }
+}
+
+/// The hooks of `h` that run at a compaction but whose output never
+/// reaches the model: no one should rely on them to keep a rule.
+pub const fn unheard_hooks(h: RemedyHarness) -> Option<&'static str> {
+    match h {
+        RemedyHarness::ClaudeCode => Some(
+            "PreCompact and PostCompact hooks cannot carry a rule: their output never reaches the model (only SessionStart's and UserPromptSubmit's does), and an interactive /compact does not run PostCompact (anthropics/claude-code issues 41224, 78760).",
+        ),
+        RemedyHarness::CodexCli => Some(
+            "PreCompact and PostCompact hooks cannot carry a rule: Codex reads only continue, stopReason, suppressOutput and systemMessage from them, and none reaches the model (openai/codex codex-rs/hooks/src/events/compact.rs).",
+        ),
+        RemedyHarness::GeminiCli => Some(
+            "The PreCompress hook cannot carry a rule: it is advisory, its systemMessage goes to the user, and SessionStart has no compaction source (google-gemini/gemini-cli docs/hooks/reference.md).",
+        ),
+        RemedyHarness::Cline => Some(
+            "Cline's PreCompact hook is declared but not wired into its compaction (cline/cline apps/vscode/src/sdk/hooks-adapter.ts): nothing it returns reaches the model.",
+        ),
+        RemedyHarness::Opencode => Some(
+            "The experimental.session.compacting plugin hook reaches the summariser's prompt, not the model that carries on: what it adds survives only if the summary keeps it.",
+        ),
+        _ => None,
+    }
+}
 
 /// `remedy` of `h` written out for `rules`: what it does, the text to paste
 /// and where, the public sources of the settings it uses, and what to know
@@ -142,25 +270,10 @@ pub fn remedy_text(
     let head = rules.iter().map(|r| r.position).max().unwrap_or(1).max(1);
     match (h, remedy) {
         (_, Remedy::RestateHook) => {
-            let registration = paths.hook_registration.clone();
-            RemedyText {
-                remedy,
-                title: "a SessionStart hook that restates what each compaction lost".to_string(),
-                intro: "Claude Code runs the SessionStart hooks whose matcher is \"compact\" right after every compaction and adds what a hook returns as hookSpecificOutput.additionalContext to the context. `drift hook claude-code` reads the session log, audits that compaction and returns every rule, carve-out, correction, scope and re-attributed id the summary lost, word for word, with who stated it, where and when; nothing when nothing was lost. Register it with\n\n    drift hook claude-code --install --project          (shows the change)\n    drift hook claude-code --install --project --write  (makes it)\n\n(--user for ~/.claude/settings.json), or add the entry yourself:".to_string(),
-                pastes: vec![RemedyPaste {
-                    file: ".claude/settings.json".to_string(),
-                    language: "json",
-                    text: registration,
-                }],
-                sources: vec![
-                    "code.claude.com/docs/en/hooks (SessionStart: the \"compact\" matcher, the input's source, hookSpecificOutput.additionalContext)",
-                    "code.claude.com/docs/en/hooks-guide (re-inject context after compaction)",
-                ],
-                caveats: vec![
-                    "Its budget is 1,500 tokens (--max-tokens N in the command): the riskiest losses come first, and a last line counts what was left out.".to_string(),
-                    "It restates what the audit reads as a rule in the log's words; `drift audit` on a session shows what it finds.".to_string(),
-                ],
-            }
+            let Some(hook) = h.hook() else {
+                return instructions_file(remedy, "AGENTS.md", rules);
+            };
+            restate_hook(h, hook, remedy, paths)
         }
         (_, Remedy::ClaudeMd) => RemedyText {
             remedy,
@@ -180,12 +293,12 @@ pub fn remedy_text(
                 "The file is in every request: keep the section to the rules that must hold.".to_string(),
             ],
         },
-        (_, Remedy::CompactPrompt) => {
+        (RemedyHarness::CodexCli, Remedy::CompactPrompt) => {
             let file = format!("{}/.codex/compact-prompt.md", paths.home.trim_end_matches('/'));
             RemedyText {
                 remedy,
                 title: "a compaction prompt that carries the rules word for word".to_string(),
-                intro: "Codex's local compaction asks the model for a handoff summary with a prompt that compact_prompt (inline) or experimental_compact_prompt_file (a file) in ~/.codex/config.toml replaces. This prompt asks for the summary and for the rules copied word for word. It replaces the whole default prompt. Codex reads these keys only when it compacts locally: with the OpenAI provider, its default, it compacts remotely on OpenAI's servers and ignores both (openai/codex issue 34428); there, use AGENTS.md below.".to_string(),
+                intro: "Codex's local compaction asks the model for a handoff summary with a prompt that compact_prompt (inline) or experimental_compact_prompt_file (a file) in ~/.codex/config.toml replaces. This prompt asks for the summary and for the rules copied word for word. It replaces the whole default prompt. Codex reads these keys only when it compacts locally: with the OpenAI provider, its default, it compacts remotely on OpenAI's servers and ignores both (openai/codex issue 34428); there, use the hook or AGENTS.md, which put the rules back word for word.".to_string(),
                 pastes: vec![
                     RemedyPaste {
                         file: file.clone(),
@@ -214,6 +327,71 @@ pub fn remedy_text(
                 ],
             }
         }
+        (_, Remedy::CompactPrompt) => RemedyText {
+            remedy,
+            title: "a condensing prompt that carries the rules word for word".to_string(),
+            intro: "Roo Code writes its summary with the condensing prompt, which Settings → Prompts → Context Condensing replaces (customSupportPrompts.CONDENSE in the settings file). Append this to it; the rest of the prompt stays as it is. A rules file below keeps them by construction: prefer it.".to_string(),
+            pastes: vec![RemedyPaste {
+                file: "Roo Code: Settings → Prompts → Context Condensing".to_string(),
+                language: "markdown",
+                text: format!(
+                    "Then copy each operator rule below into the summary word for word, under the heading \"Operator rules\", even where the conversation seems to have moved past it. Keep every one; do not shorten, merge, soften or reword them.\n\nOperator rules:\n{}",
+                    bullets(rules)
+                ),
+            }],
+            sources: vec![
+                "RooCodeInc/Roo-Code packages/types/src/global-settings.ts (customSupportPrompts, autoCondenseContext, autoCondenseContextPercent)",
+                "RooCodeInc/Roo-Code src/core/condense/index.ts (the condensing prompt)",
+            ],
+            caveats: vec![
+                "A summary is still written by a model: measured elsewhere, a prompt aimed at side constraints kept under 40% of them (arXiv 2608.11242).".to_string(),
+            ],
+        },
+        (RemedyHarness::GeminiCli, Remedy::Instructions) => RemedyText {
+            remedy,
+            title: "the rules in GEMINI.md".to_string(),
+            intro: "Gemini CLI loads GEMINI.md (~/.gemini/GEMINI.md into the system instruction; the project's, from the working directory up, into the session context) and puts it back after every compression, outside the history it summarises. Add this section to the project's GEMINI.md (run /memory refresh in a session that is already open):".to_string(),
+            pastes: vec![RemedyPaste {
+                file: "GEMINI.md".to_string(),
+                language: "markdown",
+                text: format!("{SECTION}{}", bullets(rules)),
+            }],
+            sources: vec![
+                "google-gemini/gemini-cli packages/core/src/utils/environmentContext.ts (memory in the session context)",
+                "google-gemini/gemini-cli packages/core/src/core/client.ts (the context rebuilt after compression)",
+                "google-gemini/gemini-cli docs/cli/gemini-md.md (where GEMINI.md files are found; /memory refresh)",
+            ],
+            caveats: vec![],
+        },
+        (RemedyHarness::RooCode, Remedy::Instructions) => RemedyText {
+            remedy,
+            title: "the rules in .roo/rules".to_string(),
+            intro: "Roo Code reads the files in .roo/rules/ (and AGENTS.md) into the system prompt of every request; condensing summarises the conversation, never the system prompt. Save this as .roo/rules/compaction-drift.md:".to_string(),
+            pastes: vec![RemedyPaste {
+                file: ".roo/rules/compaction-drift.md".to_string(),
+                language: "markdown",
+                text: format!("{SECTION}{}", bullets(rules)),
+            }],
+            sources: vec![
+                "RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts (.roo/rules and AGENTS.md in the system prompt)",
+            ],
+            caveats: vec![],
+        },
+        (RemedyHarness::Cline, Remedy::Instructions) => RemedyText {
+            remedy,
+            title: "the rules in .clinerules".to_string(),
+            intro: "Cline composes the files in .clinerules/ into the system prompt, which its compaction leaves alone. Save this as .clinerules/compaction-drift.md:".to_string(),
+            pastes: vec![RemedyPaste {
+                file: ".clinerules/compaction-drift.md".to_string(),
+                language: "markdown",
+                text: format!("{SECTION}{}", bullets(rules)),
+            }],
+            sources: vec![
+                "cline/cline docs (Cline Rules: .clinerules/ in the system prompt)",
+                "cline/cline sdk/packages/core/src/extensions/context/compaction-shared.ts (what compaction summarises)",
+            ],
+            caveats: vec![],
+        },
         (RemedyHarness::CodexCli, Remedy::Instructions) => RemedyText {
             remedy,
             title: "the rules in AGENTS.md".to_string(),
@@ -381,7 +559,7 @@ pub fn remedy_text(
             ],
             caveats: vec![
                 "The hook is marked experimental: its name may change.".to_string(),
-                "It puts the rules into the summary's prompt; the summary is still written by a model. AGENTS.md below keeps them by construction.".to_string(),
+                "It puts the rules into the summary's prompt; the summary is still written by a model. AGENTS.md keeps them by construction.".to_string(),
             ],
         },
         (RemedyHarness::Opencode, _) => RemedyText {
@@ -430,9 +608,16 @@ impl RemedyHarness {
             RemedyHarness::OpenhandsSummarizing | RemedyHarness::OpenhandsMasking => {
                 Some("No setting replaces the condenser's summarisation prompt.")
             }
-            RemedyHarness::LettaSliding | RemedyHarness::Deepagents | RemedyHarness::Opencode => {
-                None
-            }
+            RemedyHarness::GeminiCli => Some(
+                "No setting replaces Gemini CLI's compression prompt, and no hook runs after a compression: GEMINI.md is the way to keep a rule.",
+            ),
+            RemedyHarness::Cline => Some(
+                "No setting replaces Cline's summary prompt, whose template has no place for constraints: a rules file is the way to keep one.",
+            ),
+            RemedyHarness::LettaSliding
+            | RemedyHarness::Deepagents
+            | RemedyHarness::Opencode
+            | RemedyHarness::RooCode => None,
         }
     }
 }
@@ -460,6 +645,9 @@ impl RemedyText {
         }
         for c in &self.caveats {
             let _ = write!(out, "\n{c}\n");
+        }
+        if let Some(unheard) = unheard_hooks(h) {
+            let _ = write!(out, "\n{unheard}\n");
         }
         if !self.sources.is_empty() {
             out.push_str("\nSources:\n\n");

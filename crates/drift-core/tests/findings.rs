@@ -30,8 +30,22 @@ fn outcome_in(s: &Scenario, run: &Run, id: &str) -> Outcome {
     run.actions()[action(s, id)].outcome
 }
 
+/// The presets that compact: those of contract v1.1 (docs/MODEL.md §9)
+/// and, of the later ones, each that compacts the built-in at all (Claude
+/// Code's 1M window holds a whole built-in session, so nothing there is
+/// ever summarised).
 fn compacting() -> impl Iterator<Item = Preset> {
-    Preset::ALL.into_iter().filter(|p| p.policy().compacts)
+    Preset::ALL.into_iter().enumerate().filter_map(|(i, p)| {
+        let contract = i < 13;
+        let rounds = !simulate(&scenario("payments-incident", p))
+            .unwrap()
+            .rounds()
+            .is_empty();
+        if contract && p.policy().compacts {
+            assert!(rounds, "{p:?} compacts payments-incident");
+        }
+        (p.policy().compacts && rounds).then_some(p)
+    })
 }
 
 #[test]
@@ -45,11 +59,14 @@ fn finding_1_system_rule_survives_pinning_policies_tool_rule_does_not() {
                 "{preset:?}"
             );
         }
-        assert_eq!(
-            outcome(&s, "rollback-payments"),
-            Outcome::Ungoverned,
-            "{preset:?}"
-        );
+        // A head long enough to hold the tool's turn keeps the rule.
+        let turn = s.facts[fact(&s, "payments-freeze")].turn;
+        let expected = if preset.policy().keep_first_turns >= turn {
+            Outcome::Governed
+        } else {
+            Outcome::Ungoverned
+        };
+        assert_eq!(outcome(&s, "rollback-payments"), expected, "{preset:?}");
     }
     // The system rule is not immune by nature: a policy that summarises it loses it too.
     let s = scenario("payments-incident", Preset::RecursiveSummary);

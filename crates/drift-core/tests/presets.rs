@@ -272,7 +272,9 @@ fn codex_cli_loses_a_user_rule_once_it_is_older_than_the_user_budget() {
 
 #[test]
 fn the_real_presets_differ_in_a_real_window() {
-    let rows: Vec<(Preset, Vec<Outcome>)> = Preset::ALL[Preset::V1.len()..]
+    // The harness presets of contract v1.1 part on outcomes alone.
+    let contract = &Preset::ALL[Preset::V1.len()..13];
+    let rows: Vec<(Preset, Vec<Outcome>)> = contract
         .iter()
         .map(|&p| {
             let s = coding_day(p);
@@ -282,6 +284,31 @@ fn the_real_presets_differ_in_a_real_window() {
     for (i, (a, row_a)) in rows.iter().enumerate() {
         for (b, row_b) in &rows[i + 1..] {
             assert_ne!(row_a, row_b, "{a:?} and {b:?} agree on coding-day");
+        }
+    }
+    // Every harness preset runs its own course: its rounds, or what each
+    // action has of its rules, differ from every other's.
+    let courses: Vec<(Preset, Vec<u32>, Vec<String>)> = Preset::ALL[Preset::V1.len()..]
+        .iter()
+        .map(|&p| {
+            let r = run(&coding_day(p));
+            let rounds = r.rounds().iter().map(|x| x.turn).collect();
+            let had = r
+                .actions()
+                .iter()
+                .map(|a| format!("{:?} {:.6}", a.outcome, a.fidelity))
+                .collect();
+            (p, rounds, had)
+        })
+        .collect();
+    for (i, a) in courses.iter().enumerate() {
+        for b in &courses[i + 1..] {
+            assert!(
+                a.1 != b.1 || a.2 != b.2,
+                "{:?} and {:?} run the same course on coding-day",
+                a.0,
+                b.0
+            );
         }
     }
 }

@@ -240,8 +240,36 @@ fn letta_memory_blocks_and_opencode_keep_their_policies() {
     assert_eq!(x.with.policy, PolicyChoice::Preset(Preset::LettaSliding));
     assert!(x.rules.iter().all(|&i| x.with.facts[i].externalised));
     let o = apply_remedy(&scenario, RemedyHarness::Opencode, Remedy::Instructions).unwrap();
-    assert_eq!(o.without.policy, scenario.policy);
-    assert!(o.not_modelled[0].starts_with("No preset models opencode"));
+    assert_eq!(o.without.policy, PolicyChoice::Preset(Preset::Opencode));
+    assert_eq!(o.with.policy, o.without.policy);
+}
+
+#[test]
+fn a_remedy_runs_under_the_policy_on_screen_or_says_it_switched() {
+    // On one of the harness's own presets, that preset stays.
+    let mut scenario = builtin("coding-day").unwrap();
+    scenario.policy = PolicyChoice::Preset(Preset::ClaudeCode1m);
+    let x = apply_remedy(&scenario, RemedyHarness::ClaudeCode, Remedy::ClaudeMd).unwrap();
+    assert_eq!(x.without.policy, scenario.policy);
+    assert_eq!(
+        x.modelled[0],
+        "Both runs use the scenario's policy, the claude_code_1m preset (Claude Code, 1M window)."
+    );
+    // On another policy, the switch is said, with the policy it replaces.
+    scenario.policy = PolicyChoice::Preset(Preset::PinnedPrefix);
+    let x = apply_remedy(&scenario, RemedyHarness::CodexCli, Remedy::RestateHook).unwrap();
+    assert_eq!(x.without.policy, PolicyChoice::Preset(Preset::CodexCli));
+    assert!(
+        x.modelled[0].contains(
+            "the codex_cli preset (Codex CLI) in place of the scenario's policy (pinned_prefix)"
+        ),
+        "{}",
+        x.modelled[0]
+    );
+    assert_eq!(
+        remedied_scenario(&scenario, RemedyHarness::CodexCli, Remedy::RestateHook).unwrap(),
+        x.with
+    );
 }
 
 #[test]
@@ -271,10 +299,16 @@ fn rules_at_stake_are_the_failing_actions_degraded_rules() {
 fn harnesses_and_remedies_by_id() {
     for h in RemedyHarness::ALL {
         assert_eq!(RemedyHarness::from_id(h.id()), Some(h));
-        if let Some(p) = h.preset() {
+        for &p in h.profile().presets {
             assert_eq!(RemedyHarness::of_preset(p), Some(h));
         }
+        assert_eq!(h.preset(), h.profile().presets[0]);
+        assert_eq!(h.id(), h.preset().id());
         assert!(!h.remedies().is_empty());
+        if let Some(hook) = h.hook() {
+            assert_eq!(RemedyHarness::of_hook(hook.command), Some(h));
+            assert_eq!(h.remedies()[0], Remedy::RestateHook, "{}", h.id());
+        }
     }
     assert_eq!(RemedyHarness::from_id("pinned_prefix"), None);
     assert_eq!(RemedyHarness::of_preset(Preset::PinnedPrefix), None);
@@ -304,7 +338,7 @@ fn errors_name_what_is_wrong() {
 #[test]
 fn each_remedy_as_markdown_carries_its_rules_word_for_word() {
     let paths = RemedyPaths {
-        hook_registration: "{\"hooks\": {}}\n".to_string(),
+        drift: "drift".to_string(),
         home: "/home/op".to_string(),
     };
     let mut carried = 0;

@@ -82,6 +82,15 @@ pub enum LossKind {
         /// Its kind, as the audit guessed it.
         kind: Kind,
     },
+    /// A rule in force that the compaction's summary may have lost: the
+    /// summary cannot be read (encrypted, or not in the log), and the
+    /// harness neither kept its message verbatim nor puts it back.
+    Unverified {
+        /// Its kind, as the audit guessed it.
+        kind: Kind,
+        /// Why nobody can tell ("the summary is encrypted").
+        why: String,
+    },
     /// An id whose meaning the summary gave to another.
     Id {
         /// Swapped or merged.
@@ -113,7 +122,7 @@ pub struct Loss {
 
 impl Loss {
     /// Its place in the order of risk: contradicted 0, dropped 1, weakened
-    /// 2, an id 3.
+    /// 2, an id 3, a rule nobody can tell about 4.
     pub fn rank(&self) -> u8 {
         match self.what {
             LossKind::Rule {
@@ -126,6 +135,7 @@ impl Loss {
             } => 1,
             LossKind::Rule { .. } => 2,
             LossKind::Id { .. } => 3,
+            LossKind::Unverified { .. } => 4,
         }
     }
 
@@ -140,6 +150,7 @@ impl Loss {
                 (Fate::Contradicted, _) => "contradicted by the summary".to_string(),
                 (fate, _) => fate.id().to_string(),
             },
+            LossKind::Unverified { why, .. } => format!("unknown: {why}"),
             LossKind::Id {
                 change: IdChange::Swapped,
                 after,
@@ -236,6 +247,30 @@ pub fn losses_with(
                 fate: r.rule.fate,
                 weakening: r.rule.evidence.and_then(|e| e.weakening),
                 kind: r.rule.kind,
+            },
+            authority: r.authority,
+            text: transcript
+                .messages
+                .get(r.rule.before.message)
+                .and_then(|m| sentence_of(&m.text, r.rule.before.span))
+                .unwrap_or(&r.rule.text)
+                .to_string(),
+            message: r.rule.before.message,
+            record: r.record,
+        });
+    }
+    for r in &compaction.unjudged {
+        let asked = r.authority.trusted() || tool_policy;
+        if !restated_kind(r.rule.kind) || !asked {
+            continue;
+        }
+        out.push(Loss {
+            what: LossKind::Unverified {
+                kind: r.rule.kind,
+                why: compaction
+                    .unreadable
+                    .clone()
+                    .unwrap_or_else(|| "its summary cannot be read".to_string()),
             },
             authority: r.authority,
             text: transcript
@@ -422,12 +457,12 @@ pub fn restate(
     } else {
         "line"
     };
-    let rules = lost
-        .iter()
-        .filter(|l| matches!(l.what, LossKind::Rule { .. }))
-        .count();
-    let ids = lost.len() - rules;
+    let count = |f: fn(&LossKind) -> bool| lost.iter().filter(|l| f(&l.what)).count();
+    let rules = count(|w| matches!(w, LossKind::Rule { .. }));
+    let unknown = count(|w| matches!(w, LossKind::Unverified { .. }));
+    let ids = lost.len() - rules - unknown;
     let what = match (rules, ids) {
+        (0, 0) => String::new(),
         (r, 0) => plural(r, "rule", "rules"),
         (0, i) => format!("what {} referred to", plural(i, "id", "ids")),
         (r, i) => format!(
@@ -436,11 +471,26 @@ pub fn restate(
             plural(i, "id", "ids")
         ),
     };
+    let why = lost.iter().find_map(|l| match &l.what {
+        LossKind::Unverified { why, .. } => Some(why.as_str()),
+        _ => None,
+    });
+    let told = match (what.is_empty(), why) {
+        (false, None) => format!("its summary lost {what} stated earlier"),
+        (true, Some(why)) => format!(
+            "nobody can read what its summary kept ({why}), so it may have lost the {} stated earlier",
+            plural(unknown, "rule", "rules")
+        ),
+        (_, why) => format!(
+            "its summary lost {what} stated earlier, and may have lost {} more ({})",
+            plural(unknown, "rule", "rules"),
+            why.unwrap_or("its summary cannot be read")
+        ),
+    };
     let header = format!(
-        "Compaction Drift, after the compaction at {record} {} of this session's log: its \
-         summary lost {what} stated earlier, which the harness does not put back. Each is \
-         restated word for word below, after what happened to it, who stated it, where and \
-         when.\n",
+        "Compaction Drift, after the compaction at {record} {} of this session's log: \
+         {told}, which the harness does not put back. Each is restated word for word \
+         below, after what happened to it, who stated it, where and when.\n",
         compaction.record
     );
     let left_out_line = |n: usize, restated: usize| {
@@ -485,8 +535,16 @@ pub fn restate(
     }
     if fit == 0 && used + tokens(&left_out_line(lost.len(), 0)) > budget {
         // Not even the header fits: one line.
+        let lost_what = if unknown == 0 {
+            format!("lost {what}")
+        } else {
+            format!(
+                "may have lost {}",
+                plural(lost.len(), "rule or id", "rules or ids")
+            )
+        };
         let text = format!(
-            "Compaction Drift: the compaction at {record} {} lost {what} stated before it; `drift audit` on this session's log lists them.\n",
+            "Compaction Drift: the compaction at {record} {} {lost_what} stated before it; `drift audit` on this session's log lists them.\n",
             compaction.record
         );
         return Some(Restatement {

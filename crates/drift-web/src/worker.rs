@@ -33,6 +33,7 @@ use drift_core::tipping_points;
 use drift_core::{
     Outcome, PolicyChoice, Preset, RemedyHarness, RemedyPaths, Scenario, apply_remedy,
     parse_scenario, remedy_rules, remedy_text, result_to_json, scenario_to_json, simulate,
+    window_misfit,
 };
 use serde_json::{Value, json};
 
@@ -99,6 +100,24 @@ pub struct Analysis {
     pub tips: Vec<Vec<String>>,
     /// The round-by-round report, as markup.
     pub losses: String,
+    /// The scenario's policy id, and for a harness preset what it
+    /// approximates, leaves out and follows, as markup (else empty).
+    pub policy: (String, String),
+}
+
+/// What a harness preset approximates, leaves out and follows, as markup;
+/// empty for the reference policies.
+pub fn preset_notes_html(preset: Preset) -> String {
+    let n = preset.notes();
+    if n.approximates.is_empty() {
+        return String::new();
+    }
+    format!(
+        "<p class=\"policy-approx\">{}</p><p class=\"policy-approx\">Not modelled: {}</p><p class=\"policy-source\">Source: {}</p>",
+        escape(n.approximates),
+        escape(n.limits),
+        escape(n.source)
+    )
 }
 
 /// The message asking for the tipping points of `scenario`.
@@ -267,11 +286,10 @@ pub fn fix_markup(chosen: Fix, applied: bool, model: &str, markdown: Option<&str
 }
 
 /// What the page's remedies name that depends on a machine it cannot see:
-/// the hook's registration as `drift hook claude-code --install` writes it
-/// with `drift` on the PATH, and a home directory to replace.
+/// `drift` on the PATH, and a home directory to replace.
 fn page_paths() -> RemedyPaths {
     RemedyPaths {
-        hook_registration: "{\n  \"hooks\": {\n    \"SessionStart\": [\n      {\n        \"matcher\": \"compact\",\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"drift hook claude-code\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n".to_string(),
+        drift: "drift".to_string(),
         home: "/home/you".to_string(),
     }
 }
@@ -333,12 +351,21 @@ fn modelled(fix: Fix, scenario: &Scenario) -> Result<(String, String), String> {
         markdown.push_str(&format!("\n{none}\n"));
     }
     let ungoverned = |run: &drift_core::Run| run.counts().get(Outcome::Ungoverned);
+    let misfit = window_misfit(&remedied.without, &without)
+        .map(|m| {
+            format!(
+                "<p class=\"note warn\" id=\"fix-misfit\">{}</p>",
+                escape(&m)
+            )
+        })
+        .unwrap_or_default();
     let mut html = format!(
         "<p class=\"fix-counts\" id=\"fix-counts\">Actions that run without their rules: <strong>{}</strong> without it, <strong>{}</strong> with it (of {}).</p><ul class=\"fix-notes\">",
         ungoverned(&without),
         ungoverned(&with),
         without.actions().len()
     );
+    html.insert_str(0, &misfit);
     for line in &remedied.modelled {
         html.push_str(&format!("<li>Modelled: {}</li>", escape(line)));
     }
@@ -408,7 +435,15 @@ pub fn reply(message: &str) -> String {
             .map(|t| tipping_text(&s, t))
             .collect();
         let losses = losses_html(&s, &run, &round_losses(&s, &run));
-        Ok(json!({ "tips": tips, "losses": losses }))
+        let notes = match s.policy {
+            PolicyChoice::Preset(p) => preset_notes_html(p),
+            PolicyChoice::Custom(_) => String::new(),
+        };
+        Ok(json!({
+            "tips": tips,
+            "losses": losses,
+            "policy": [s.policy.id(), notes],
+        }))
     })
 }
 
@@ -440,7 +475,13 @@ impl Analysis {
             })
             .collect();
         let losses = v.get("losses")?.as_str()?.to_string();
-        Some(Analysis { tips, losses })
+        let policy = v.get("policy")?.as_array()?;
+        let text = |i: usize| policy.get(i).and_then(Value::as_str).map(str::to_string);
+        Some(Analysis {
+            tips,
+            losses,
+            policy: (text(0)?, text(1)?),
+        })
     }
 }
 

@@ -7,12 +7,13 @@
 
 use drift_core::{
     Control, Policy, PolicyChoice, Preset, Role, SETTINGS, SettingInfo, Unit, Value, builtin,
-    builtin_ids, thousands,
+    builtin_ids, thousands, window_misfit,
 };
 use leptos::either::Either;
 use leptos::prelude::*;
 
 use super::state::AppState;
+use super::tips::Tips;
 use crate::page::Source;
 
 /// A labelled range input that acts while it is dragged.
@@ -252,18 +253,21 @@ pub fn PolicyPicker() -> impl IntoView {
 #[component]
 pub fn PolicyPanel() -> impl IntoView {
     let state = expect_context::<AppState>();
+    let tips = expect_context::<ReadSignal<Tips>>();
     let policy = Memo::new(move |_| state.scenario.with(|s| s.policy));
     let switches = Memo::new(move |_| policy.get().policy());
     let explain = move || match policy.get() {
         PolicyChoice::Preset(p) => {
             let info = p.info();
+            // What a harness preset approximates, leaves out and follows:
+            // the analysis worker writes it, so the page carries no prose.
+            let notes = move || match tips.get() {
+                Tips::Ready(a) | Tips::Pending(Some(a)) if a.policy.0 == info.id => a.policy.1,
+                _ => String::new(),
+            };
             Either::Left(view! {
                 <p class="policy-summary">{info.summary}</p>
-                <Show when=move || !info.approximates.is_empty()>
-                    <p class="policy-approx">{info.approximates}</p>
-                    <p class="policy-approx">"Not modelled: " {info.limits}</p>
-                    <p class="policy-source">"Source: " {info.source}</p>
-                </Show>
+                <div class="policy-notes" inner_html=notes></div>
             })
         }
         PolicyChoice::Custom(_) => Either::Right(view! {
@@ -352,26 +356,7 @@ pub fn PolicyPanel() -> impl IntoView {
     // the scenario's window makes one misbehave.
     let fit = Memo::new(move |_| {
         state
-            .with_sim(|sim| {
-                let PolicyChoice::Preset(p) = sim.scenario.policy else {
-                    return None;
-                };
-                if Preset::V1.contains(&p) {
-                    return None;
-                }
-                let h = sim.run.harness();
-                let lead = format!(
-                    "{} is meant for windows of 100k tokens and more; with {} tokens",
-                    p.info().name,
-                    thousands(h.window_tokens)
-                );
-                if let Some(o) = sim.run.overflow_turn() {
-                    return Some(format!("{lead} it overflows at turn {o}."));
-                }
-                let rounds = sim.run.rounds().len() as u32;
-                (rounds > 0 && rounds * 3 >= h.turns)
-                    .then(|| format!("{lead} it compacts {rounds} times in {} turns.", h.turns))
-            })
+            .with_sim(|sim| window_misfit(&sim.scenario, &sim.run))
             .flatten()
     });
     view! {
