@@ -7,7 +7,8 @@
 // errors and warnings and for requests that leave its origin; any fails the run.
 // Screenshots at 1280 px and 390 px are written to tests/e2e/artifacts/;
 // with DRIFT_UPDATE_SCREENSHOT=1 the 1280 px one also replaces
-// assets/screenshot.png, the README's picture.
+// assets/screenshot.png, the README's picture. DRIFT_E2E_ONLY=text runs only
+// the tests whose names contain it.
 
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -370,6 +371,70 @@ test('"Fix it" writes the harness\'s remedy; applying it lowers the headline cou
   }
 });
 
+test('"Fix it" applies the Codex hook under the Codex preset on screen, and says where each preset comes from', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context, '?v=1&s=payments-incident&p=codex_cli');
+    assert.equal(await page.locator('#policy').inputValue(), 'codex_cli');
+    // What the preset approximates and its sources, written by the worker.
+    await page.waitForFunction(() => document.querySelector('.policy-notes')?.textContent.includes('Source: openai/codex'));
+    const count = async () => {
+      const m = /(\d+) of \d+ actions? runs? without/.exec(await page.locator('.summary').textContent());
+      assert.ok(m, 'the headline counts the actions that run without their rules');
+      return Number(m[1]);
+    };
+    const before = await count();
+    await page.click('#tab-fix');
+    // Codex's strongest remedy comes first: its SessionStart compact hook.
+    assert.equal(await page.locator('#fix-harness').inputValue(), 'codex_cli');
+    assert.equal(await page.locator('#fix-remedy').inputValue(), 'codex_cli.restate_hook');
+    await page.waitForFunction(() => document.querySelector('#fix-markdown')?.textContent.startsWith('# Codex CLI: a SessionStart hook'));
+    const md = await page.locator('#fix-markdown').textContent();
+    assert.match(md, /drift hook codex --install --project --write/);
+    assert.match(md, /\.codex\/hooks\.json:/);
+    assert.match(md, /"command": "drift hook codex"/);
+    assert.match(md, /PreCompact and PostCompact hooks cannot carry a rule/);
+    // Modelled on the policy on screen: its counts agree with the headline.
+    const notes = await page.locator('.fix-notes').textContent();
+    assert.match(notes, /Both runs use the scenario's policy, the codex_cli preset/);
+    const counts = await page.locator('#fix-counts').textContent();
+    assert.match(counts, new RegExp(`${before} without it, \\d+ with it`), counts);
+    await page.check('#fix-apply');
+    await changed(count, before, 'the headline count');
+    assert.ok((await count()) < before);
+    await page.waitForTimeout(400);
+    assert.match(page.url(), /f=codex_cli\.restate_hook/);
+    // Another harness's preset, once the fix is removed: its own notes.
+    await page.click('#fix-applied button:has-text("Remove it")');
+    await becomes(count, before, 'the headline count without the fix');
+    await page.selectOption('#policy', 'gemini_cli');
+    await page.waitForFunction(() => document.querySelector('.policy-notes')?.textContent.includes('google-gemini/gemini-cli'));
+  } finally {
+    await close();
+  }
+});
+
+test('links written with the earlier preset and remedy names still open', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const presets = ['none', 'sliding_window', 'recursive_summary', 'pinned_prefix', 'user_verbatim', 'externalised_state',
+      'codex_cli', 'claude_code', 'openai_compact', 'openhands_summarizing', 'openhands_masking', 'letta_sliding', 'deepagents'];
+    for (const p of presets) {
+      await page.goto(`${origin}/?v=1&s=coding-day&p=${p}`);
+      await page.waitForSelector('.summary:not(:empty)');
+      assert.equal(await page.locator('#policy').inputValue(), p);
+    }
+    for (const f of ['codex_cli.compact_prompt', 'codex_cli.instructions', 'opencode.compacting_plugin', 'openhands_summarizing.keep_first', 'claude_code.restate_hook']) {
+      await page.goto(`${origin}/?v=1&s=coding-day&f=${f}`);
+      await page.waitForSelector('.summary:not(:empty)');
+      assert.ok(await page.locator('#fix-applied').isVisible(), `${f} is applied`);
+    }
+  } finally {
+    await close();
+  }
+});
+
 test('the audit page reports a sample compaction and highlights each finding in both texts', async () => {
   const { context, close } = await freshContext();
   try {
@@ -706,8 +771,11 @@ test('screenshots at 1280 px and 390 px', async () => {
   }
 });
 
+// DRIFT_E2E_ONLY=text runs only the tests whose names contain it.
+const only = process.env.DRIFT_E2E_ONLY;
+const chosen = only ? tests.filter((t) => t.name.includes(only)) : tests;
 let failed = 0;
-for (const { name, fn } of tests) {
+for (const { name, fn } of chosen) {
   const start = Date.now();
   try {
     await fn();
@@ -724,5 +792,5 @@ if (problems.length) {
   console.log('ok    no console errors or warnings, no request left the origin');
 }
 await server.close();
-console.log(`\n${tests.length - failed + (problems.length ? 0 : 1)} passed, ${failed} failed`);
+console.log(`\n${chosen.length - failed + (problems.length ? 0 : 1)} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

@@ -312,3 +312,45 @@ fn the_real_presets_differ_in_a_real_window() {
         }
     }
 }
+
+/// The too-small-window warning fires for every harness preset it applies
+/// to, and for no reference policy.
+#[test]
+fn every_harness_preset_in_a_small_window_is_warned_about() {
+    // Claude Code in payments-incident's 32k window compacts every three
+    // turns from turn 11: far more often than in the windows it runs at.
+    let mut s = builtin("payments-incident").unwrap();
+    s.policy = PolicyChoice::Preset(Preset::ClaudeCode);
+    let r = run(&s);
+    let warning = drift_core::window_misfit(&s, &r).expect("a warning");
+    assert_eq!(
+        warning,
+        format!(
+            "Claude Code is meant for windows of 100k tokens and more; with 32,000 tokens it compacts {} times in 70 turns.",
+            r.rounds().len()
+        )
+    );
+    for id in builtin_ids() {
+        for preset in Preset::ALL {
+            let mut s = builtin(id).unwrap();
+            s.policy = PolicyChoice::Preset(preset);
+            let r = run(&s);
+            let h = r.harness();
+            let misfits = r.overflow_turn().is_some() || r.rounds().len() * 4 >= h.turns as usize;
+            let warned = drift_core::window_misfit(&s, &r);
+            if Preset::V1.contains(&preset) {
+                assert_eq!(warned, None, "{id} {}", preset.id());
+            } else {
+                assert_eq!(
+                    warned.is_some(),
+                    misfits,
+                    "{id} {}: {warned:?}",
+                    preset.id()
+                );
+            }
+        }
+    }
+    // A custom policy is the user's own: no warning.
+    s.policy = PolicyChoice::Custom(Preset::ClaudeCode.policy());
+    assert_eq!(drift_core::window_misfit(&s, &run(&s)), None);
+}

@@ -347,3 +347,51 @@ fn an_applied_fix_travels_in_the_link() {
         assert!(e.to_string().contains(&format!("f={bad}")), "{e}");
     }
 }
+
+/// Links written before the 2026 presets and the harness table still open
+/// as they did: every preset and remedy id they could hold.
+#[test]
+fn links_with_earlier_preset_and_remedy_names_open() {
+    let earlier = [
+        "none",
+        "sliding_window",
+        "recursive_summary",
+        "pinned_prefix",
+        "user_verbatim",
+        "externalised_state",
+        "codex_cli",
+        "claude_code",
+        "openai_compact",
+        "openhands_summarizing",
+        "openhands_masking",
+        "letta_sliding",
+        "deepagents",
+    ];
+    for id in earlier {
+        let state = decode(&format!("?v=1&s=coding-day&p={id}&c={id}"))
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .unwrap();
+        assert_eq!(state.scenario.policy.id(), id);
+        assert_eq!(state.compare.id(), id);
+    }
+    let fixes = [
+        "claude_code.restate_hook",
+        "claude_code.claude_md",
+        "codex_cli.compact_prompt",
+        "codex_cli.instructions",
+        "openai_compact.instructions",
+        "openhands_summarizing.keep_first",
+        "openhands_summarizing.instructions",
+        "openhands_masking.instructions",
+        "letta_sliding.memory_block",
+        "deepagents.instructions",
+        "opencode.compacting_plugin",
+        "opencode.instructions",
+    ];
+    for id in fixes {
+        let state = decode(&format!("?v=1&s=coding-day&f={id}"))
+            .unwrap_or_else(|e| panic!("{id}: {e}"))
+            .unwrap();
+        assert_eq!(state.fix.map(|f| f.id()), Some(id.to_string()));
+    }
+}
