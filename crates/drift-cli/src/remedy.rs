@@ -18,7 +18,7 @@ use std::path::Path;
 use drift_core::{
     Outcome, Remedied, RemedyHarness, RemedyPaths, RemedyRule, RemedyText, Run, Scenario,
     apply_remedy, builtin, builtin_ids, explain, parse_scenario, remedy_rules, remedy_text,
-    simulate,
+    simulate, unheard_hooks, window_misfit,
 };
 use drift_session::{
     LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place,
@@ -385,6 +385,14 @@ pub fn command(request: &Request) -> Result<String, String> {
     if let Some(none) = h.no_mechanism() {
         let _ = writeln!(out, "\n{}", indent(none, ""));
     }
+    if let Some(unheard) = unheard_hooks(h) {
+        let _ = writeln!(out, "\n{}", indent(unheard, ""));
+    }
+    if let Some(m) = modelled.first()
+        && let Some(misfit) = window_misfit(&m.remedied.without, &m.without)
+    {
+        let _ = writeln!(out, "\n{}", indent(&misfit, ""));
+    }
     if is_log {
         let _ = writeln!(
             out,
@@ -501,6 +509,7 @@ fn json(
         "rules": rules,
         "remedies": remedies,
         "no_mechanism": h.no_mechanism(),
+        "unheard_hooks": unheard_hooks(h),
     });
     format!(
         "{}\n",

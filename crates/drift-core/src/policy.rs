@@ -418,7 +418,7 @@ const NOTES: [PresetNotes; 19] = [
     harness_notes(
         "Codex's auto-compaction replaces the history with a summary plus the most recent user messages, newest first, until about 20,000 tokens of them are kept; it runs when the conversation reaches about 90% of the model's window.",
         "the size of each user message: every recent turn counts as one message of user_message_tokens, so long or sparse user messages keep more or fewer turns than Codex would.",
-        "openai/codex, codex-rs/core/src/codex/compact.rs (COMPACT_USER_MESSAGE_MAX_TOKENS)",
+        "openai/codex, codex-rs/core/src/compact.rs (COMPACT_USER_MESSAGE_MAX_TOKENS, 20,000) and codex-rs/core/src/openai_model_info.rs (auto_compact_token_limit, about 90% of the window; model_auto_compact_token_limit in config.toml)",
     ),
     harness_notes(
         "Claude Code auto-compacts when the context nears the window, keeping a buffer for the summary itself, and replaces the conversation with a summary; CLAUDE.md and memory files are loaded again after compaction, which is what 'externalised' models.",
