@@ -204,7 +204,7 @@ test('a broken scenario file shows the engine error and keeps the session', asyn
     assert.equal(await outcomeOf(page, 'act'), 'ungoverned');
     await page.click('#copy-link');
     const link = await page.locator('.link-box').inputValue();
-    assert.match(link, /src=/);
+    assert.match(link, /sz=/);
   } finally {
     await close();
   }
@@ -350,6 +350,10 @@ test('"Fix it" writes the harness\'s remedy; applying it lowers the headline cou
     const counts = await page.locator('#fix-counts').textContent();
     assert.match(counts, new RegExp(`${before} without it, \\d+ with it`), counts);
     assert.ok(await page.locator('.fix-model tr.differs').count() > 0, 'no row marked as changed');
+    // It says it models the remedy under Claude Code's preset, not the
+    // policy on screen, and that the preset is out of its depth in 32k.
+    assert.match(await page.locator('.fix-notes').textContent(), /the claude_code preset \(Claude Code\) in place of the scenario's policy \(pinned_prefix\)/);
+    assert.equal(await page.locator('#fix-misfit').textContent(), 'Claude Code is meant for windows of 100k tokens and more; with 32,000 tokens it compacts 20 times in 70 turns.');
     // Applied: the headline counts fewer, and says a fix is on.
     await page.check('#fix-apply');
     await changed(count, before, 'the headline count');
@@ -430,6 +434,120 @@ test('links written with the earlier preset and remedy names still open', async 
       await page.waitForSelector('.summary:not(:empty)');
       assert.ok(await page.locator('#fix-applied').isVisible(), `${f} is applied`);
     }
+  } finally {
+    await close();
+  }
+});
+
+test('ticking externalise under a policy that never re-reads says so by the box, and its switch makes it count', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const row = factRow(page, 'payments-freeze');
+    const note = row.locator('.ext-note');
+    assert.ok(await note.isHidden());
+    await row.locator('input.externalise').check();
+    await note.waitFor();
+    assert.match(await note.textContent(), /Not counted: pinned prefix never re-reads externalised facts\./);
+    assert.equal(await outcomeOf(page, 'rollback-payments'), 'ungoverned');
+    await note.locator('button.reread').click();
+    await becomes(() => page.locator('#policy').inputValue(), 'externalised_state', 'policy');
+    await becomes(() => outcomeOf(page, 'rollback-payments'), 'governed', 'rollback outcome');
+    assert.ok(await note.isHidden());
+  } finally {
+    await close();
+  }
+});
+
+test('a dot on a fact row says whether that rule was there for the action, and the legend says what dots mean', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    const legend = await page.locator('.timelines .legend').textContent();
+    assert.match(legend, /an action it governs: the rule there/);
+    assert.match(legend, /not there/);
+    // The approval gate is in the system prompt, whole at turn 63; the
+    // freeze a tool revealed is gone. The rollback fails for want of the freeze.
+    const gate = factRow(page, 'approval-gate').locator('canvas');
+    await becomes(async () => /Action at turn 63/.test((await gate.getAttribute('aria-label')) ?? ''), true, 'the gate row described');
+    assert.match(await gate.getAttribute('aria-label'), /Action at turn 63 sees it at 1\.00: the rule was there word for word; the action is ungoverned\./);
+    const freeze = factRow(page, 'payments-freeze').locator('canvas');
+    assert.match(await freeze.getAttribute('aria-label'), /Action at turn 63 sees it at 0\.\d\d: the rule was not there; the action is ungoverned\./);
+    // Hovering the gate's dot says the same, with how the action ended.
+    const box = await gate.boundingBox();
+    const x = box.x + 10 + (63 / 70) * (box.width - 20);
+    await page.mouse.move(x, box.y + box.height / 2);
+    const tip = factRow(page, 'approval-gate').locator('.tooltip');
+    await tip.waitFor();
+    assert.match(await tip.textContent(), /^turn 63: rollback-payments: the rule was there word for word \(1\.00\); the action is ungoverned\./);
+  } finally {
+    await close();
+  }
+});
+
+test('exports keep their meaning: the CSV says why, the drawing carries a key and the user\'s edits in its title', async () => {
+  const { context, close } = await freshContext();
+  try {
+    const page = await open(context);
+    await factRow(page, 'payments-freeze').locator('input.externalise').check();
+    await page.locator('.menu summary').click();
+    const saved = async (button) => {
+      const [download] = await Promise.all([page.waitForEvent('download'), page.click(button)]);
+      return readFileSync(await download.path(), 'utf8');
+    };
+    const csv = (await saved('#export-csv')).split('\r\n').filter((l) => l);
+    assert.match(csv[0], /^action,turn,outcome,reason,why,/);
+    for (const line of csv.slice(1)) {
+      const [, , , reason, why] = line.split(',');
+      assert.ok(reason, `no reason: ${line}`);
+      assert.ok(why && why.length > 5, `no why: ${line}`);
+    }
+    assert.ok(csv.some((l) => l.startsWith('rollback-payments,63,ungoverned,faded,')), csv.join('\n'));
+    const svg = await saved('#export-svg');
+    assert.match(svg, />\s*payments-incident under pinned_prefix\s*</);
+    assert.match(svg, />\s*edited: payments-freeze externalised\s*</);
+    for (const key of ['fidelity', 'fabrication risk', 'actionable line', 'an action it governs: the rule there', 'not there']) {
+      assert.match(svg, new RegExp(`>\\s*${key}\\s*<`), key);
+    }
+    // The PNG is drawn by the same code on the page.
+    const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+    assert.ok(statSync(await png.path()).size > 10_000);
+  } finally {
+    await close();
+  }
+});
+
+test('the words a newcomer reads: the rounds table, a loaded log\'s name, no zero-token prompt, and rule words on a phone', async () => {
+  const { context, close } = await freshContext({ viewport: { width: 390, height: 844 } });
+  try {
+    const page = await open(context);
+    await page.click('#tab-rounds');
+    const rounds = await page.locator('.panel table').first().textContent();
+    assert.match(rounds, /already summarised/);
+    assert.match(rounds, /untrusted: retold history/);
+    assert.doesNotMatch(rounds, /laundering rate|fabricated history/);
+    // The compare view's tables give each fact's and action's words.
+    await page.click('#tab-compare');
+    const fact = page.locator('.compare-facts tr[data-fact="payments-freeze"] .fact-words');
+    await fact.waitFor();
+    assert.match(await fact.textContent(), /freeze/i);
+    const box = await fact.boundingBox();
+    assert.ok(box.width > 40, `the words are ${box.width} px wide`);
+    // The session page: a loaded file is named; no "about 0 tokens".
+    await page.goto(`${origin}/session/`);
+    await page.waitForSelector('#import-text');
+    const log = [{ type: 'message', role: 'user', content: [{ type: 'input_text', text: 'Never restart db-prod-01 without an approver on the call.' }] },
+      { type: 'function_call', call_id: 'c1', name: 'shell', arguments: JSON.stringify({ command: 'kubectl rollout restart statefulset/db-prod-01' }) }];
+    await page.setInputFiles('#import-file', { name: 'night.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(log)) });
+    await page.waitForSelector('table.guesses.facts tr[data-fact]');
+    assert.match(await page.locator('#import-file-name').textContent(), /^Loaded: night\.json \(\d+ bytes\)$/);
+    assert.match(await page.locator('.import-summary').textContent(), /no system prompt/);
+    assert.doesNotMatch(await page.locator('.import-summary').textContent(), /about 0 tokens/);
+    // On a phone the guessed rule's sentence is on screen, not scrolled off.
+    const sentence = page.locator('table.guesses.facts tr[data-fact] td.fact-sentence').first();
+    assert.match(await sentence.textContent(), /Never restart db-prod-01/);
+    const s = await sentence.boundingBox();
+    assert.ok(s.x >= 0 && s.x + s.width <= 390 + 1, `the sentence is at ${s.x}..${s.x + s.width}`);
   } finally {
     await close();
   }
@@ -525,7 +643,7 @@ test('a session log imports as guesses; an edited guess changes the outcome, and
     // The edited scenario opens in the simulator.
     await page.click('#open-in-simulator');
     await page.waitForSelector('.summary:not(:empty)');
-    assert.match(page.url(), /src=/);
+    assert.match(page.url(), /sz=/);
     assert.equal(await page.locator('tr[data-action] .outcome').first().textContent(), 'weakly governed');
   } finally {
     await close();
@@ -657,7 +775,10 @@ test('a large session log is read aside and named, not pasted; a broken one name
     await page.click('#open-in-simulator');
     await page.waitForSelector('.summary:not(:empty)');
     const url = page.url();
-    assert.match(url, /\/#v=1&src=/);
+    // Compressed (lz-string), the whole session fits in a link a person
+    // can send: a few kilobytes, in the fragment when over 2,000 characters.
+    assert.match(url, url.length > 2100 ? /\/#v=1&sz=/ : /\/\?v=1&sz=/);
+    assert.ok(url.length < 16_000, `the link is ${url.length} characters`);
     const summary = await page.locator('.summary').textContent();
     assert.match(summary, /of 1 action/);
     await page.reload();

@@ -85,6 +85,22 @@ pub enum Cause {
     },
 }
 
+impl Cause {
+    /// Its identifier, for tables and exports (`faded`, `not_forwarded`, …).
+    pub const fn id(&self) -> &'static str {
+        match self {
+            Cause::Intact => "intact",
+            Cause::Overflow { .. } => "overflow",
+            Cause::NotForwarded { .. } => "not_forwarded",
+            Cause::Faded { .. } => "faded",
+            Cause::Degraded { .. } => "degraded",
+            Cause::BindingUnconfirmed { .. } => "binding_unconfirmed",
+            Cause::Misbound { .. } => "misbound",
+            Cause::UnverifiedPremise { .. } => "unverified_premise",
+        }
+    }
+}
+
 /// An action's cause, ready to print.
 #[derive(Clone, Copy, Debug)]
 pub struct Explanation<'a> {

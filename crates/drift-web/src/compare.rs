@@ -186,12 +186,13 @@ pub fn to_html(c: &Comparison, scenario: &Scenario, a: &str, b: &str) -> String 
         };
         let _ = write!(
             out,
-            "<tr class=\"{}\" data-action=\"{}\"><td class=\"num\">{}</td><th scope=\"row\">{}</th>\
+            "<tr class=\"{}\" data-action=\"{}\"><td class=\"num\">{}</td><th scope=\"row\">{}<span class=\"fact-words\">{}</span></th>\
              <td><span class=\"{}\">{}</span></td><td><span class=\"{}\">{}</span></td></tr>",
             if p.differs() { "differs" } else { "" },
             escape(&action.id),
             action.turn,
             escape(&action.id),
+            escape(&action.text),
             outcome_class(p.a),
             p.a.label(),
             outcome_class(p.b),
@@ -210,10 +211,11 @@ pub fn to_html(c: &Comparison, scenario: &Scenario, a: &str, b: &str) -> String 
         };
         let _ = write!(
             out,
-            "<tr class=\"{}\" data-fact=\"{}\"><th scope=\"row\">{}</th><td>{} · {}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
+            "<tr class=\"{}\" data-fact=\"{}\"><th scope=\"row\">{}<span class=\"fact-words\">{}</span></th><td>{} · {}</td><td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>",
             if p.differs() { "differs" } else { "" },
             escape(&fact.id),
             escape(&fact.id),
+            escape(&fact.text),
             fact.role,
             fact.kind.label(),
             p.needed_at,

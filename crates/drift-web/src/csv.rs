@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use drift_core::{Run, Scenario};
+use drift_core::{Run, Scenario, explain};
 
 fn field(out: &mut String, value: &str) {
     if value.contains([',', '"', '\n', '\r']) {
@@ -14,26 +14,31 @@ fn field(out: &mut String, value: &str) {
     }
 }
 
-/// One row per action: id, turn, outcome, reason, fidelity, risk, resource,
-/// delegated, irreversible, text, consequence.
+/// One row per action: id, turn, outcome, reason (what decided it:
+/// `faded`, `not_forwarded`, `misbound`, …), why (the sentence the page
+/// shows), fidelity, risk, resource, delegated, irreversible, text,
+/// consequence.
 pub fn actions(scenario: &Scenario, run: &Run) -> String {
     let mut out = String::from(
-        "action,turn,outcome,reason,fidelity,fabrication_risk,resolved_resource,delegated,irreversible,text,consequence\r\n",
+        "action,turn,outcome,reason,why,fidelity,fabrication_risk,resolved_resource,delegated,irreversible,text,consequence\r\n",
     );
-    for (a, graded) in scenario.actions.iter().zip(run.actions()) {
+    for (i, (a, graded)) in scenario.actions.iter().zip(run.actions()).enumerate() {
         field(&mut out, &a.id);
         let resource = graded
             .resolved_resource
             .and_then(|r| scenario.resources.get(r))
             .map_or("", |r| r.id.as_str());
+        let why = explain(scenario, run, i);
+        let reason = match graded.reason.id() {
+            "" => why.map_or("", |w| w.cause.id()),
+            id => id,
+        };
+        let _ = write!(out, ",{},{},{reason},", a.turn, graded.outcome.id());
+        field(&mut out, &why.map(|w| w.to_string()).unwrap_or_default());
         let _ = write!(
             out,
-            ",{},{},{},{:.6},{:.6},",
-            a.turn,
-            graded.outcome.id(),
-            graded.reason.id(),
-            graded.fidelity,
-            graded.fabrication_risk
+            ",{:.6},{:.6},",
+            graded.fidelity, graded.fabrication_risk
         );
         field(&mut out, resource);
         let _ = write!(out, ",{},{},", a.delegated, a.irreversible);
@@ -61,6 +66,12 @@ mod tests {
             .find(|l| l.starts_with("run-migration,"))
             .unwrap();
         assert!(migration.contains(",misbound,misbound,"), "{migration}");
+        // Every row says what decided it, and why in words.
+        for line in &lines[1..] {
+            let cells: Vec<&str> = line.splitn(6, ',').collect();
+            assert!(!cells[3].is_empty(), "no reason: {line}");
+            assert!(cells[4].len() > 10, "no why: {line}");
+        }
         assert!(migration.contains(",db-prod-01,"), "{migration}");
         // A consequence with a comma is quoted.
         assert!(migration.ends_with('"'), "{migration}");

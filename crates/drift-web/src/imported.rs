@@ -721,11 +721,18 @@ impl Guesses {
                 count(self.skipped, "risky call", "risky calls")
             )
         };
+        let system = if h.system_tokens == 0 {
+            "no system prompt".to_string()
+        } else {
+            format!(
+                "a system prompt of about {} tokens",
+                thousands(h.system_tokens)
+            )
+        };
         let mut text = format!(
-            "Read as {}: {}, a system prompt of about {} tokens, a {}-token window, {policy}; {} and {} guessed{skipped}. Token sizes are estimates (characters ÷ 4).",
+            "Read as {}: {}, {system}, a {}-token window, {policy}; {} and {} guessed{skipped}. Token sizes are estimates (characters ÷ 4).",
             self.format,
             plural(h.turns, "turn", "turns"),
-            thousands(h.system_tokens),
             thousands(h.window_tokens),
             count(self.facts.len(), "fact", "facts"),
             count(self.actions.len(), "action", "actions"),
@@ -971,7 +978,7 @@ mod tests {
         let g = Guesses::of(&imported());
         assert_eq!(
             g.summary(&g.scenario),
-            "Read as OpenAI Responses items: 4 turns, a system prompt of about 0 tokens, a 200,000-token window, OpenAI compact; 1 fact and 2 actions guessed. Token sizes are estimates (characters ÷ 4)."
+            "Read as OpenAI Responses items: 4 turns, no system prompt, a 200,000-token window, OpenAI compact; 1 fact and 2 actions guessed. Token sizes are estimates (characters ÷ 4)."
         );
         let mut one = g.clone();
         one.actions.truncate(1);
@@ -982,7 +989,7 @@ mod tests {
         s.policy = PolicyChoice::Preset(drift_core::Preset::ClaudeCode);
         assert_eq!(
             one.summary(&s),
-            "Read as OpenAI Responses items: 1 turn, a system prompt of about 0 tokens, a 200,000-token window, Claude Code; 1 fact and 1 action guessed, 1 risky call skipped (no rule before them). Token sizes are estimates (characters ÷ 4). Note: the window is raised."
+            "Read as OpenAI Responses items: 1 turn, no system prompt, a 200,000-token window, Claude Code; 1 fact and 1 action guessed, 1 risky call skipped (no rule before them). Token sizes are estimates (characters ÷ 4). Note: the window is raised."
         );
     }
 

@@ -12,7 +12,7 @@
 //! | key | meaning |
 //! | --- | --- |
 //! | `v` | format version (1) |
-//! | `s` / `src` | built-in scenario id / imported scenario file (base64url JSON) |
+//! | `s` / `sz` | built-in scenario id / imported scenario file, lz-string compressed, base64url (`src`, the file uncompressed, is read too) |
 //! | `t` | view tab (`timelines`, `rounds`, `matrix`, `compare`, `fix`) |
 //! | `c` | the preset the compare view sets against the current policy |
 //! | `f` | the remedy applied in the simulation: harness and remedy ids, `claude_code.restate_hook` |
@@ -49,7 +49,7 @@ pub enum LinkError {
     UnknownKey(String),
     /// A key given twice.
     Repeated(String),
-    /// Both a built-in (`s`) and an inline scenario (`src`).
+    /// Two of a built-in (`s`) and an inline scenario (`src`, `sz`).
     TwoScenarios,
     /// A value that is not what the key takes.
     BadValue {
@@ -88,7 +88,7 @@ impl fmt::Display for LinkError {
             LinkError::TwoScenarios => {
                 write!(
                     f,
-                    "the link names two scenarios (s and src); it can show one"
+                    "the link names two scenarios (s, src or sz); it can show one"
                 )
             }
             LinkError::BadValue {
@@ -196,8 +196,21 @@ pub fn link_query<'a>(search: &'a str, hash: &'a str) -> &'a str {
     }
 }
 
-/// Writes `state` as a query string (without the leading `?`).
+/// Writes `state` as a query string (without the leading `?`), an
+/// imported scenario compressed (`sz`).
 pub fn encode(state: &PageState) -> String {
+    let packed = match &state.source {
+        Source::Imported(s) => Some(compressed(&minified(s))),
+        Source::Builtin(_) => None,
+    };
+    encode_packed(state, packed.as_deref())
+}
+
+/// [`encode`] with an imported scenario's compressed text given (`sz`, as
+/// [`packed_in`] read it from the link that opened it), or else written
+/// uncompressed (`src`): a page that only reads compressed links carries
+/// no compressor.
+pub fn encode_packed(state: &PageState, packed: Option<&str>) -> String {
     let mut q = Query::default();
     q.push("v", VERSION.to_string());
     let base = match &state.source {
@@ -206,7 +219,10 @@ pub fn encode(state: &PageState) -> String {
             builtin(id)
         }
         Source::Imported(s) => {
-            q.push("src", base64url::encode(minified(s).as_bytes()));
+            match packed {
+                Some(p) => q.push("sz", p.to_string()),
+                None => q.push("src", base64url::encode(minified(s).as_bytes())),
+            }
             Some(s.as_ref().clone())
         }
     };
@@ -442,7 +458,19 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
             return Err(LinkError::UnknownKey(key.clone()));
         }
     }
-    let source = match (get("s"), get("src")) {
+    let inline = match (get("src"), get("sz")) {
+        (Some(_), Some(_)) => return Err(LinkError::TwoScenarios),
+        (Some(data), None) => Some(
+            base64url::decode(data)
+                .and_then(|bytes| String::from_utf8(bytes).ok())
+                .ok_or_else(|| bad("src", data, "a base64url scenario file"))?,
+        ),
+        (None, Some(data)) => {
+            Some(decompressed(data).ok_or_else(|| bad("sz", data, "a compressed scenario file"))?)
+        }
+        (None, None) => None,
+    };
+    let source = match (get("s"), inline) {
         (Some(_), Some(_)) => return Err(LinkError::TwoScenarios),
         (Some(id), None) => {
             if builtin(id).is_none() {
@@ -450,15 +478,9 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
             }
             Source::Builtin(id.to_string())
         }
-        (None, Some(data)) => {
-            let bytes = base64url::decode(data)
-                .ok_or_else(|| bad("src", data, "a base64url scenario file"))?;
-            let text = String::from_utf8(bytes)
-                .map_err(|_| bad("src", data, "a base64url scenario file"))?;
-            Source::Imported(Box::new(
-                parse_scenario(&text).map_err(LinkError::BadScenario)?,
-            ))
-        }
+        (None, Some(text)) => Source::Imported(Box::new(
+            parse_scenario(&text).map_err(LinkError::BadScenario)?,
+        )),
         (None, None) => PageState::default_state().source,
     };
     let mut scenario = source
@@ -549,7 +571,7 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
 const POLICY_KEYS: [&str; 7] = ["pc", "pr", "ps", "px", "pf", "pt", "pu"];
 
 fn is_known_key(key: &str) -> bool {
-    const FIXED: [&str; 9] = ["v", "s", "src", "t", "c", "f", "p", "g", "x"];
+    const FIXED: [&str; 10] = ["v", "s", "src", "sz", "t", "c", "f", "p", "g", "x"];
     FIXED.contains(&key)
         || key == "nf"
         || POLICY_KEYS.contains(&key)
@@ -674,6 +696,26 @@ fn indices(key: &str, list: &str, len: usize) -> Result<Vec<usize>, LinkError> {
                 .ok_or_else(|| bad(key, list, "fact numbers separated by dots"))
         })
         .collect()
+}
+
+/// The compressed scenario (`sz`) of a link's `query`, as written.
+pub fn packed_in(query: &str) -> Option<String> {
+    query
+        .trim_start_matches(['?', '#'])
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("sz="))
+        .and_then(percent_decode)
+}
+
+/// `text` compressed with lz-string, in base64url.
+fn compressed(text: &str) -> String {
+    base64url::encode(&lz_str::compress_to_uint8_array(text))
+}
+
+/// The text [`compressed`] wrote, or `None` when `data` is not that.
+fn decompressed(data: &str) -> Option<String> {
+    let bytes = base64url::decode(data)?;
+    String::from_utf16(&lz_str::decompress_from_uint8_array(&bytes)?).ok()
 }
 
 /// Unpadded base64url (RFC 4648 §5), for scenario files inside links.

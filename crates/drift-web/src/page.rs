@@ -187,3 +187,81 @@ fn fallback_scenario(id: &str) -> Scenario {
         actions: Vec::new(),
     }
 }
+
+/// The title of an exported chart: the scenario, its policy, and what the
+/// user changed from `base` (the scenario as loaded): each setting moved,
+/// each fact externalised or forwarded, and a remedy applied, so a picture
+/// sent on says what it shows.
+pub fn export_title(
+    base: Option<&Scenario>,
+    s: &Scenario,
+    policy: &str,
+    fix: Option<Fix>,
+) -> String {
+    let mut edits: Vec<String> = Vec::new();
+    if let Some(base) = base {
+        for info in &drift_core::SETTINGS {
+            let now = info.setting.get(s);
+            if info.setting.get(base) != now {
+                let retention = if info.section == "retention" {
+                    " retention"
+                } else {
+                    ""
+                };
+                edits.push(format!("{}{retention} {}", info.label, info.format(now)));
+            }
+        }
+        for (f, b) in s.facts.iter().zip(&base.facts) {
+            if f.externalised != b.externalised {
+                let verb = if f.externalised {
+                    "externalised"
+                } else {
+                    "not externalised"
+                };
+                edits.push(format!("{} {verb}", f.id));
+            }
+            if f.forwarded != b.forwarded {
+                let verb = if f.forwarded {
+                    "forwarded"
+                } else {
+                    "not forwarded"
+                };
+                edits.push(format!("{} {verb}", f.id));
+            }
+        }
+    }
+    let mut title = format!("{} under {policy}", s.id);
+    if !edits.is_empty() {
+        title.push_str("; edited: ");
+        title.push_str(&edits.join(", "));
+    }
+    if let Some(fix) = fix {
+        title.push_str("; fix applied: ");
+        title.push_str(&fix.id());
+    }
+    title
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_export_title_says_what_the_user_changed() {
+        let base = builtin("payments-incident").unwrap();
+        let mut s = base.clone();
+        assert_eq!(
+            export_title(Some(&base), &s, "pinned_prefix", None),
+            "payments-incident under pinned_prefix"
+        );
+        s.retention.set(drift_core::Kind::CarveOut, 0.5);
+        s.harness.window_tokens = 64_000;
+        let i = s.fact_index("payments-freeze").unwrap();
+        s.facts[i].externalised = true;
+        let fix = Fix::from_id("claude_code.claude_md");
+        assert_eq!(
+            export_title(Some(&base), &s, "claude_code", fix),
+            "payments-incident under claude_code; edited: window (tokens) 64,000, carve-out retention 0.50, payments-freeze externalised; fix applied: claude_code.claude_md"
+        );
+    }
+}

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use drift_core::thousands;
 use drift_core::{ActionTipping, Lever, WindowTip};
 use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
-use drift_core::{RoundLoss, StandingChange};
+use drift_core::{Regime, RoundLoss, StandingChange};
 
 use crate::html::{escape, outcome_class};
 use crate::story::Story;
@@ -26,22 +26,30 @@ pub fn rounds_html(run: &Run) -> String {
         return out;
     }
     out.push_str(
-        "<div class=\"table-wrap\"><table><thead><tr><th scope=\"col\">round</th>\
+        "<div class=\"table-wrap\"><table><caption>Each compaction round. <b>Already summarised</b>: \
+         of the rules it summarised, the share that were a summary's words already \
+         (summary of a summary). Above 15% the round's summary can no longer be trusted: \
+         it retells what earlier summaries said, not what happened. <b>Spills</b>: \
+         commitments written out before they fade.</caption>\
+         <thead><tr><th scope=\"col\">round</th>\
          <th scope=\"col\">turn</th><th scope=\"col\">tokens before</th>\
-         <th scope=\"col\">tokens after</th><th scope=\"col\">laundering rate</th>\
-         <th scope=\"col\">regime</th><th scope=\"col\">spills</th></tr></thead><tbody>",
+         <th scope=\"col\">tokens after</th><th scope=\"col\">already summarised</th>\
+         <th scope=\"col\">its summary</th><th scope=\"col\">spills</th></tr></thead><tbody>",
     );
     for r in run.rounds() {
         let _ = write!(
             out,
             "<tr><td class=\"num\">{}</td><td class=\"num\">{}</td><td class=\"num\">{}</td>\
-             <td class=\"num\">{}</td><td class=\"num\">{:.2}</td><td>{}</td><td class=\"num\">{}</td></tr>",
+             <td class=\"num\">{}</td><td class=\"num\">{:.0}%</td><td>{}</td><td class=\"num\">{}</td></tr>",
             r.index,
             r.turn,
             thousands(r.tokens_before),
             thousands(r.tokens_after),
-            r.laundering_rate,
-            r.regime.id().replace('_', " "),
+            r.laundering_rate * 100.0,
+            match r.regime {
+                Regime::CompressedRecall => "trusted",
+                Regime::FabricatedHistory => "untrusted: retold history",
+            },
             r.spills
         );
     }
@@ -365,7 +373,8 @@ mod tests {
         let html = rounds_html(&simulate(&s).unwrap());
         assert_eq!(html.matches("<tr>").count(), 1 + 5);
         assert!(html.contains("<td class=\"num\">32,900</td>"));
-        assert!(html.contains("fabricated history"));
+        assert!(html.contains("untrusted: retold history"));
+        assert!(html.contains("already summarised") && !html.contains("laundering"));
         s.policy = PolicyChoice::Preset(Preset::None);
         let html = rounds_html(&simulate(&s).unwrap());
         assert!(html.contains("overflows at turn 20") && html.contains("No compaction round"));

@@ -44,6 +44,7 @@ use crate::html::escape;
 use crate::imported::{Compactions, Guesses};
 use crate::page::Fix;
 use crate::story::policy_name;
+use crate::tables::{MatrixRow, matrix_html};
 use crate::tables::{losses_html, tipping_text};
 
 /// What a worker says once it listens: requests sent before are lost.
@@ -103,6 +104,11 @@ pub struct Analysis {
     /// The scenario's policy id, and for a harness preset what it
     /// approximates, leaves out and follows, as markup (else empty).
     pub policy: (String, String),
+    /// When the policy is a harness preset in a window far too small for
+    /// it, the sentence that says so ([`window_misfit`]), else empty.
+    pub misfit: String,
+    /// The rounds table, as markup ([`crate::tables::rounds_html`]).
+    pub rounds: String,
 }
 
 /// What a harness preset approximates, leaves out and follows, as markup;
@@ -156,13 +162,17 @@ impl Export {
         }
     }
 
-    /// The file's text for `scenario`.
-    fn write(self, scenario: &Scenario) -> Result<String, String> {
+    /// The file's text for `scenario`, a drawing titled `title` (else the
+    /// scenario and its policy).
+    fn write(self, scenario: &Scenario, title: Option<&str>) -> Result<String, String> {
         let run = simulate(scenario).map_err(|e| e.to_string())?;
         Ok(match self {
             Export::Svg { dark } => crate::chart::to_svg(
                 &Chart::new(scenario, &run),
-                &format!("{} under {}", scenario.id, run.policy_id()),
+                &title.map_or_else(
+                    || format!("{} under {}", scenario.id, run.policy_id()),
+                    str::to_string,
+                ),
                 if dark {
                     &Palette::DARK
                 } else {
@@ -176,8 +186,14 @@ impl Export {
 }
 
 /// The message asking for `export` of `scenario`.
-pub fn export_request(seq: u64, export: Export, scenario: &Scenario) -> String {
-    format!("{seq}\n{}\n{}", export.id(), scenario_to_json(scenario))
+/// A drawing is titled `title` (one line: [`crate::page::export_title`]).
+pub fn export_request(seq: u64, export: Export, title: &str, scenario: &Scenario) -> String {
+    let title = title.replace(['\n', '\r'], " ");
+    format!(
+        "{seq}\n{} {title}\n{}",
+        export.id(),
+        scenario_to_json(scenario)
+    )
 }
 
 /// An export reply read back: its sequence number and the file's text.
@@ -187,6 +203,49 @@ pub fn read_export_reply(reply: &str) -> Option<Reply<String>> {
 
 /// The message asking for `scenario` under its own policy against `other`
 /// (the compare view's report).
+/// The message asking for the matrix: every built-in under every preset,
+/// `scenario` (the current settings) in place of row `row` (the last,
+/// after the built-ins, for an imported one), the cell of `current`
+/// outlined.
+pub fn matrix_request(
+    seq: u64,
+    row: Option<usize>,
+    current: Option<Preset>,
+    scenario: &Scenario,
+) -> String {
+    let row = row.map_or_else(|| "-".to_string(), |r| r.to_string());
+    let current = current.map_or("-", Preset::id);
+    format!(
+        "{seq}\nmatrix {row} {current}\n{}",
+        scenario_to_json(scenario)
+    )
+}
+
+/// The matrix's markup ([`crate::tables::matrix_html`]) for
+/// [`matrix_request`].
+pub fn matrix_markup(row: Option<usize>, current: Option<Preset>, scenario: &Scenario) -> String {
+    let builtins = drift_core::builtin_ids().count();
+    let rows: Vec<MatrixRow> = (0..=builtins)
+        .filter_map(|r| {
+            let s = if Some(r) == row {
+                scenario.clone()
+            } else {
+                drift_core::builtin(drift_core::builtin_ids().nth(r)?)?
+            };
+            let cells = Preset::ALL
+                .iter()
+                .map(|&p| {
+                    let mut s = s.clone();
+                    s.policy = PolicyChoice::Preset(p);
+                    simulate(&s).ok().map(|run| run.counts())
+                })
+                .collect();
+            Some(MatrixRow { id: s.id, cells })
+        })
+        .collect();
+    matrix_html(&rows, row.zip(current))
+}
+
 pub fn compare_request(seq: u64, other: Preset, scenario: &Scenario) -> String {
     format!(
         "{seq}\ncompare {}\n{}",
@@ -401,11 +460,24 @@ pub fn read_remedy_reply(reply: &str) -> Option<Reply<Remedial>> {
 /// `{"tips": [[...], ...], "losses": "..."}`, for an export the file's text.
 pub fn reply(message: &str) -> String {
     answer(message, |body| {
+        if let Some((line, file)) = body.split_once('\n') {
+            let (kind, title) = match line.split_once(' ') {
+                Some((kind, title)) => (kind, Some(title)),
+                None => (line, None),
+            };
+            if let Some(export) = Export::ALL.into_iter().find(|e| e.id() == kind) {
+                let s = parse_scenario(file).map_err(|e| e.to_string())?;
+                return export.write(&s, title).map(Value::String);
+            }
+        }
         if let Some((kind, file)) = body.split_once('\n')
-            && let Some(export) = Export::ALL.into_iter().find(|e| e.id() == kind)
+            && let Some(what) = kind.strip_prefix("matrix ")
         {
+            let mut words = what.split(' ');
+            let row = words.next().and_then(|r| r.parse().ok());
+            let current = words.next().and_then(Preset::from_id);
             let s = parse_scenario(file).map_err(|e| e.to_string())?;
-            return export.write(&s).map(Value::String);
+            return Ok(Value::String(matrix_markup(row, current, &s)));
         }
         if let Some((kind, file)) = body.split_once('\n')
             && let Some(id) = kind.strip_prefix("compare ")
@@ -443,6 +515,8 @@ pub fn reply(message: &str) -> String {
             "tips": tips,
             "losses": losses,
             "policy": [s.policy.id(), notes],
+            "misfit": window_misfit(&s, &run).unwrap_or_default(),
+            "rounds": crate::tables::rounds_html(&run),
         }))
     })
 }
@@ -477,10 +551,13 @@ impl Analysis {
         let losses = v.get("losses")?.as_str()?.to_string();
         let policy = v.get("policy")?.as_array()?;
         let text = |i: usize| policy.get(i).and_then(Value::as_str).map(str::to_string);
+        let field = |key: &str| v.get(key).and_then(Value::as_str).map(str::to_string);
         Some(Analysis {
             tips,
             losses,
             policy: (text(0)?, text(1)?),
+            misfit: field("misfit")?,
+            rounds: field("rounds")?,
         })
     }
 }
@@ -547,6 +624,33 @@ pub fn start(answer: fn(&str) -> String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_matrix_request_comes_back_as_every_row_with_the_current_one_outlined() {
+        let mut s = drift_core::builtin("staging-migration").unwrap();
+        s.retention.set(drift_core::Kind::Binding, 1.0);
+        let row = drift_core::builtin_ids().position(|b| b == "staging-migration");
+        let (seq, html) = read_export_reply(&reply(&matrix_request(
+            4,
+            row,
+            Some(Preset::UserVerbatim),
+            &s,
+        )))
+        .unwrap();
+        assert_eq!(seq, 4);
+        let html = html.unwrap();
+        assert_eq!(html, matrix_markup(row, Some(Preset::UserVerbatim), &s));
+        for id in drift_core::builtin_ids() {
+            assert!(html.contains(&format!(">{id}<")), "{id}");
+        }
+        assert_eq!(html.matches("data-preset=").count(), 5 * Preset::ALL.len());
+        // An imported scenario is the last row.
+        let mut imported = s.clone();
+        imported.id = "mine".to_string();
+        let html = matrix_markup(Some(5), None, &imported);
+        assert!(html.contains(">mine<"));
+        assert_eq!(html.matches("data-preset=").count(), 6 * Preset::ALL.len());
+    }
 
     #[test]
     fn a_compare_request_comes_back_as_the_report() {
@@ -653,7 +757,9 @@ mod tests {
         let s = drift_core::builtin("payments-incident").unwrap();
         let run = simulate(&s).unwrap();
         let ask = |export| {
-            let (seq, text) = read_export_reply(&reply(&export_request(5, export, &s))).unwrap();
+            let title = "payments-incident under pinned_prefix; edited: window (tokens) 64,000";
+            let (seq, text) =
+                read_export_reply(&reply(&export_request(5, export, title, &s))).unwrap();
             assert_eq!(seq, 5);
             text.unwrap()
         };
@@ -664,7 +770,10 @@ mod tests {
             ask(Export::Svg { dark: true }),
         );
         assert!(light.starts_with("<svg") && light.contains("payments-freeze"));
-        assert!(light.contains("payments-incident under pinned_prefix"));
+        // The title on two lines, the key beneath.
+        assert!(light.contains(">\npayments-incident under pinned_prefix\n<"));
+        assert!(light.contains(">\nedited: window (tokens) 64,000\n<"));
+        assert!(light.contains(">\nactionable line\n<") && light.contains(">\nnot there\n<"));
         assert_ne!(light, dark);
         // A broken scenario is an error, not a file.
         let (_, e) = read_export_reply(&reply("6\njson\n{oops")).unwrap();

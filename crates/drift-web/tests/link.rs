@@ -194,11 +194,41 @@ fn an_imported_scenario_travels_inside_the_link() {
         fix: None,
     };
     let link = encode(&state);
-    assert!(link.contains("src=") && !link.contains(' '));
-    assert_eq!(decode(&format!("?{link}")).unwrap(), Some(state));
+    assert!(link.contains("sz=") && !link.contains(' '));
+    assert_eq!(decode(&format!("?{link}")).unwrap(), Some(state.clone()));
     // The imported file reads back identically.
     let text = scenario_to_json(&imported);
     assert_eq!(parse_scenario(&text).unwrap(), imported);
+    // Compressed, it is a fraction of the file in base64url.
+    let sz = link
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("sz="))
+        .unwrap();
+    let plain = base64url::encode(text.as_bytes());
+    assert!(
+        sz.len() * 2 < plain.len(),
+        "{} vs {}",
+        sz.len(),
+        plain.len()
+    );
+    // A link written before compression, with the file in src, still opens.
+    let old = link.replace(&format!("sz={sz}"), &format!("src={plain}"));
+    assert_eq!(decode(&format!("?{old}")).unwrap(), Some(state));
+    // Both, or a garbled one, is an error naming what is wrong.
+    let both = format!("?{link}&src={plain}");
+    assert_eq!(decode(&both), Err(LinkError::TwoScenarios));
+    let garbled = link.replace(&format!("sz={sz}"), "sz=AAAA");
+    assert!(matches!(
+        decode(&format!("?{garbled}")),
+        Err(LinkError::BadValue { .. })
+    ));
+}
+
+fn long_file(state: &PageState) -> drift_core::Scenario {
+    match &state.source {
+        Source::Imported(s) => s.as_ref().clone(),
+        Source::Builtin(id) => builtin(id).unwrap(),
+    }
 }
 
 #[test]
@@ -221,6 +251,13 @@ fn a_long_state_travels_in_the_fragment_and_reads_back_from_it() {
     };
     let query = encode(&state);
     assert!(query.len() > LONGEST_QUERY, "{}", query.len());
+    // A long session compresses well: its turn sizes repeat in shape.
+    let file = scenario_to_json(&long_file(&state));
+    assert!(
+        query.len() * 4 < base64url::encode(file.as_bytes()).len(),
+        "{}",
+        query.len()
+    );
     let suffix = url_suffix(&query);
     assert_eq!(suffix, format!("#{query}"));
     // As the page reads its address: the fragment wins over any query.

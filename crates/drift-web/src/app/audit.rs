@@ -219,7 +219,7 @@ impl TextInput {
                 ></textarea>
                 <label class="file-button">
                     "Load a file…"
-                    <input type="file" id=format!("{id}-file") on:change=load />
+                    <input type="file" class="file-input" id=format!("{id}-file") on:change=load />
                 </label>
             </div>
         }

@@ -7,7 +7,7 @@
 
 use drift_core::{
     Control, Policy, PolicyChoice, Preset, Role, SETTINGS, SettingInfo, Unit, Value, builtin,
-    builtin_ids, thousands, window_misfit,
+    builtin_ids, thousands,
 };
 use leptos::either::Either;
 use leptos::prelude::*;
@@ -353,11 +353,16 @@ pub fn PolicyPanel() -> impl IntoView {
     );
     let head = Signal::derive(move || u64::from(switches.get().keep_first_turns));
     // The harness presets are meant for the windows they run at; say so when
-    // the scenario's window makes one misbehave.
+    // the scenario's window makes one misbehave (the analysis worker's
+    // sentence, for the settings on screen).
     let fit = Memo::new(move |_| {
-        state
-            .with_sim(|sim| window_misfit(&sim.scenario, &sim.run))
-            .flatten()
+        let id = policy.get().id();
+        tips.with(|t| match t {
+            Tips::Ready(a) | Tips::Pending(Some(a)) if a.policy.0 == id && !a.misfit.is_empty() => {
+                Some(a.misfit.clone())
+            }
+            _ => None,
+        })
     });
     view! {
         <section class="panel policy" aria-labelledby="policy-heading">

@@ -185,6 +185,67 @@ pub fn download(name: &str, mime: &str, bytes: &[u8]) -> Result<(), String> {
     result
 }
 
+/// Draws `svg` (a document `width` × `height` CSS pixels) as a PNG at
+/// `scale` device pixels per CSS pixel, and offers it as `name`: the page
+/// rasterises what the worker drew, so it carries no drawing code of its
+/// own for exports. `done` hears what went wrong, if anything.
+pub fn download_svg_as_png(
+    name: String,
+    svg: &str,
+    (width, height): (u32, u32),
+    scale: f64,
+    done: impl FnOnce(Result<(), String>) + 'static,
+) {
+    let failed = || "the chart could not be drawn".to_string();
+    let image = match web_sys::HtmlImageElement::new() {
+        Ok(i) => i,
+        Err(_) => return done(Err(failed())),
+    };
+    let url = match Blob::new_with_str_sequence_and_options(&js_sys::Array::of1(&svg.into()), &{
+        let o = BlobPropertyBag::new();
+        o.set_type("image/svg+xml");
+        o
+    })
+    .and_then(|b| Url::create_object_url_with_blob(&b))
+    {
+        Ok(u) => u,
+        Err(_) => return done(Err(failed())),
+    };
+    let img = image.clone();
+    let src = url.clone();
+    let onload = Closure::once_into_js(move || {
+        let _ = Url::revoke_object_url(&src);
+        let (w, h) = (
+            (f64::from(width) * scale).round() as u32,
+            (f64::from(height) * scale).round() as u32,
+        );
+        let drawn = (|| {
+            let canvas: web_sys::HtmlCanvasElement =
+                document().create_element("canvas").ok()?.unchecked_into();
+            canvas.set_width(w);
+            canvas.set_height(h);
+            let context: web_sys::CanvasRenderingContext2d =
+                canvas.get_context("2d").ok()??.unchecked_into();
+            context
+                .draw_image_with_html_image_element_and_dw_and_dh(
+                    &img,
+                    0.0,
+                    0.0,
+                    f64::from(w),
+                    f64::from(h),
+                )
+                .ok()?;
+            canvas.to_data_url_with_type("image/png").ok()
+        })();
+        done(match drawn {
+            Some(png) => download_url(&name, &png),
+            None => Err(failed()),
+        });
+    });
+    image.set_onload(Some(onload.unchecked_ref()));
+    image.set_src(&url);
+}
+
 /// Offers the resource at `url` (a blob: or data: URL) as a download.
 pub fn download_url(name: &str, url: &str) -> Result<(), String> {
     let anchor: HtmlAnchorElement = document()

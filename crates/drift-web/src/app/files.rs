@@ -6,13 +6,28 @@ use drift_core::{parse_scenario, scenario_to_json};
 use leptos::html::Input;
 use leptos::prelude::*;
 
-use super::dom::{copy_text, download, download_url, file_name, file_text, take_chosen_file};
-use super::state::{AppState, Notice, share_url};
-use super::timelines::png_data_url;
+use super::dom::{
+    copy_text, device_pixel_ratio, download, download_svg_as_png, file_name, file_text,
+    take_chosen_file,
+};
+use super::state::{AppState, Notice};
 use super::workers::{ANALYSIS, Answer, Worker};
-use crate::chart::{self, Palette};
+use crate::chart::Palette;
 use crate::link::Source;
+use crate::page::export_title;
 use crate::worker::{Export, export_request};
+
+const PNG: &str = "image/png";
+
+/// The width and height an SVG document gives itself, in CSS pixels.
+fn svg_size(svg: &str) -> Option<(u32, u32)> {
+    let head = &svg[..svg.find('>')?];
+    let attr = |key: &str| -> Option<u32> {
+        let rest = &head[head.find(key)? + key.len()..];
+        rest[..rest.find('"')?].parse().ok()
+    };
+    Some((attr(" width=\"")?, attr(" height=\"")?))
+}
 
 /// Reads `file` and loads it as a scenario; a file that does not read leaves
 /// the session as it was and says what is wrong.
@@ -78,7 +93,7 @@ pub fn Toolbar() -> impl IntoView {
         }
     };
     let copy = move |_| {
-        let url = share_url(&state.page_state());
+        let url = state.share_url();
         set_link.set(Some(url.clone()));
         copy_text(url, move |copied| {
             state.notice.set(Some(if copied {
@@ -88,45 +103,53 @@ pub fn Toolbar() -> impl IntoView {
             }));
         });
     };
-    let export_png = move |_| {
-        let url = state.with_sim(|sim| {
-            let title = format!("{} under {}", sim.scenario.id, sim.run.policy_id());
-            png_data_url(
-                &chart::Chart::new(&sim.scenario, &sim.run),
-                &title,
-                &palette.get_untracked(),
-            )
-        });
-        report(match url.flatten() {
-            Some(url) => download_url(&names("timelines", "png"), &url),
-            None => Err("the chart could not be drawn".to_string()),
-        });
+    // An exported chart is titled with what it shows: the scenario, the
+    // policy, the user's edits and the fix applied.
+    let title = move |policy: &str| {
+        let base = state.source.with_untracked(Source::scenario);
+        state
+            .scenario
+            .with_untracked(|s| export_title(base.as_ref(), s, policy, state.fix.get_untracked()))
     };
-    // The SVG, the result and the CSV are written by the analysis worker
-    // (a second one, started at the first export), off the page: for a long
-    // session they are megabytes. The latest export asked for is saved.
+    // The drawings, the result and the CSV are written by the analysis
+    // worker (a second one, started at the first export), off the page: for
+    // a long session they are megabytes. A PNG is the worker's SVG drawn on
+    // a canvas here. The latest export asked for is saved.
     let asked = StoredValue::new((String::new(), ""));
     let exports = Worker::new(ANALYSIS, move |answer| {
         let (name, mime) = asked.get_value();
-        report(match answer {
+        match answer {
             Answer::Done(Ok(text)) => match text.as_str() {
-                Some(text) => download(&name, mime, text.as_bytes()),
-                None => Err("the worker's answer is not a file".to_string()),
+                Some(svg) if mime == PNG => match svg_size(svg) {
+                    Some(size) => {
+                        download_svg_as_png(name, svg, size, device_pixel_ratio(), report)
+                    }
+                    None => report(Err("the chart could not be drawn".to_string())),
+                },
+                Some(text) => report(download(&name, mime, text.as_bytes())),
+                None => report(Err("the worker's answer is not a file".to_string())),
             },
-            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => Err(why),
-        });
+            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => report(Err(why)),
+        }
     });
     let export = move |export: Export, what: &str, ext: &str, mime: &'static str| {
         asked.set_value((names(what, ext), mime));
+        // What is on screen: with a fix applied, the scenario it runs.
         exports.ask(|n| {
             state
-                .scenario
-                .with_untracked(|s| export_request(n, export, s))
+                .with_sim_untracked(|sim| {
+                    export_request(n, export, &title(sim.run.policy_id()), &sim.scenario)
+                })
+                .unwrap_or_default()
         });
     };
     let export_svg = move |_| {
         let dark = palette.get_untracked() == Palette::DARK;
         export(Export::Svg { dark }, "timelines", "svg", "image/svg+xml");
+    };
+    let export_png = move |_| {
+        let dark = palette.get_untracked() == Palette::DARK;
+        export(Export::Svg { dark }, "timelines", "png", PNG);
     };
     let export_json = move |_| export(Export::Json, "result", "json", "application/json");
     let export_csv = move |_| export(Export::Csv, "actions", "csv", "text/csv");

@@ -1,14 +1,16 @@
 //! The headline, the actions, the rounds and the scenario × preset matrix.
 
-use drift_core::{PolicyChoice, Preset, builtin, builtin_ids, simulate};
+use drift_core::{PolicyChoice, Preset, builtin, builtin_ids};
 use leptos::prelude::*;
 
 use super::dom::{EAGER_ROWS, seen, target_id};
 use super::state::AppState;
 use super::tips::Tips;
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::html::escape;
 use crate::link::{Source, Tab};
-use crate::tables::{MatrixRow, actions_html, headline_html, matrix_html, rounds_html};
+use crate::tables::{actions_html, headline_html};
+use crate::worker::matrix_request;
 use wasm_bindgen::JsCast;
 
 /// The sentence at the top and the why lines of the worst few actions that
@@ -92,16 +94,18 @@ pub fn ActionsPanel() -> impl IntoView {
     }
 }
 
-/// The rounds table.
+/// The rounds table (written by the analysis worker).
 #[component]
 pub fn RoundsPanel() -> impl IntoView {
-    let state = expect_context::<AppState>();
-    let html = Memo::new(move |_| {
-        state
-            .with_sim(|sim| rounds_html(&sim.run))
-            .unwrap_or_default()
-    });
-    view! { <div class="rounds" inner_html=move || html.get()></div> }
+    let tips = expect_context::<ReadSignal<Tips>>();
+    let html = move || {
+        tips.with(|t| match t {
+            Tips::Ready(a) | Tips::Pending(Some(a)) => a.rounds.clone(),
+            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
+            Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
+        })
+    };
+    view! { <div class="rounds" inner_html=html></div> }
 }
 
 /// The matrix row of `source`: its built-in's, or the last (imported).
@@ -112,52 +116,38 @@ fn source_row(source: &Source) -> Option<usize> {
     }
 }
 
-/// Scenario × preset outcome counts; a click loads the cell.
+/// Scenario × preset outcome counts, written by the analysis worker (every
+/// built-in under every preset: a hundred runs, off the page); a click
+/// loads the cell.
 #[component]
 pub fn MatrixView() -> impl IntoView {
     let state = expect_context::<AppState>();
-    // One memo per row: every built-in, then the imported scenario if there
-    // is one. The current scenario's row uses the current settings, so a
-    // change to them re-runs that row (13 runs), not every row.
-    let rows: Vec<Memo<Option<MatrixRow>>> = (0..=builtin_ids().count())
-        .map(|r| {
-            let id = builtin_ids().nth(r);
-            Memo::new(move |_| {
-                let here = match (state.source.get(), id) {
-                    (Source::Builtin(current), Some(id)) => current == id,
-                    (Source::Imported(_), None) => true,
-                    _ => false,
-                };
-                let scenario = if here {
-                    state.scenario.get()
-                } else {
-                    builtin(id?)?
-                };
-                let cells = Preset::ALL
-                    .iter()
-                    .map(|&p| {
-                        let mut s = scenario.clone();
-                        s.policy = PolicyChoice::Preset(p);
-                        simulate(&s).ok().map(|run| run.counts())
-                    })
-                    .collect();
-                Some(MatrixRow {
-                    id: scenario.id,
-                    cells,
-                })
-            })
-        })
-        .collect();
-    let html = Memo::new(move |_| {
-        let here = state
-            .source
-            .with(source_row)
-            .zip(state.scenario.with(|s| match s.policy {
+    let (html, set_html) =
+        signal("<p class=\"note\">Running every scenario under every preset…</p>".to_string());
+    let worker = Worker::new(ANALYSIS, move |answer| {
+        set_html.set(match answer {
+            Answer::Done(Ok(serde_json::Value::String(html))) => html,
+            Answer::Done(Ok(_)) => {
+                "<p class=\"note\">The worker's answer is not a table.</p>".to_string()
+            }
+            Answer::Done(Err(why)) | Answer::Stopped(why) | Answer::Gone(why) => {
+                format!(
+                    "<p class=\"note\">The matrix is unavailable: {}</p>",
+                    escape(&why)
+                )
+            }
+        });
+    });
+    // The current scenario's row uses the current settings.
+    Effect::new(move |_| {
+        let row = state.source.with(source_row);
+        state.scenario.with(|s| {
+            let current = match s.policy {
                 PolicyChoice::Preset(p) => Some(p),
                 PolicyChoice::Custom(_) => None,
-            }));
-        let table: Vec<MatrixRow> = rows.iter().filter_map(|row| row.get()).collect();
-        matrix_html(&table, here)
+            };
+            worker.ask(|n| matrix_request(n, row, current, s));
+        });
     });
     // One handler for every cell: the button says which row and preset.
     let open = move |ev: leptos::ev::MouseEvent| {

@@ -287,13 +287,24 @@ fn ImportView() -> impl IntoView {
         source.set_value(text);
         run_import();
     };
+    // The file last loaded, by name: the native input is emptied after each
+    // pick (so the same file can be picked again) and would say "No file
+    // chosen" beside a loaded log.
+    let (chosen, set_chosen) = signal(None::<String>);
     let on_file = move |ev: leptos::ev::Event| {
         let Some(file) = take_chosen_file(&ev) else {
             return;
         };
         leptos::task::spawn_local(async move {
             match file_text(&file).await {
-                Some(text) => load_text(file.name(), text),
+                Some(text) => {
+                    set_chosen.set(Some(format!(
+                        "Loaded: {} ({})",
+                        file.name(),
+                        size_words(text.len())
+                    )));
+                    load_text(file.name(), text);
+                }
                 None => set_error.set(Some(format!("{}: the file could not be read", file.name()))),
             }
         });
@@ -319,8 +330,11 @@ fn ImportView() -> impl IntoView {
             <div class="import-buttons">
                 <label class="file-button">
                     "Load a session log… "
-                    <input type="file" id="import-file" on:change=on_file />
+                    <input type="file" id="import-file" class="file-input" on:change=on_file />
                 </label>
+                <span class="file-name" id="import-file-name" role="status">
+                    {move || chosen.get().unwrap_or_default()}
+                </span>
             </div>
             <p class="note progress" role="status" hidden=move || busy.with(Option::is_none)>{move || busy.get()}</p>
             <p class="control-error" role="alert" hidden=move || error.with(Option::is_none)>{move || error.get()}</p>
@@ -743,5 +757,14 @@ pub fn SessionPage() -> impl IntoView {
         <footer class="foot">
             <p>"Everything runs in your browser. The reading is lexical: it sees rules, identifiers, versions, numbers, paths and tickets, not paraphrase."</p>
         </footer>
+    }
+}
+
+/// A file's size for people: bytes, KB or MB.
+fn size_words(bytes: usize) -> String {
+    match bytes {
+        0..1_000 => format!("{bytes} bytes"),
+        1_000..1_000_000 => format!("{:.0} KB", bytes as f64 / 1_000.0),
+        _ => format!("{:.1} MB", bytes as f64 / 1_000_000.0),
     }
 }

@@ -107,6 +107,10 @@ pub struct AppState {
     pub fix: RwSignal<Option<Fix>>,
     /// The banner.
     pub notice: RwSignal<Option<Notice>>,
+    /// An imported scenario's compressed text as the link that opened it
+    /// carried it: links to the same scenario reuse it, so the page needs
+    /// no compressor (another scenario is written uncompressed).
+    pub packed: StoredValue<Option<(Scenario, String)>>,
     /// Fires when the settings are replaced as a whole (Reset, a loaded
     /// scenario), even with equal values: inputs holding text of their own
     /// show the settings again.
@@ -122,7 +126,11 @@ impl AppState {
     /// starts syncing the state to the URL and to storage.
     pub fn init() -> AppState {
         reload_on_new_fragment();
-        let (initial, notice) = initial_state();
+        let (initial, notice, query) = initial_state();
+        let packed = StoredValue::new(match (&initial.source, link::packed_in(&query)) {
+            (Source::Imported(s), Some(p)) => Some((s.as_ref().clone(), p)),
+            _ => None,
+        });
         let source = RwSignal::new(initial.source);
         let scenario = RwSignal::new(initial.scenario);
         let tab = RwSignal::new(initial.tab);
@@ -149,6 +157,7 @@ impl AppState {
             compare,
             fix,
             notice,
+            packed,
             replaced: Trigger::new(),
             sim,
         };
@@ -224,7 +233,7 @@ impl AppState {
             }
             let handle = set_timeout_with_handle(
                 move || {
-                    let query = link::encode(&untrack(|| self.page_state()));
+                    let query = self.query(&untrack(|| self.page_state()));
                     replace_url(&query);
                     storage::save(&query);
                 },
@@ -247,40 +256,39 @@ fn reload_on_new_fragment() {
     });
 }
 
-fn initial_state() -> (PageState, Option<Notice>) {
+/// The state to start from, why not the link's or the saved one when they
+/// do not read, and the query it came from.
+fn initial_state() -> (PageState, Option<Notice>, String) {
     let location = window().location();
     let search = location.search().unwrap_or_default();
     let hash = location.hash().unwrap_or_default();
-    match link::decode(link::link_query(&search, &hash)) {
-        Ok(Some(state)) => return (state, None),
+    let query = link::link_query(&search, &hash).to_string();
+    match link::decode(&query) {
+        Ok(Some(state)) => return (state, None, query),
         Err(e) => {
             return (
                 PageState::default_state(),
                 Some(Notice::problem(format!(
                     "This link could not be read: {e}. Showing the default view instead."
                 ))),
+                String::new(),
             );
         }
         Ok(None) => {}
     }
+    let unreadable = |e: &dyn std::fmt::Display| {
+        Some(Notice::problem(format!(
+            "Your saved settings could not be read ({e}); starting from the defaults."
+        )))
+    };
     match storage::load() {
         Saved::Found(saved) => match link::decode(&saved) {
-            Ok(Some(state)) => (state, None),
-            Ok(None) => (PageState::default_state(), None),
-            Err(e) => (
-                PageState::default_state(),
-                Some(Notice::problem(format!(
-                    "Your saved settings could not be read ({e}); starting from the defaults."
-                ))),
-            ),
+            Ok(Some(state)) => (state, None, saved),
+            Ok(None) => (PageState::default_state(), None, String::new()),
+            Err(e) => (PageState::default_state(), unreadable(&e), String::new()),
         },
-        Saved::Unreadable(e) => (
-            PageState::default_state(),
-            Some(Notice::problem(format!(
-                "Your saved settings could not be read ({e}); starting from the defaults."
-            ))),
-        ),
-        Saved::Nothing => (PageState::default_state(), None),
+        Saved::Unreadable(e) => (PageState::default_state(), unreadable(&e), String::new()),
+        Saved::Nothing => (PageState::default_state(), None, String::new()),
     }
 }
 
@@ -297,10 +305,23 @@ fn replace_url(query: &str) {
     );
 }
 
-/// The full URL of the current state, for sharing.
-pub fn share_url(state: &PageState) -> String {
-    let location = window().location();
-    let origin = location.origin().unwrap_or_default();
-    let path = location.pathname().unwrap_or_default();
-    format!("{origin}{path}{}", link::url_suffix(&link::encode(state)))
+impl AppState {
+    /// `state` as a link's query: an imported scenario compressed as the
+    /// link that opened it had it, else uncompressed.
+    pub fn query(&self, state: &PageState) -> String {
+        let packed = self.packed.with_value(|p| match (p, &state.source) {
+            (Some((s, packed)), Source::Imported(now)) if s == now.as_ref() => Some(packed.clone()),
+            _ => None,
+        });
+        link::encode_packed(state, packed.as_deref())
+    }
+
+    /// The full URL of the current state, for sharing.
+    pub fn share_url(&self) -> String {
+        let location = window().location();
+        let origin = location.origin().unwrap_or_default();
+        let path = location.pathname().unwrap_or_default();
+        let query = self.query(&self.page_state());
+        format!("{origin}{path}{}", link::url_suffix(&query))
+    }
 }

@@ -1,7 +1,7 @@
 //! The timelines: one row per fact (label, role, kind, the externalise and
 //! forward switches, a canvas) over a shared turn axis.
 
-use drift_core::{Fact, Role};
+use drift_core::{Fact, Policy, PolicyChoice, Preset, Role};
 use leptos::html::{Canvas, Div};
 use leptos::prelude::*;
 use plotters::prelude::*;
@@ -10,7 +10,7 @@ use wasm_bindgen::JsCast;
 
 use super::dom::{device_pixel_ratio, observe_width, seen_in_list};
 use super::state::AppState;
-use crate::chart::{self, Axis, Chart, Fill, Palette, Row, size};
+use crate::chart::{self, Axis, Fill, Palette, Row, size};
 use drift_core::thousands;
 
 /// Counts redraws on the element, for tests and measurements.
@@ -102,9 +102,10 @@ fn describe(axis: &Axis, row: &Row) -> String {
     }
     for m in &row.markers {
         text.push_str(&format!(
-            " Action at turn {} sees it at {:.2}: {}.",
+            " Action at turn {} sees it at {:.2}: {}; the action is {}.",
             m.turn,
             m.fidelity,
+            m.presence(axis.threshold).label(),
             m.outcome.label()
         ));
     }
@@ -206,6 +207,9 @@ pub fn Timelines() -> impl IntoView {
                 <span class="key threshold">"actionable line"</span>
                 <span class="key depth">"depth (darker = summarised more)"</span>
                 <span class="key dashed">"dashed: unverified"</span>
+                <span class="key dot there">"an action it governs: the rule there"</span>
+                <span class="key dot degraded">"there, degraded"</span>
+                <span class="key dot missing">"not there (hover: how the action ended)"</span>
             </div>
             <FillRow width />
             <For
@@ -407,6 +411,33 @@ fn FactRow(
             });
         }
     };
+    // Externalised under a policy that never re-reads the store: the box
+    // changes nothing, so say so by it and offer the switch that counts it.
+    let ignored = Memo::new(move |_| {
+        switches().0
+            && !state
+                .scenario
+                .with(|s| s.effective_policy().rereads_external)
+    });
+    let policy_name = move || {
+        state.scenario.with(|s| match s.policy {
+            PolicyChoice::Preset(p) => p.info().name.to_string(),
+            PolicyChoice::Custom(_) => "this custom policy".to_string(),
+        })
+    };
+    let reread = move |_: leptos::ev::MouseEvent| {
+        let _ = state.edit(|s| {
+            s.policy = match s.policy {
+                PolicyChoice::Preset(Preset::PinnedPrefix) => {
+                    PolicyChoice::Preset(Preset::ExternalisedState)
+                }
+                other => PolicyChoice::Custom(Policy {
+                    rereads_external: true,
+                    ..other.policy()
+                }),
+            };
+        });
+    };
     let on_move = move |ev: leptos::ev::MouseEvent| {
         let Some(c) = canvas.get() else { return };
         let rect = c.get_bounding_client_rect();
@@ -432,9 +463,11 @@ fn FactRow(
                             .map(|e| e.to_string())
                             .unwrap_or_default();
                         return Some(format!(
-                            "turn {}: {} — {}. {}",
+                            "turn {}: {}: {} ({:.2}); the action is {}. {}",
                             m.turn,
                             action.id,
+                            m.presence(sim.axis.threshold).label(),
+                            m.fidelity,
                             m.outcome.label(),
                             why
                         ));
@@ -501,6 +534,12 @@ fn FactRow(
                         "forward to subagents"
                     </label>
                 </div>
+                <p class="note warn ext-note" role="status" hidden=move || !ignored.get()>
+                    "Not counted: " {policy_name} " never re-reads externalised facts. "
+                    <button type="button" class="reread" on:click=reread>
+                        "Re-read them"
+                    </button>
+                </p>
             </div>
             <div class="plot" node_ref=plot>
                 <canvas
@@ -515,18 +554,4 @@ fn FactRow(
             </div>
         </div>
     }
-}
-
-/// Draws the whole chart into a fresh canvas and returns it as a PNG data URL.
-pub fn png_data_url(chart: &Chart, title: &str, palette: &Palette) -> Option<String> {
-    let dpr = device_pixel_ratio();
-    let (w, h) = chart::export_size(chart, 1200, dpr);
-    let canvas: web_sys::HtmlCanvasElement =
-        document().create_element("canvas").ok()?.dyn_into().ok()?;
-    canvas.set_width(w);
-    canvas.set_height(h);
-    let area = CanvasBackend::with_canvas_object(canvas.clone())?.into_drawing_area();
-    chart::draw_export(&area, chart, title, palette, dpr).ok()?;
-    area.present().ok()?;
-    canvas.to_data_url_with_type("image/png").ok()
 }

@@ -9,7 +9,7 @@ use plotters::element::DashedPathElement;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::model::{Axis, Chart, Fill, Frame, Row, decimate, size};
+use super::model::{Axis, Chart, Fill, Frame, Presence, Row, decimate, size};
 use super::surface::Surface;
 
 /// Colours for one theme.
@@ -229,9 +229,9 @@ pub fn draw_life<DB: DrawingBackend>(
         line(palette.ink, 1.5),
     ))?;
 
-    // Actions it governs.
+    // Actions it governs, coloured by whether this fact was there for each.
     for m in &row.markers {
-        let c = palette.outcome(m.outcome);
+        let c = palette.outcome(m.presence(axis.threshold).colour());
         let centre = (frame.x(f64::from(m.turn)), frame.y(m.fidelity));
         area.draw(&Circle::new(
             centre,
@@ -334,12 +334,21 @@ pub fn draw_export<DB: DrawingBackend>(
     let px = |css: f64| (css * scale).round() as i32;
     let (w, _) = area.dim_in_pixel();
     let font = |size: f64, c: RGBColor| ("sans-serif", f64::from(px(size))).into_font().color(&c);
-    let title_h = px(36.0);
+    // The title: what is shown on the first line, the user's edits (after
+    // "; ") on the second.
+    let (head, edits) = title.split_once("; ").unwrap_or((title, ""));
     area.draw(&Text::new(
-        title.to_string(),
+        head.to_string(),
         (px(12.0), px(12.0)),
         font(15.0, palette.ink),
     ))?;
+    area.draw(&Text::new(
+        edits.to_string(),
+        (px(12.0), px(32.0)),
+        font(11.0, palette.threshold),
+    ))?;
+    draw_legend(area, palette, scale, px(52.0))?;
+    let title_h = px(size::EXPORT_HEAD);
     let label_w = px(size::LABEL);
     let row_h = px(size::ROW);
     for (i, row) in chart.rows.iter().enumerate() {
@@ -384,10 +393,55 @@ pub fn draw_export<DB: DrawingBackend>(
     draw_axis(&axis_area, &chart.axis, palette, scale)
 }
 
+/// The key to an export's lines and dots, one line at `top`.
+fn draw_legend<DB: DrawingBackend>(
+    area: &DrawingArea<DB, Shift>,
+    palette: &Palette,
+    scale: f64,
+    top: i32,
+) -> Drawn<DB> {
+    let px = |css: f64| (css * scale).round() as i32;
+    let font = ("sans-serif", f64::from(px(11.0)))
+        .into_font()
+        .color(&palette.ink);
+    let mut x = px(12.0);
+    let y = top + px(6.0);
+    let lines = [
+        (palette.fidelity, "fidelity"),
+        (palette.risk, "fabrication risk"),
+        (palette.threshold, "actionable line"),
+    ];
+    for (colour, name) in lines {
+        area.draw(&PathElement::new(
+            vec![(x, y), (x + px(18.0), y)],
+            ShapeStyle {
+                color: colour.to_rgba(),
+                filled: false,
+                stroke_width: px(2.0).max(1) as u32,
+            },
+        ))?;
+        area.draw(&Text::new(name, (x + px(22.0), top), font.clone()))?;
+        x += px(22.0) + px(7.0 * name.len() as f64) + px(14.0);
+    }
+    for presence in [Presence::Verbatim, Presence::Degraded, Presence::Missing] {
+        let colour = palette.outcome(presence.colour());
+        area.draw(&Circle::new((x + px(4.0), y), px(4.0), colour.filled()))?;
+        let name = presence.label().trim_start_matches("the rule was ");
+        let name = if presence == Presence::Verbatim {
+            "an action it governs: the rule there"
+        } else {
+            name
+        };
+        area.draw(&Text::new(name, (x + px(12.0), top), font.clone()))?;
+        x += px(12.0) + px(6.5 * name.len() as f64) + px(14.0);
+    }
+    Ok(())
+}
+
 /// The size in device pixels of an export `width` CSS pixels wide.
 pub fn export_size(chart: &Chart, width: u32, scale: f64) -> (u32, u32) {
     let px = |css: f64| (css * scale).round() as u32;
-    let height = 36.0 + chart.rows.len() as f64 * size::ROW + size::AXIS + 8.0;
+    let height = size::EXPORT_HEAD + chart.rows.len() as f64 * size::ROW + size::AXIS + 8.0;
     (px(f64::from(width)), px(height))
 }
 

@@ -20,6 +20,6 @@ pub use draw::{
     to_svg,
 };
 pub use model::{
-    Axis, Chart, Fill, Frame, Marker, Row, Step, decimate, size, state_label, step_at,
+    Axis, Chart, Fill, Frame, Marker, Presence, Row, Step, decimate, size, state_label, step_at,
 };
 pub use surface::{Surface, SurfaceError};

@@ -37,6 +37,53 @@ pub struct Marker {
     pub outcome: Outcome,
 }
 
+/// Whether a row's fact was there for an action it governs: what the
+/// action's dot on that row shows (its colour, its words), apart from how
+/// the action ended, which other facts decide too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Presence {
+    /// Word for word.
+    Verbatim,
+    /// Degraded, still above the actionable line.
+    Degraded,
+    /// Below the line, or never seen (a subagent it was not forwarded to).
+    Missing,
+}
+
+impl Presence {
+    /// In a few words, for tooltips and descriptions.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Presence::Verbatim => "the rule was there word for word",
+            Presence::Degraded => "the rule was there, degraded",
+            Presence::Missing => "the rule was not there",
+        }
+    }
+
+    /// The outcome whose colour it is drawn in.
+    pub const fn colour(self) -> Outcome {
+        match self {
+            Presence::Verbatim => Outcome::Governed,
+            Presence::Degraded => Outcome::WeaklyGoverned,
+            Presence::Missing => Outcome::Ungoverned,
+        }
+    }
+}
+
+impl Marker {
+    /// Whether its row's fact was there for the action, against the
+    /// actionable line `threshold`.
+    pub fn presence(&self, threshold: f64) -> Presence {
+        if self.fidelity >= 1.0 {
+            Presence::Verbatim
+        } else if self.fidelity >= threshold {
+            Presence::Degraded
+        } else {
+            Presence::Missing
+        }
+    }
+}
+
 /// One fact's row.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Row {
@@ -215,6 +262,8 @@ pub mod size {
     pub const DEPTH: f64 = 4.0;
     /// Label column width in exports.
     pub const LABEL: f64 = 260.0;
+    /// An export's title, the user's edits and the key, above the rows.
+    pub const EXPORT_HEAD: f64 = 76.0;
 }
 
 /// Maps turns and fidelities to pixels within one area.
