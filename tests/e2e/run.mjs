@@ -203,8 +203,11 @@ test('a broken scenario file shows the engine error and keeps the session', asyn
     await becomes(() => page.locator('#scenario').inputValue(), 'imported:mine', 'scenario');
     assert.equal(await outcomeOf(page, 'act'), 'ungoverned');
     await page.click('#copy-link');
-    const link = await page.locator('.link-box').inputValue();
-    assert.match(link, /sz=/);
+    assert.match(await page.locator('.link-box').inputValue(), /[?#]v=1&(src|sz)=/);
+    // Compressed by the worker, once it has answered.
+    await becomes(async () => /[?#]v=1&sz=/.test(await page.evaluate(() => location.href)), true, 'the compressed link');
+    await page.click('#copy-link');
+    assert.match(await page.locator('.link-box').inputValue(), /sz=/);
   } finally {
     await close();
   }
@@ -522,7 +525,9 @@ test('the words a newcomer reads: the rounds table, a loaded log\'s name, no zer
   try {
     const page = await open(context);
     await page.click('#tab-rounds');
-    const rounds = await page.locator('.panel table').first().textContent();
+    const roundsTable = page.locator('.rounds table');
+    await roundsTable.waitFor();
+    const rounds = await roundsTable.textContent();
     assert.match(rounds, /already summarised/);
     assert.match(rounds, /untrusted: retold history/);
     assert.doesNotMatch(rounds, /laundering rate|fabricated history/);

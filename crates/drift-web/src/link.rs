@@ -200,7 +200,7 @@ pub fn link_query<'a>(search: &'a str, hash: &'a str) -> &'a str {
 /// imported scenario compressed (`sz`).
 pub fn encode(state: &PageState) -> String {
     let packed = match &state.source {
-        Source::Imported(s) => Some(compressed(&minified(s))),
+        Source::Imported(s) => Some(pack(s)),
         Source::Builtin(_) => None,
     };
     encode_packed(state, packed.as_deref())
@@ -696,6 +696,12 @@ fn indices(key: &str, list: &str, len: usize) -> Result<Vec<usize>, LinkError> {
                 .ok_or_else(|| bad(key, list, "fact numbers separated by dots"))
         })
         .collect()
+}
+
+/// An imported scenario as a link carries it (`sz`): its minified file,
+/// compressed.
+pub fn pack(scenario: &Scenario) -> String {
+    compressed(&minified(scenario))
 }
 
 /// The compressed scenario (`sz`) of a link's `query`, as written.

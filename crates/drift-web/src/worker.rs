@@ -203,6 +203,13 @@ pub fn read_export_reply(reply: &str) -> Option<Reply<String>> {
 
 /// The message asking for `scenario` under its own policy against `other`
 /// (the compare view's report).
+/// The message asking for `scenario` as a link carries it
+/// ([`crate::link::pack`]): the page reads compressed links but does not
+/// compress.
+pub fn pack_request(seq: u64, scenario: &Scenario) -> String {
+    format!("{seq}\npack\n{}", scenario_to_json(scenario))
+}
+
 /// The message asking for the matrix: every built-in under every preset,
 /// `scenario` (the current settings) in place of row `row` (the last,
 /// after the built-ins, for an imported one), the cell of `current`
@@ -470,6 +477,10 @@ pub fn reply(message: &str) -> String {
                 return export.write(&s, title).map(Value::String);
             }
         }
+        if let Some(("pack", file)) = body.split_once('\n') {
+            let s = parse_scenario(file).map_err(|e| e.to_string())?;
+            return Ok(Value::String(crate::link::pack(&s)));
+        }
         if let Some((kind, file)) = body.split_once('\n')
             && let Some(what) = kind.strip_prefix("matrix ")
         {
@@ -624,6 +635,20 @@ pub fn start(answer: fn(&str) -> String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pack_request_comes_back_as_the_link_text_that_opens_the_scenario() {
+        let mut s = drift_core::builtin("coding-day").unwrap();
+        s.id = "mine".to_string();
+        let (seq, packed) = read_export_reply(&reply(&pack_request(9, &s))).unwrap();
+        assert_eq!(seq, 9);
+        let packed = packed.unwrap();
+        assert_eq!(packed, crate::link::pack(&s));
+        let state = crate::link::decode(&format!("?v=1&sz={packed}"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(state.scenario, s);
+    }
 
     #[test]
     fn a_matrix_request_comes_back_as_every_row_with_the_current_one_outlined() {

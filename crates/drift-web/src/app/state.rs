@@ -11,9 +11,11 @@ use drift_core::{Run, Scenario, ScenarioError, simulate};
 use leptos::prelude::*;
 
 use super::storage::{self, Saved};
+use super::workers::{ANALYSIS, Answer, Worker};
 use crate::chart::Axis;
 use crate::link::{self, Fix, PageState, Source, Tab};
 use crate::story::{self, Story};
+use crate::worker::pack_request;
 
 /// A message shown in the banner.
 #[derive(Clone, Debug, PartialEq)]
@@ -111,6 +113,11 @@ pub struct AppState {
     /// carried it: links to the same scenario reuse it, so the page needs
     /// no compressor (another scenario is written uncompressed).
     pub packed: StoredValue<Option<(Scenario, String)>>,
+    /// Compresses an imported scenario loaded here (a file, a drop) for its
+    /// links, off the page; until it answers, links carry it uncompressed.
+    packer: Worker,
+    /// The scenario the packer was last asked about.
+    packing: StoredValue<Option<Scenario>>,
     /// Fires when the settings are replaced as a whole (Reset, a loaded
     /// scenario), even with equal values: inputs holding text of their own
     /// show the settings again.
@@ -132,6 +139,17 @@ impl AppState {
             _ => None,
         });
         let source = RwSignal::new(initial.source);
+        let packing: StoredValue<Option<Scenario>> = StoredValue::new(None);
+        let packer = Worker::new(ANALYSIS, move |answer| {
+            if let Answer::Done(Ok(serde_json::Value::String(p))) = answer
+                && let Some(s) = packing.get_value()
+                && source.with_untracked(|now| matches!(now, Source::Imported(i) if **i == s))
+            {
+                packed.set_value(Some((s, p)));
+                // The link now carries it compressed.
+                source.notify();
+            }
+        });
         let scenario = RwSignal::new(initial.scenario);
         let tab = RwSignal::new(initial.tab);
         let compare = RwSignal::new(initial.compare);
@@ -158,6 +176,8 @@ impl AppState {
             fix,
             notice,
             packed,
+            packer,
+            packing,
             replaced: Trigger::new(),
             sim,
         };
@@ -201,6 +221,14 @@ impl AppState {
 
     /// Loads a scenario as the new starting point.
     pub fn load(&self, source: Source, scenario: Scenario) {
+        if let Source::Imported(s) = &source
+            && !self
+                .packed
+                .with_value(|p| p.as_ref().is_some_and(|(k, _)| k == s.as_ref()))
+        {
+            self.packing.set_value(Some(s.as_ref().clone()));
+            self.packer.ask(|n| pack_request(n, s));
+        }
         self.source.set(source);
         self.scenario.set(scenario);
         self.fix.set(None);

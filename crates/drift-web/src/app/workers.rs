@@ -137,6 +137,12 @@ pub struct Worker {
     inner: StoredValue<State, LocalStorage>,
 }
 
+impl std::fmt::Debug for Worker {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Worker").finish_non_exhaustive()
+    }
+}
+
 struct State {
     url: String,
     client: Option<Client>,
