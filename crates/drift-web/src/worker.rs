@@ -11,20 +11,17 @@
 //! Every protocol is strings. A worker first says [`READY`]; a request is a
 //! sequence number, a newline and the body; the reply is a JSON object
 //! carrying the same number and either the answer or an `error`. The page
-//! keeps only the answer to its latest request.
+//! keeps only the answer to its latest request. The analysis worker's body
+//! is a first line saying what it is asked ([`Ask`]) and the scenario file.
 //!
-//! - Analysis: [`request`] (the scenario file) and [`reply`] (per action the
-//!   lines of [`tipping_text`], and the round-by-round report as markup).
-//! - Exports, by the same worker: [`export_request`] (what to export on a
-//!   line of its own, then the scenario file) and [`reply`] (the file's
-//!   text). A result of every fact's timeline, or a chart of hundreds of
-//!   rows, is written off the page.
-//! - The compare view's report, by the same worker: [`compare_request`]
-//!   (`compare` and the other preset's id on a line of their own, then the
-//!   scenario file) and [`reply`] (the markup, [`compare_html`]).
-//! - Remedies, by the same worker: [`remedy_request`] (`remedy` and the
-//!   [`Fix`]'s id on a line of their own, then the scenario file) and
-//!   [`reply`] (the remedy written out and modelled, [`Remedial`]).
+//! - The analysis worker: [`Ask`] says what is asked, [`reply`] answers:
+//!   the analysis (per action the lines of [`tipping_text`], the
+//!   round-by-round report, the rounds table, the policy's notes:
+//!   [`Analysis`]), an export (the file's text; a result of every fact's
+//!   timeline, or a chart of hundreds of rows, is written off the page), the
+//!   compare view's report ([`compare_html`]), Fix it ([`Remedial`]), the
+//!   matrix ([`matrix_markup`]) and a scenario packed for links. The
+//!   `*_request` functions write each.
 //! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
 //!   [`Guesses`]).
 
@@ -49,6 +46,105 @@ use crate::tables::{losses_html, tipping_text};
 
 /// What a worker says once it listens: requests sent before are lost.
 pub const READY: &str = "ready";
+
+/// What the analysis worker is asked to do with a scenario: a request's
+/// first line names it ([`Ask::line`]), the scenario file follows. An
+/// unknown first line is an error, never taken for another request.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Ask {
+    /// What would flip each action, round by round, the rounds table, the
+    /// policy's notes: [`Analysis`].
+    Analysis,
+    /// A file, a drawing titled `title` (else the scenario and policy).
+    Export {
+        /// What to export.
+        export: Export,
+        /// The drawing's title, one line.
+        title: Option<String>,
+    },
+    /// The compare view against another preset.
+    Compare(Preset),
+    /// Fix it: a remedy written out and modelled, shown applied or not.
+    Remedy {
+        /// The remedy.
+        fix: Fix,
+        /// Whether the switch shows it applied.
+        applied: bool,
+    },
+    /// The matrix, the scenario in place of row `row`, `current` outlined.
+    Matrix {
+        /// The scenario's row.
+        row: Option<usize>,
+        /// The preset on screen.
+        current: Option<Preset>,
+    },
+    /// The scenario as a link carries it ([`crate::link::pack`]).
+    Pack,
+}
+
+impl Ask {
+    /// The request's first line: `analysis`, `svg TITLE`, `compare ID`,
+    /// `remedy ID [applied]`, `matrix ROW|- PRESET|-`, `pack`.
+    pub fn line(&self) -> String {
+        match self {
+            Ask::Analysis => "analysis".to_string(),
+            Ask::Export { export, title } => match title {
+                Some(t) => format!("{} {}", export.id(), t.replace(['\n', '\r'], " ")),
+                None => export.id().to_string(),
+            },
+            Ask::Compare(other) => format!("compare {}", other.id()),
+            Ask::Remedy { fix, applied } => {
+                format!(
+                    "remedy {}{}",
+                    fix.id(),
+                    if *applied { " applied" } else { "" }
+                )
+            }
+            Ask::Matrix { row, current } => format!(
+                "matrix {} {}",
+                row.map_or_else(|| "-".to_string(), |r| r.to_string()),
+                current.map_or("-", Preset::id)
+            ),
+            Ask::Pack => "pack".to_string(),
+        }
+    }
+
+    /// Reads a first line written by [`Ask::line`].
+    pub fn read(line: &str) -> Result<Ask, String> {
+        let (kind, rest) = line.split_once(' ').unwrap_or((line, ""));
+        if let Some(export) = Export::ALL.into_iter().find(|e| e.id() == kind) {
+            let title = (!rest.is_empty()).then(|| rest.to_string());
+            return Ok(Ask::Export { export, title });
+        }
+        match kind {
+            "analysis" if rest.is_empty() => Ok(Ask::Analysis),
+            "pack" if rest.is_empty() => Ok(Ask::Pack),
+            "compare" => Preset::from_id(rest)
+                .map(Ask::Compare)
+                .ok_or_else(|| format!("no preset {rest:?}")),
+            "remedy" => {
+                let (id, applied) = match rest.split_once(' ') {
+                    Some((id, "applied")) => (id, true),
+                    _ => (rest, false),
+                };
+                let fix = Fix::from_id(id).ok_or_else(|| format!("no remedy {id:?}"))?;
+                Ok(Ask::Remedy { fix, applied })
+            }
+            "matrix" => {
+                let mut words = rest.split(' ');
+                let row = words.next().and_then(|r| r.parse().ok());
+                let current = words.next().and_then(Preset::from_id);
+                Ok(Ask::Matrix { row, current })
+            }
+            _ => Err(format!("the worker has no request {line:?}")),
+        }
+    }
+
+    /// The message asking this of `scenario`, numbered `seq`.
+    pub fn message(&self, seq: u64, scenario: &Scenario) -> String {
+        format!("{seq}\n{}\n{}", self.line(), scenario_to_json(scenario))
+    }
+}
 
 /// Splits a request into its sequence number and body.
 fn split(message: &str) -> (u64, &str) {
@@ -126,9 +222,9 @@ pub fn preset_notes_html(preset: Preset) -> String {
     )
 }
 
-/// The message asking for the tipping points of `scenario`.
+/// The message asking for the analysis of `scenario` ([`Ask::Analysis`]).
 pub fn request(seq: u64, scenario: &Scenario) -> String {
-    format!("{seq}\n{}", scenario_to_json(scenario))
+    Ask::Analysis.message(seq, scenario)
 }
 
 /// What the simulator exports through its worker.
@@ -188,12 +284,8 @@ impl Export {
 /// The message asking for `export` of `scenario`.
 /// A drawing is titled `title` (one line: [`crate::page::export_title`]).
 pub fn export_request(seq: u64, export: Export, title: &str, scenario: &Scenario) -> String {
-    let title = title.replace(['\n', '\r'], " ");
-    format!(
-        "{seq}\n{} {title}\n{}",
-        export.id(),
-        scenario_to_json(scenario)
-    )
+    let title = Some(title.to_string());
+    Ask::Export { export, title }.message(seq, scenario)
 }
 
 /// An export reply read back: its sequence number and the file's text.
@@ -207,7 +299,7 @@ pub fn read_export_reply(reply: &str) -> Option<Reply<String>> {
 /// ([`crate::link::pack`]): the page reads compressed links but does not
 /// compress.
 pub fn pack_request(seq: u64, scenario: &Scenario) -> String {
-    format!("{seq}\npack\n{}", scenario_to_json(scenario))
+    Ask::Pack.message(seq, scenario)
 }
 
 /// The message asking for the matrix: every built-in under every preset,
@@ -254,11 +346,7 @@ pub fn matrix_markup(row: Option<usize>, current: Option<Preset>, scenario: &Sce
 }
 
 pub fn compare_request(seq: u64, other: Preset, scenario: &Scenario) -> String {
-    format!(
-        "{seq}\ncompare {}\n{}",
-        other.id(),
-        scenario_to_json(scenario)
-    )
+    Ask::Compare(other).message(seq, scenario)
 }
 
 /// The compare view as markup: its picker (`other` chosen), then
@@ -308,12 +396,7 @@ fn options<'a>(out: &mut String, items: impl Iterator<Item = (String, &'a str, b
 
 /// The message asking for `fix` written out for `scenario`.
 pub fn remedy_request(seq: u64, fix: Fix, applied: bool, scenario: &Scenario) -> String {
-    format!(
-        "{seq}\nremedy {}{}\n{}",
-        fix.id(),
-        if applied { " applied" } else { "" },
-        scenario_to_json(scenario)
-    )
+    Ask::Remedy { fix, applied }.message(seq, scenario)
 }
 
 /// "Fix it" as markup: the pickers, the switch, the buttons, and what the
@@ -467,69 +550,45 @@ pub fn read_remedy_reply(reply: &str) -> Option<Reply<Remedial>> {
 /// `{"tips": [[...], ...], "losses": "..."}`, for an export the file's text.
 pub fn reply(message: &str) -> String {
     answer(message, |body| {
-        if let Some((line, file)) = body.split_once('\n') {
-            let (kind, title) = match line.split_once(' ') {
-                Some((kind, title)) => (kind, Some(title)),
-                None => (line, None),
-            };
-            if let Some(export) = Export::ALL.into_iter().find(|e| e.id() == kind) {
-                let s = parse_scenario(file).map_err(|e| e.to_string())?;
-                return export.write(&s, title).map(Value::String);
+        let (line, file) = body
+            .split_once('\n')
+            .ok_or_else(|| "the request names no scenario file".to_string())?;
+        let ask = Ask::read(line)?;
+        let s = parse_scenario(file).map_err(|e| e.to_string())?;
+        match ask {
+            Ask::Analysis => analysis(&s),
+            Ask::Export { export, title } => export.write(&s, title.as_deref()).map(Value::String),
+            Ask::Pack => Ok(Value::String(crate::link::pack(&s))),
+            Ask::Matrix { row, current } => Ok(Value::String(matrix_markup(row, current, &s))),
+            Ask::Compare(other) => compare_html(&s, other).map(Value::String),
+            Ask::Remedy { fix, applied } => {
+                let r = remedial(fix, applied, &s);
+                Ok(json!({ "markdown": r.markdown, "html": r.html }))
             }
         }
-        if let Some(("pack", file)) = body.split_once('\n') {
-            let s = parse_scenario(file).map_err(|e| e.to_string())?;
-            return Ok(Value::String(crate::link::pack(&s)));
-        }
-        if let Some((kind, file)) = body.split_once('\n')
-            && let Some(what) = kind.strip_prefix("matrix ")
-        {
-            let mut words = what.split(' ');
-            let row = words.next().and_then(|r| r.parse().ok());
-            let current = words.next().and_then(Preset::from_id);
-            let s = parse_scenario(file).map_err(|e| e.to_string())?;
-            return Ok(Value::String(matrix_markup(row, current, &s)));
-        }
-        if let Some((kind, file)) = body.split_once('\n')
-            && let Some(id) = kind.strip_prefix("compare ")
-        {
-            let other = Preset::from_id(id).ok_or_else(|| format!("no preset {id:?}"))?;
-            let s = parse_scenario(file).map_err(|e| e.to_string())?;
-            return compare_html(&s, other).map(Value::String);
-        }
-        if let Some((kind, file)) = body.split_once('\n')
-            && let Some(what) = kind.strip_prefix("remedy ")
-        {
-            let (id, applied) = match what.split_once(' ') {
-                Some((id, "applied")) => (id, true),
-                _ => (what, false),
-            };
-            let fix = Fix::from_id(id).ok_or_else(|| format!("no remedy {id:?}"))?;
-            let s = parse_scenario(file).map_err(|e| e.to_string())?;
-            let r = remedial(fix, applied, &s);
-            return Ok(json!({ "markdown": r.markdown, "html": r.html }));
-        }
-        let file = body;
-        let s = parse_scenario(file).map_err(|e| e.to_string())?;
-        let run = simulate(&s).map_err(|e| e.to_string())?;
-        let tips: Vec<Vec<String>> = tipping_points(&s)
-            .map_err(|e| e.to_string())?
-            .iter()
-            .map(|t| tipping_text(&s, t))
-            .collect();
-        let losses = losses_html(&s, &run, &round_losses(&s, &run));
-        let notes = match s.policy {
-            PolicyChoice::Preset(p) => preset_notes_html(p),
-            PolicyChoice::Custom(_) => String::new(),
-        };
-        Ok(json!({
-            "tips": tips,
-            "losses": losses,
-            "policy": [s.policy.id(), notes],
-            "misfit": window_misfit(&s, &run).unwrap_or_default(),
-            "rounds": crate::tables::rounds_html(&run),
-        }))
     })
+}
+
+/// [`Ask::Analysis`] of `s`: the reply [`Analysis::from_json`] reads.
+fn analysis(s: &Scenario) -> Result<Value, String> {
+    let run = simulate(s).map_err(|e| e.to_string())?;
+    let tips: Vec<Vec<String>> = tipping_points(s)
+        .map_err(|e| e.to_string())?
+        .iter()
+        .map(|t| tipping_text(s, t))
+        .collect();
+    let losses = losses_html(s, &run, &round_losses(s, &run));
+    let notes = match s.policy {
+        PolicyChoice::Preset(p) => preset_notes_html(p),
+        PolicyChoice::Custom(_) => String::new(),
+    };
+    Ok(json!({
+        "tips": tips,
+        "losses": losses,
+        "policy": [s.policy.id(), notes],
+        "misfit": window_misfit(s, &run).unwrap_or_default(),
+        "rounds": crate::tables::rounds_html(&run),
+    }))
 }
 
 /// A reply read back: its sequence number and the answer (or why there is
@@ -635,6 +694,39 @@ pub fn start(answer: fn(&str) -> String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_request_reads_back_as_written() {
+        let fix = Fix::from_id("codex_cli.restate_hook").unwrap();
+        for ask in [
+            Ask::Analysis,
+            Ask::Export {
+                export: Export::Svg { dark: true },
+                title: Some("a b; c".to_string()),
+            },
+            Ask::Export {
+                export: Export::Csv,
+                title: None,
+            },
+            Ask::Compare(Preset::GeminiCli),
+            Ask::Remedy { fix, applied: true },
+            Ask::Remedy {
+                fix,
+                applied: false,
+            },
+            Ask::Matrix {
+                row: Some(5),
+                current: Some(Preset::Cline),
+            },
+            Ask::Matrix {
+                row: None,
+                current: None,
+            },
+            Ask::Pack,
+        ] {
+            assert_eq!(Ask::read(&ask.line()), Ok(ask.clone()), "{}", ask.line());
+        }
+    }
 
     #[test]
     fn a_pack_request_comes_back_as_the_link_text_that_opens_the_scenario() {
@@ -809,9 +901,16 @@ mod tests {
 
     #[test]
     fn a_bad_request_is_an_error_reply_not_a_panic() {
-        let (seq, tips) = read_reply(&reply("3\n{not json")).unwrap();
+        let (seq, tips) = read_reply(&reply("3\nanalysis\n{not json")).unwrap();
         assert_eq!(seq, 3);
         assert!(tips.unwrap_err().contains("line 1"));
+        // A request the worker does not know is named, never taken for another.
+        let (_, e) = read_reply(&reply("4\n{not json\n{}")).unwrap();
+        assert_eq!(e.unwrap_err(), "the worker has no request \"{not json\"");
+        let (_, e) = read_reply(&reply("5\nremedy nowhere.at_all\n{}")).unwrap();
+        assert_eq!(e.unwrap_err(), "no remedy \"nowhere.at_all\"");
+        let (_, e) = read_reply(&reply("6\nanalysis")).unwrap();
+        assert_eq!(e.unwrap_err(), "the request names no scenario file");
         assert!(read_reply(&reply("garbage")).is_some());
         assert!(read_reply("not a reply").is_none());
     }
