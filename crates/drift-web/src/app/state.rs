@@ -1,9 +1,13 @@
 //! The page's reactive state: what is loaded, what was changed, and the
 //! simulation derived from it.
 //!
-//! The only writable state is [`AppState::source`], [`AppState::scenario`]
-//! and [`AppState::tab`]; the run, the chart and the story are memos over
-//! them. Effects only push state outward: to the URL and to localStorage.
+//! The writable state is what a link carries ([`AppState::source`],
+//! [`AppState::scenario`], [`AppState::tab`], [`AppState::compare`],
+//! [`AppState::fix`]) and the banner ([`AppState::notice`]); the run, the
+//! timelines' axis and the story are one memo over them ([`AppState::sim`]),
+//! and the compressed form of an imported scenario is kept beside them for
+//! its links ([`AppState::packed`]). Effects only push state outward: to
+//! the URL and to localStorage.
 
 use std::time::Duration;
 
