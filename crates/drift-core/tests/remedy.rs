@@ -359,6 +359,14 @@ fn each_remedy_as_markdown_carries_its_rules_word_for_word() {
                 for p in &text.pastes {
                     assert!(md.contains(p.text.trim_end()), "{id} {} {}", h.id(), r.id());
                 }
+                // Every remedy a harness offers cites where its settings are
+                // documented.
+                assert!(
+                    !text.sources.is_empty(),
+                    "{} {} cites nothing",
+                    h.id(),
+                    r.id()
+                );
                 for source in &text.sources {
                     assert!(md.contains(source), "{id} {} {}", h.id(), r.id());
                 }
