@@ -5,7 +5,7 @@ use std::io::{self, BufWriter, Write as _};
 
 use drift_core::{
     FactChange, Outcome, OutcomeCounts, PolicyChoice, Preset, Range, ResultJson, Run, SETTINGS,
-    Scenario, StandingChange, builtin, builtin_ids, explain, round_losses, simulate, thousands,
+    Scenario, StandingChange, builtin, builtin_ids, explain, round_losses, thousands,
 };
 
 /// Cuts `text` to `width` characters, ending in "…" when cut.
@@ -431,28 +431,17 @@ pub fn check(scenario: &Scenario, run: &Run) -> (String, bool) {
     (out, failed > 0)
 }
 
-/// Outcome counts for every scenario under every preset.
+/// Outcome counts for every scenario under every preset
+/// ([`drift_core::Matrix`]), as the terminal shows them.
 pub struct Matrix {
-    rows: Vec<(String, Vec<Result<OutcomeCounts, String>>)>,
+    matrix: drift_core::Matrix,
 }
 
 impl Matrix {
     pub fn compute(scenarios: &[Scenario]) -> Matrix {
-        let rows = scenarios
-            .iter()
-            .map(|scenario| {
-                let cells = Preset::ALL
-                    .iter()
-                    .map(|&preset| {
-                        let mut s = scenario.clone();
-                        s.policy = PolicyChoice::Preset(preset);
-                        simulate(&s).map(|r| r.counts()).map_err(|e| e.to_string())
-                    })
-                    .collect();
-                (scenario.id.clone(), cells)
-            })
-            .collect();
-        Matrix { rows }
+        Matrix {
+            matrix: drift_core::Matrix::of(scenarios),
+        }
     }
 
     pub fn text(&self) -> String {
@@ -462,9 +451,9 @@ impl Matrix {
             let _ = write!(out, " {:>11}", o.label());
         }
         out.push('\n');
-        for (id, cells) in &self.rows {
-            let _ = writeln!(out, "{id}");
-            for (preset, cell) in Preset::ALL.iter().zip(cells) {
+        for row in &self.matrix.rows {
+            let _ = writeln!(out, "{}", row.id);
+            for (preset, cell) in Preset::ALL.iter().zip(&row.cells) {
                 let _ = write!(out, "  {:<22}", preset.id());
                 match cell {
                     Ok(counts) => {
@@ -482,45 +471,9 @@ impl Matrix {
         out
     }
 
+    /// `compaction-drift/matrix@1`.
     pub fn json(&self) -> String {
-        let mut out =
-            String::from("{\n  \"format\": \"compaction-drift/matrix@1\",\n  \"presets\": [");
-        for (i, p) in Preset::ALL.iter().enumerate() {
-            let _ = write!(out, "{}\"{}\"", if i > 0 { ", " } else { "" }, p.id());
-        }
-        out.push_str("],\n  \"scenarios\": [");
-        for (r, (id, cells)) in self.rows.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}\n    {{\"id\": {}, \"cells\": [",
-                if r > 0 { "," } else { "" },
-                json_string(id)
-            );
-            for (c, (preset, cell)) in Preset::ALL.iter().zip(cells).enumerate() {
-                let _ = write!(
-                    out,
-                    "{}\n      {{\"policy\": \"{}\", ",
-                    if c > 0 { "," } else { "" },
-                    preset.id()
-                );
-                match cell {
-                    Ok(counts) => {
-                        out.push_str("\"counts\": {");
-                        for (k, (o, n)) in counts.iter().enumerate() {
-                            let _ =
-                                write!(out, "{}\"{}\": {n}", if k > 0 { ", " } else { "" }, o.id());
-                        }
-                        out.push_str("}}");
-                    }
-                    Err(e) => {
-                        let _ = write!(out, "\"error\": {}}}", json_string(e));
-                    }
-                }
-            }
-            out.push_str("\n    ]}");
-        }
-        out.push_str("\n  ]\n}\n");
-        out
+        self.matrix.to_json()
     }
 }
 
@@ -532,6 +485,7 @@ pub(crate) fn json_string(s: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use drift_core::simulate;
 
     /// Takes `room` bytes, then fails as a closed pipe does.
     struct Pipe {

@@ -26,6 +26,7 @@
 //! | a harness's remedy, modelled | [`apply_remedy`], [`remedied_scenario`], [`Remedied`], [`Remedy`], [`RemedyHarness`], [`rules_at_stake`] | `remedy` |
 //! | a remedy written out, to paste | [`remedy_text`], [`remedy_rules`], [`RemedyText`], [`RemedyRule`], [`RemedyPaste`], [`RemedyPaths`] | `remedy_text` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
+//! | every scenario under every preset (`matrix@1`) | [`Matrix`], [`MatrixRow`] | `matrix` |
 //!
 //! Read from a run: [`explain`] (why an action ended as it did, in one
 //! sentence), [`round_losses`] (round by round, which facts each round took
@@ -106,6 +107,7 @@ mod harness;
 mod ids;
 mod json;
 mod losses;
+mod matrix;
 mod policy;
 mod remedy;
 mod remedy_text;
@@ -124,6 +126,7 @@ pub use explain::{Cause, Explanation, explain, thousands, window_misfit};
 pub use grade::{ActionOutcome, Outcome, Reason};
 pub use harness::{Harness, HarnessField, HarnessOverrides};
 pub use losses::{FactChange, RoundLoss, StandingChange, round_losses};
+pub use matrix::{MATRIX_FORMAT, Matrix, MatrixRow};
 pub use policy::{Policy, PolicyChoice, Preset, PresetInfo, PresetNotes};
 pub use remedy::{
     CompactHook, HarnessProfile, Remedied, Remedy, RemedyError, RemedyHarness, apply_remedy,

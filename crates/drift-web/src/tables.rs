@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use drift_core::thousands;
 use drift_core::{ActionTipping, Lever, WindowTip};
-use drift_core::{Outcome, OutcomeCounts, Preset, Run, Scenario, explain};
+use drift_core::{MatrixRow, Outcome, Preset, Run, Scenario, explain};
 use drift_core::{Regime, RoundLoss, StandingChange};
 
 use crate::html::{escape, outcome_class};
@@ -57,17 +57,7 @@ pub fn rounds_html(run: &Run) -> String {
     out
 }
 
-/// One row of the matrix: a scenario's id and its counts under each of
-/// [`Preset::ALL`] (`None` where it does not run).
-#[derive(Clone, Debug, PartialEq)]
-pub struct MatrixRow {
-    /// The scenario's id.
-    pub id: String,
-    /// Counts per preset.
-    pub cells: Vec<Option<OutcomeCounts>>,
-}
-
-/// The matrix: per cell the actions that failed (ungoverned, misbound, not
+/// The matrix ([`drift_core::Matrix`]'s rows): per cell the actions that failed (ungoverned, misbound, not
 /// reached) out of all, as a button carrying `data-row` and `data-preset`
 /// for one delegated click handler. `current` outlines the cell in view.
 pub fn matrix_html(rows: &[MatrixRow], current: Option<(usize, Preset)>) -> String {
@@ -89,7 +79,7 @@ pub fn matrix_html(rows: &[MatrixRow], current: Option<(usize, Preset)>) -> Stri
         let _ = write!(out, "<tr><th scope=\"row\">{id}</th>");
         for (preset, cell) in Preset::ALL.iter().zip(&row.cells) {
             let (text, title, bad) = match cell {
-                Some(c) => {
+                Ok(c) => {
                     let failing = c.get(Outcome::Ungoverned)
                         + c.get(Outcome::Misbound)
                         + c.get(Outcome::NotReached);
@@ -104,7 +94,7 @@ pub fn matrix_html(rows: &[MatrixRow], current: Option<(usize, Preset)>) -> Stri
                         failing > 0,
                     )
                 }
-                None => (
+                Err(_) => (
                     "—".to_string(),
                     "does not run under this preset".to_string(),
                     false,
@@ -480,19 +470,9 @@ mod tests {
 
     #[test]
     fn the_matrix_outlines_the_current_cell_and_escapes_ids() {
-        let s = builtin("staging-migration").unwrap();
-        let cells = Preset::ALL
-            .iter()
-            .map(|&p| {
-                let mut s = s.clone();
-                s.policy = PolicyChoice::Preset(p);
-                simulate(&s).ok().map(|r| r.counts())
-            })
-            .collect();
-        let rows = [MatrixRow {
-            id: "<staging>".to_string(),
-            cells,
-        }];
+        let mut s = builtin("staging-migration").unwrap();
+        s.id = "<staging>".to_string();
+        let rows = [MatrixRow::of(&s)];
         let html = matrix_html(&rows, Some((0, Preset::UserVerbatim)));
         assert_eq!(html.matches("<button").count(), Preset::ALL.len());
         assert!(html.contains("<td class=\"current\"><button type=\"button\" data-row=\"0\" data-preset=\"user_verbatim\""));

@@ -28,7 +28,7 @@
 use drift_core::round_losses;
 use drift_core::tipping_points;
 use drift_core::{
-    Outcome, PolicyChoice, Preset, RemedyHarness, RemedyPaths, Scenario, apply_remedy,
+    MatrixRow, Outcome, PolicyChoice, Preset, RemedyHarness, RemedyPaths, Scenario, apply_remedy,
     parse_scenario, remedy_rules, remedy_text, result_to_json, scenario_to_json, simulate,
     window_misfit,
 };
@@ -41,7 +41,7 @@ use crate::html::escape;
 use crate::imported::{Compactions, Guesses};
 use crate::page::Fix;
 use crate::story::policy_name;
-use crate::tables::{MatrixRow, matrix_html};
+use crate::tables::matrix_html;
 use crate::tables::{losses_html, tipping_text};
 
 /// What a worker says once it listens: requests sent before are lost.
@@ -326,20 +326,10 @@ pub fn matrix_markup(row: Option<usize>, current: Option<Preset>, scenario: &Sce
     let builtins = drift_core::builtin_ids().count();
     let rows: Vec<MatrixRow> = (0..=builtins)
         .filter_map(|r| {
-            let s = if Some(r) == row {
-                scenario.clone()
-            } else {
-                drift_core::builtin(drift_core::builtin_ids().nth(r)?)?
-            };
-            let cells = Preset::ALL
-                .iter()
-                .map(|&p| {
-                    let mut s = s.clone();
-                    s.policy = PolicyChoice::Preset(p);
-                    simulate(&s).ok().map(|run| run.counts())
-                })
-                .collect();
-            Some(MatrixRow { id: s.id, cells })
+            if Some(r) == row {
+                return Some(MatrixRow::of(scenario));
+            }
+            drift_core::builtin(drift_core::builtin_ids().nth(r)?).map(|s| MatrixRow::of(&s))
         })
         .collect();
     matrix_html(&rows, row.zip(current))
