@@ -53,8 +53,8 @@ use alloc::vec::Vec;
 use drift_core::Kind;
 
 use crate::audit::{
-    CompactionAudit, Fate, IdChange, MAX_SENTENCE_BYTES, MessageField, SessionAudit, Weakening,
-    normal,
+    CompactionAudit, Fate, IdChange, MAX_SENTENCE_BYTES, MessageField, SessionAudit, SessionRule,
+    Weakening, normal,
 };
 use crate::entail::scan::{Span, sentences};
 use crate::rules::Authority;
@@ -242,46 +242,26 @@ pub fn losses_with(
         if !r.rule.fate.is_loss() || !restated_kind(r.rule.kind) || !asked {
             continue;
         }
-        out.push(Loss {
-            what: LossKind::Rule {
-                fate: r.rule.fate,
-                weakening: r.rule.evidence.and_then(|e| e.weakening),
-                kind: r.rule.kind,
-            },
-            authority: r.authority,
-            text: transcript
-                .messages
-                .get(r.rule.before.message)
-                .and_then(|m| sentence_of(&m.text, r.rule.before.span))
-                .unwrap_or(&r.rule.text)
-                .to_string(),
-            message: r.rule.before.message,
-            record: r.record,
-        });
+        let what = LossKind::Rule {
+            fate: r.rule.fate,
+            weakening: r.rule.evidence.and_then(|e| e.weakening),
+            kind: r.rule.kind,
+        };
+        out.push(rule_loss(transcript, r, what));
     }
     for r in &compaction.unjudged {
         let asked = r.authority.trusted() || tool_policy;
         if !restated_kind(r.rule.kind) || !asked {
             continue;
         }
-        out.push(Loss {
-            what: LossKind::Unverified {
-                kind: r.rule.kind,
-                why: compaction
-                    .unreadable
-                    .clone()
-                    .unwrap_or_else(|| "its summary cannot be read".to_string()),
-            },
-            authority: r.authority,
-            text: transcript
-                .messages
-                .get(r.rule.before.message)
-                .and_then(|m| sentence_of(&m.text, r.rule.before.span))
-                .unwrap_or(&r.rule.text)
-                .to_string(),
-            message: r.rule.before.message,
-            record: r.record,
-        });
+        let what = LossKind::Unverified {
+            kind: r.rule.kind,
+            why: compaction
+                .unreadable
+                .clone()
+                .unwrap_or_else(|| "its summary cannot be read".to_string()),
+        };
+        out.push(rule_loss(transcript, r, what));
     }
     for c in &compaction.changed_ids {
         if !matches!(c.change, IdChange::Swapped | IdChange::Merged) {
@@ -313,6 +293,23 @@ pub fn losses_with(
         });
     }
     order(out)
+}
+
+/// Rule `r` of a compaction's audit as a loss of kind `what`: its
+/// sentence as the log states it, who gave it and where.
+fn rule_loss(transcript: &Transcript, r: &SessionRule, what: LossKind) -> Loss {
+    Loss {
+        what,
+        authority: r.authority,
+        text: transcript
+            .messages
+            .get(r.rule.before.message)
+            .and_then(|m| sentence_of(&m.text, r.rule.before.span))
+            .unwrap_or(&r.rule.text)
+            .to_string(),
+        message: r.rule.before.message,
+        record: r.record,
+    }
 }
 
 /// Sorts by risk, then by place, and keeps each text once (its riskiest).
