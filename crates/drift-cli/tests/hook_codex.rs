@@ -6,13 +6,11 @@
 //! `.codex/hooks.json` in a temporary directory.
 
 mod support;
-use support::{TempDir, assert_contains, drift_in, json};
+use support::{
+    TempDir, assert_contains, drift_in, formats, hook_context, json, quiet_hook_failure,
+};
 
 use std::path::{Path, PathBuf};
-
-fn formats() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../drift-session/tests/transcripts/formats")
-}
 
 fn real_logs() -> Option<PathBuf> {
     let dir = std::env::var_os("DRIFT_REAL_LOGS").map_or_else(
@@ -41,40 +39,6 @@ fn hook(args: &[&str], stdin: &str) -> support::Output {
     let mut all = vec!["hook", "codex"];
     all.extend_from_slice(args);
     drift_in(&all, stdin.as_bytes(), &formats(), &[])
-}
-
-/// The additionalContext of an answer, after checking it is what Codex's
-/// output parser accepts: one JSON object whose only key is
-/// `hookSpecificOutput`, holding only `hookEventName` (`SessionStart`) and
-/// `additionalContext`, within what Codex passes on whole.
-fn context(out: &support::Output) -> String {
-    assert_eq!(out.code, 0, "{}", out.stderr);
-    assert_eq!(out.stderr, "");
-    assert_eq!(out.stdout.lines().count(), 1, "one JSON object");
-    let v = json(&out.stdout);
-    let keys: Vec<&String> = v.as_object().expect("an object").keys().collect();
-    assert_eq!(keys, ["hookSpecificOutput"], "{v}");
-    let specific = v["hookSpecificOutput"].as_object().expect("an object");
-    let mut inner: Vec<&String> = specific.keys().collect();
-    inner.sort();
-    assert_eq!(inner, ["additionalContext", "hookEventName"], "{v}");
-    assert_eq!(specific["hookEventName"], "SessionStart");
-    let text = specific["additionalContext"]
-        .as_str()
-        .expect("a string")
-        .to_string();
-    assert!(text.chars().count() <= 10_000, "{} characters", text.len());
-    text
-}
-
-fn quiet_failure(out: &support::Output, names: &[&str]) {
-    assert_eq!(out.code, 0, "a hook never exits otherwise: {}", out.stderr);
-    assert_eq!(out.stdout, "");
-    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
-    assert!(out.stderr.starts_with("drift hook: "), "{}", out.stderr);
-    for n in names {
-        assert!(out.stderr.contains(n), "{n:?} not in {}", out.stderr);
-    }
 }
 
 /// The remote-compaction fixture, with the user's second message left out
@@ -113,7 +77,7 @@ fn an_encrypted_compaction_restates_what_it_may_have_lost() {
     let dir = TempDir::new("codex-remote");
     let log = remote_without_the_kept_ok(dir.path());
     let out = hook(&[], &input(log.display().to_string().into(), "compact"));
-    let text = context(&out);
+    let text = hook_context(&out);
     assert_contains(
         &text,
         "nobody can read what its summary kept (the summary is encrypted), so it may have lost the 1 rule stated earlier",
@@ -133,7 +97,7 @@ fn a_local_compaction_restates_only_what_it_lost() {
     let out = hook(&[], &input(log.display().to_string().into(), "compact"));
     assert_eq!(out.code, 0, "{}", out.stderr);
     if !out.stdout.is_empty() {
-        let text = context(&out);
+        let text = hook_context(&out);
         assert!(!text.contains("[unknown"), "{text}");
     }
 }
@@ -150,21 +114,21 @@ fn other_sources_and_events_print_nothing_and_fail_open() {
     }
     // Codex sends a null transcript_path when it keeps no log.
     let out = hook(&[], &input(serde_json::Value::Null, "compact"));
-    quiet_failure(&out, &["transcript_path", "Codex CLI"]);
+    quiet_hook_failure(&out, &["transcript_path", "Codex CLI"]);
     // Registered for PreCompact by mistake.
     let pre = serde_json::json!({
         "session_id": "s", "turn_id": "t", "transcript_path": null, "cwd": "/",
         "hook_event_name": "PreCompact", "model": "m", "trigger": "auto",
     });
     let out = hook(&[], &pre.to_string());
-    quiet_failure(
+    quiet_hook_failure(
         &out,
         &["PreCompact", "drift hook codex is a SessionStart hook"],
     );
     let out = hook(&[], "{ not json");
-    quiet_failure(&out, &["Codex CLI hook"]);
+    quiet_hook_failure(&out, &["Codex CLI hook"]);
     let out = hook(&["--max-tokens", "zero"], "");
-    quiet_failure(&out, &["--max-tokens"]);
+    quiet_hook_failure(&out, &["--max-tokens"]);
 }
 
 /// Every real Codex log that compacts: the hook answers as Codex accepts,
@@ -194,7 +158,7 @@ fn on_real_codex_logs_it_answers_as_codex_accepts() {
         assert_eq!(out.code, 0, "{name}: {}", out.stderr);
         assert_eq!(out.stderr, "", "{name}");
         if !out.stdout.is_empty() {
-            let text = context(&out);
+            let text = hook_context(&out);
             assert!(
                 !text.contains("what a tool printed"),
                 "{name}: a tool's output restated as a rule: {text}"
@@ -205,7 +169,7 @@ fn on_real_codex_logs_it_answers_as_codex_accepts() {
         if out.stdout.is_empty() {
             continue;
         }
-        let text = context(&out);
+        let text = hook_context(&out);
         for block in text.split("\n\n[").skip(1) {
             let mut lines = block.lines();
             let (Some(who), Some(rule)) = (lines.next(), lines.next()) else {
@@ -289,5 +253,5 @@ fn hook_help_is_the_hooks_own() {
         assert_contains(&out.stdout, "PreCompact and PostCompact");
     }
     let out = drift_in(&["hook", "gemini"], b"", &formats(), &[]);
-    quiet_failure(&out, &["no hook for \"gemini\"", "claude-code and codex"]);
+    quiet_hook_failure(&out, &["no hook for \"gemini\"", "claude-code and codex"]);
 }

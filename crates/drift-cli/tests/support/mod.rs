@@ -154,3 +154,46 @@ pub fn fails_with_code_2_each(cases: &[(&[&str], &[&str])]) {
 pub fn json(text: &str) -> Value {
     serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
 }
+
+/// The session logs of every format drift-session's tests read.
+pub fn formats() -> std::path::PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../drift-session/tests/transcripts/formats")
+}
+
+/// The additionalContext of a SessionStart hook's answer, after checking
+/// it is what Claude Code and Codex both accept: exit 0, nothing on
+/// stderr, one JSON object (and a newline) whose only key is
+/// `hookSpecificOutput`, holding only `hookEventName` (`SessionStart`) and
+/// `additionalContext`, within the 10,000 characters either passes on whole.
+pub fn hook_context(out: &Output) -> String {
+    assert_eq!(out.code, 0, "{}", out.stderr);
+    assert_eq!(out.stderr, "");
+    assert!(out.stdout.ends_with('\n'));
+    assert_eq!(out.stdout.lines().count(), 1, "one JSON object");
+    let v = json(&out.stdout);
+    let keys: Vec<&String> = v.as_object().expect("an object").keys().collect();
+    assert_eq!(keys, ["hookSpecificOutput"], "{v}");
+    let specific = v["hookSpecificOutput"].as_object().expect("an object");
+    let mut inner: Vec<&String> = specific.keys().collect();
+    inner.sort();
+    assert_eq!(inner, ["additionalContext", "hookEventName"], "{v}");
+    assert_eq!(specific["hookEventName"], "SessionStart");
+    let text = specific["additionalContext"]
+        .as_str()
+        .expect("additionalContext is a string")
+        .to_string();
+    assert!(text.chars().count() <= 10_000, "{} characters", text.len());
+    text
+}
+
+/// A hook that failed quietly: nothing on stdout, exit 0, one line on
+/// stderr naming `names`.
+pub fn quiet_hook_failure(out: &Output, names: &[&str]) {
+    assert_eq!(out.code, 0, "a hook never exits otherwise: {}", out.stderr);
+    assert_eq!(out.stdout, "");
+    assert_eq!(out.stderr.lines().count(), 1, "{}", out.stderr);
+    assert!(out.stderr.starts_with("drift hook: "), "{}", out.stderr);
+    for n in names {
+        assert!(out.stderr.contains(n), "{n:?} not in {}", out.stderr);
+    }
+}
