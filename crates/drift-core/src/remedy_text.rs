@@ -154,18 +154,24 @@ impl CompactHook {
 
 const SECTION: &str = "## Rules that hold for the whole session\n\nThese stand until the operator changes them, whatever a summary of earlier work says.\n\n";
 
-/// A section of rules for an instruction file the harness sends with every
-/// request.
-fn instructions_file(remedy: Remedy, file: &str, rules: &[RemedyRule]) -> RemedyText {
+/// The section of `rules` to paste into the instruction file `file`.
+fn section(file: &str, rules: &[RemedyRule]) -> RemedyPaste {
+    RemedyPaste {
+        file: file.to_string(),
+        language: "markdown",
+        text: format!("{SECTION}{}", bullets(rules)),
+    }
+}
+
+/// The section for the instructions the harness sends with every request,
+/// for a pairing no harness's own words cover.
+fn any_instructions(remedy: Remedy, rules: &[RemedyRule]) -> RemedyText {
     RemedyText {
         remedy,
-        title: format!("the rules in {file}"),
-        intro: format!("Add this section to {file}, which the harness sends with every request:"),
-        pastes: vec![RemedyPaste {
-            file: file.to_string(),
-            language: "markdown",
-            text: format!("{SECTION}{}", bullets(rules)),
-        }],
+        title: "the rules in the instructions file".to_string(),
+        intro: "Add this section to the instructions the harness sends with every request:"
+            .to_string(),
+        pastes: vec![section("AGENTS.md", rules)],
         sources: vec![],
         caveats: vec![],
     }
@@ -271,7 +277,7 @@ pub fn remedy_text(
     match (h, remedy) {
         (_, Remedy::RestateHook) => {
             let Some(hook) = h.hook() else {
-                return instructions_file(remedy, "AGENTS.md", rules);
+                return any_instructions(remedy, rules);
             };
             restate_hook(h, hook, remedy, paths)
         }
@@ -279,11 +285,7 @@ pub fn remedy_text(
             remedy,
             title: "the rules in the project-root CLAUDE.md".to_string(),
             intro: "Claude Code re-reads the project-root CLAUDE.md from disk after every compaction and puts it back into the context; a rule stated only in the conversation is at the summary's mercy. Add this section to ./CLAUDE.md (or to an unscoped file in .claude/rules/):".to_string(),
-            pastes: vec![RemedyPaste {
-                file: "CLAUDE.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section("CLAUDE.md", rules)],
             sources: vec![
                 "code.claude.com/docs/en/memory (instructions lost after /compact: project-root CLAUDE.md is re-read from disk)",
                 "code.claude.com/docs/en/context-window (what survives compaction)",
@@ -351,11 +353,7 @@ pub fn remedy_text(
             remedy,
             title: "the rules in GEMINI.md".to_string(),
             intro: "Gemini CLI loads GEMINI.md (~/.gemini/GEMINI.md into the system instruction; the project's, from the working directory up, into the session context) and puts it back after every compression, outside the history it summarises. Add this section to the project's GEMINI.md (run /memory refresh in a session that is already open):".to_string(),
-            pastes: vec![RemedyPaste {
-                file: "GEMINI.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section("GEMINI.md", rules)],
             sources: vec![
                 "google-gemini/gemini-cli packages/core/src/utils/environmentContext.ts (memory in the session context)",
                 "google-gemini/gemini-cli packages/core/src/core/client.ts (the context rebuilt after compression)",
@@ -367,11 +365,7 @@ pub fn remedy_text(
             remedy,
             title: "the rules in .roo/rules".to_string(),
             intro: "Roo Code reads the files in .roo/rules/ (and AGENTS.md) into the system prompt of every request; condensing summarises the conversation, never the system prompt. Save this as .roo/rules/compaction-drift.md:".to_string(),
-            pastes: vec![RemedyPaste {
-                file: ".roo/rules/compaction-drift.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section(".roo/rules/compaction-drift.md", rules)],
             sources: vec![
                 "RooCodeInc/Roo-Code src/core/prompts/sections/custom-instructions.ts (.roo/rules and AGENTS.md in the system prompt)",
             ],
@@ -381,11 +375,7 @@ pub fn remedy_text(
             remedy,
             title: "the rules in .clinerules".to_string(),
             intro: "Cline composes the files in .clinerules/ into the system prompt, which its compaction leaves alone. Save this as .clinerules/compaction-drift.md:".to_string(),
-            pastes: vec![RemedyPaste {
-                file: ".clinerules/compaction-drift.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section(".clinerules/compaction-drift.md", rules)],
             sources: vec![
                 "cline/cline docs (Cline Rules: .clinerules/ in the system prompt)",
                 "cline/cline sdk/packages/core/src/extensions/context/compaction-shared.ts (what compaction summarises)",
@@ -396,11 +386,7 @@ pub fn remedy_text(
             remedy,
             title: "the rules in AGENTS.md".to_string(),
             intro: "Codex loads AGENTS.md (from ~/.codex and from the project root down to the working directory) into the session's initial context and puts that context back after compaction. Add this section to the project's AGENTS.md (or the same text as developer_instructions in ~/.codex/config.toml):".to_string(),
-            pastes: vec![RemedyPaste {
-                file: "AGENTS.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section("AGENTS.md", rules)],
             sources: vec![
                 "openai/codex codex-rs/core/src/agents_md.rs (where AGENTS.md is found)",
                 "openai/codex codex-rs/core/src/compact.rs (the initial context is injected again after compaction)",
@@ -566,29 +552,13 @@ pub fn remedy_text(
             remedy,
             title: "the rules in AGENTS.md".to_string(),
             intro: "opencode sends the AGENTS.md files (global, then from the workspace up to the project root) as instructions with every request, apart from the history it compacts. Add this section to the project's AGENTS.md:".to_string(),
-            pastes: vec![RemedyPaste {
-                file: "AGENTS.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
+            pastes: vec![section("AGENTS.md", rules)],
             sources: vec!["opencode.ai/docs/instructions (AGENTS.md)"],
             caveats: vec![],
         },
         // Every harness's remedies are matched above; this is the same
         // section for any other pairing.
-        (_, Remedy::Instructions) => RemedyText {
-            remedy,
-            title: "the rules in the instructions file".to_string(),
-            intro: "Add this section to the instructions the harness sends with every request:"
-                .to_string(),
-            pastes: vec![RemedyPaste {
-                file: "AGENTS.md".to_string(),
-                language: "markdown",
-                text: format!("{SECTION}{}", bullets(rules)),
-            }],
-            sources: vec![],
-            caveats: vec![],
-        },
+        (_, Remedy::Instructions) => any_instructions(remedy, rules),
     }
 }
 
