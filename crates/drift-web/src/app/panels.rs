@@ -98,13 +98,7 @@ pub fn ActionsPanel() -> impl IntoView {
 #[component]
 pub fn RoundsPanel() -> impl IntoView {
     let tips = expect_context::<ReadSignal<Tips>>();
-    let html = move || {
-        tips.with(|t| match t {
-            Tips::Ready(a) | Tips::Pending(Some(a)) => a.rounds.clone(),
-            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
-            Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
-        })
-    };
+    let html = move || tips.with(|t| t.markup(|a| &a.rounds));
     view! { <div class="rounds" inner_html=html></div> }
 }
 
@@ -186,13 +180,7 @@ pub fn MatrixView() -> impl IntoView {
 #[component]
 pub fn LossesPanel() -> impl IntoView {
     let tips = expect_context::<ReadSignal<Tips>>();
-    let html = move || {
-        tips.with(|t| match t {
-            Tips::Ready(a) | Tips::Pending(Some(a)) => a.losses.clone(),
-            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
-            Tips::Unavailable(why) => format!("<p class=\"note\">Unavailable: {}</p>", escape(why)),
-        })
-    };
+    let html = move || tips.with(|t| t.markup(|a| &a.losses));
     view! {
         <section class="round-by-round" aria-labelledby="losses-heading">
             <h2 id="losses-heading">"Round by round"</h2>

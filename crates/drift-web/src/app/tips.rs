@@ -7,6 +7,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use super::workers::{ANALYSIS, Answer, Worker};
+use crate::html::escape;
 use crate::worker::{Analysis, request};
 
 /// How long settings must stay put before the worker is asked.
@@ -22,6 +23,21 @@ pub enum Tips {
     Ready(Analysis),
     /// The worker could not start or answer.
     Unavailable(String),
+}
+
+impl Tips {
+    /// The part of the analysis that `part` picks, as markup: the latest
+    /// answer (while a newer one is asked), an ellipsis before the first,
+    /// or why there is none.
+    pub fn markup(&self, part: impl Fn(&Analysis) -> &String) -> String {
+        match self {
+            Tips::Ready(a) | Tips::Pending(Some(a)) => part(a).clone(),
+            Tips::Pending(None) => "<p class=\"note\">…</p>".to_string(),
+            Tips::Unavailable(why) => {
+                format!("<p class=\"note\">Unavailable: {}</p>", escape(why))
+            }
+        }
+    }
 }
 
 /// Starts the worker and keeps its analysis of the current simulation.
