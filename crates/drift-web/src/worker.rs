@@ -323,15 +323,21 @@ pub fn matrix_request(
 /// The matrix's markup ([`crate::tables::matrix_html`]) for
 /// [`matrix_request`].
 pub fn matrix_markup(row: Option<usize>, current: Option<Preset>, scenario: &Scenario) -> String {
-    let builtins = drift_core::builtin_ids().count();
-    let rows: Vec<MatrixRow> = (0..=builtins)
-        .filter_map(|r| {
-            if Some(r) == row {
-                return Some(MatrixRow::of(scenario));
-            }
-            drift_core::builtin(drift_core::builtin_ids().nth(r)?).map(|s| MatrixRow::of(&s))
-        })
-        .collect();
+    // The built-ins never change: their rows are worked out once per
+    // worker, and each request runs only the scenario on screen.
+    static BUILT_INS: std::sync::OnceLock<Vec<MatrixRow>> = std::sync::OnceLock::new();
+    let built_ins = BUILT_INS.get_or_init(|| {
+        drift_core::builtin_ids()
+            .filter_map(drift_core::builtin)
+            .map(|s| MatrixRow::of(&s))
+            .collect()
+    });
+    let mut rows = built_ins.clone();
+    match row {
+        Some(r) if r < rows.len() => rows[r] = MatrixRow::of(scenario),
+        Some(_) => rows.push(MatrixRow::of(scenario)),
+        None => {}
+    }
     matrix_html(&rows, row.zip(current))
 }
 
