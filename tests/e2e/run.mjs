@@ -47,6 +47,13 @@ const outcomeOf = (page, action) =>
 
 const factRow = (page, fact) => page.locator(`.row[data-fact="${fact}"]`);
 
+/** How many actions the headline says run without their rules. */
+async function headlineCount(page) {
+  const m = /(\d+) of \d+ actions? runs? without/.exec(await page.locator('.summary').textContent());
+  assert.ok(m, 'the headline counts the actions that run without their rules');
+  return Number(m[1]);
+}
+
 /** Waits until `read()` resolves to something other than `before`. */
 async function changed(read, before, what) {
   for (let i = 0; i < 100; i++) {
@@ -334,11 +341,7 @@ test('"Fix it" writes the harness\'s remedy; applying it lowers the headline cou
   const { context, close } = await freshContext();
   try {
     const page = await open(context);
-    const count = async () => {
-      const m = /(\d+) of \d+ actions? runs? without/.exec(await page.locator('.summary').textContent());
-      assert.ok(m, 'the headline counts the actions that run without their rules');
-      return Number(m[1]);
-    };
+    const count = () => headlineCount(page);
     const before = await count();
     assert.ok(before > 0, `${before} actions run without their rules`);
     await page.click('#tab-fix');
@@ -385,11 +388,7 @@ test('"Fix it" applies the Codex hook under the Codex preset on screen, and says
     assert.equal(await page.locator('#policy').inputValue(), 'codex_cli');
     // What the preset approximates and its sources, written by the worker.
     await page.waitForFunction(() => document.querySelector('.policy-notes')?.textContent.includes('Source: openai/codex'));
-    const count = async () => {
-      const m = /(\d+) of \d+ actions? runs? without/.exec(await page.locator('.summary').textContent());
-      assert.ok(m, 'the headline counts the actions that run without their rules');
-      return Number(m[1]);
-    };
+    const count = () => headlineCount(page);
     const before = await count();
     await page.click('#tab-fix');
     // Codex's strongest remedy comes first: its SessionStart compact hook.
