@@ -378,22 +378,18 @@ pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, String
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     match scope {
         Scope::Project => std::env::current_dir()
-            .map(|d| d.join(hook.project_file))
+            .map(|d| d.join(hook.dir).join(hook.file))
             .map_err(|e| format!("cannot tell the current directory: {e}")),
         Scope::User => {
             if let Some(home) = hook.home_variable.and_then(var) {
-                return Ok(PathBuf::from(home).join(hook.user_file));
+                return Ok(PathBuf::from(home).join(hook.file));
             }
             var("HOME")
-                .map(|h| {
-                    PathBuf::from(h)
-                        .join(hook.default_home)
-                        .join(hook.user_file)
-                })
+                .map(|h| PathBuf::from(h).join(hook.dir).join(hook.file))
                 .ok_or_else(|| {
                     format!(
-                        "HOME is not set: cannot find ~/{}/{} (use --project)",
-                        hook.default_home, hook.user_file
+                        "HOME is not set: cannot find ~/{} (use --project)",
+                        hook.project_file()
                     )
                 })
         }
@@ -597,7 +593,7 @@ mod tests {
         for h in RemedyHarness::ALL {
             let Some(hook) = h.hook() else { continue };
             let command = hook.command_line("/bin/drift");
-            let m = merge(None, hook.project_file, &command, &hook).unwrap();
+            let m = merge(None, &hook.project_file(), &command, &hook).unwrap();
             assert_eq!(m.text, hook.registration("/bin/drift"), "{}", h.id());
         }
     }

@@ -81,16 +81,13 @@ pub struct CompactHook {
     pub event: &'static str,
     /// The matcher, compared with the input's `source`.
     pub matcher: &'static str,
-    /// The file that registers it in a project, relative to its root.
-    pub project_file: &'static str,
-    /// The file that registers it for the user: an environment variable
-    /// naming the harness's home, and the file under it; without the
-    /// variable, `default_home` under `$HOME`.
+    /// The harness's folder (`.claude`, `.codex`): in a project, at its
+    /// root; for the user, under `$HOME` unless `home_variable` names it.
+    pub dir: &'static str,
+    /// The file in that folder that registers the hook.
+    pub file: &'static str,
+    /// An environment variable that names the user's folder instead.
     pub home_variable: Option<&'static str>,
-    /// The harness's home under `$HOME` (`.claude`, `.codex`).
-    pub default_home: &'static str,
-    /// The file under that home.
-    pub user_file: &'static str,
     /// Seconds the registration gives the hook.
     pub timeout_seconds: u64,
     /// The most characters of context the harness passes on whole.
@@ -102,8 +99,6 @@ pub struct CompactHook {
 pub struct HarnessProfile {
     /// The harness.
     pub harness: RemedyHarness,
-    /// Its identifier: its preset's id.
-    pub id: &'static str,
     /// The presets that model it, the one remedies run under first.
     pub presets: &'static [Preset],
     /// Its remedies, the strongest first: what puts the rules back by
@@ -117,10 +112,9 @@ const CLAUDE_HOOK: CompactHook = CompactHook {
     command: "claude-code",
     event: "SessionStart",
     matcher: "compact",
-    project_file: ".claude/settings.json",
+    dir: ".claude",
+    file: "settings.json",
     home_variable: None,
-    default_home: ".claude",
-    user_file: "settings.json",
     timeout_seconds: 30,
     max_chars: 10_000,
 };
@@ -129,10 +123,9 @@ const CODEX_HOOK: CompactHook = CompactHook {
     command: "codex",
     event: "SessionStart",
     matcher: "compact",
-    project_file: ".codex/hooks.json",
+    dir: ".codex",
+    file: "hooks.json",
     home_variable: Some("CODEX_HOME"),
-    default_home: ".codex",
-    user_file: "hooks.json",
     timeout_seconds: 30,
     // Codex keeps a hook's output whole up to about 2,500 tokens (bytes / 4)
     // and shows the model a preview of anything longer.
@@ -142,14 +135,12 @@ const CODEX_HOOK: CompactHook = CompactHook {
 const PROFILES: [HarnessProfile; 11] = [
     HarnessProfile {
         harness: RemedyHarness::ClaudeCode,
-        id: "claude_code",
         presets: &[Preset::ClaudeCode, Preset::ClaudeCode1m],
         remedies: &[Remedy::RestateHook, Remedy::ClaudeMd],
         hook: Some(CLAUDE_HOOK),
     },
     HarnessProfile {
         harness: RemedyHarness::CodexCli,
-        id: "codex_cli",
         presets: &[Preset::CodexCli],
         remedies: &[
             Remedy::RestateHook,
@@ -160,63 +151,54 @@ const PROFILES: [HarnessProfile; 11] = [
     },
     HarnessProfile {
         harness: RemedyHarness::OpenaiCompact,
-        id: "openai_compact",
         presets: &[Preset::OpenaiCompact],
         remedies: &[Remedy::Instructions],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::OpenhandsSummarizing,
-        id: "openhands_summarizing",
         presets: &[Preset::OpenhandsSummarizing, Preset::OpenhandsSdk],
         remedies: &[Remedy::Instructions, Remedy::KeepFirst],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::OpenhandsMasking,
-        id: "openhands_masking",
         presets: &[Preset::OpenhandsMasking],
         remedies: &[Remedy::Instructions],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::LettaSliding,
-        id: "letta_sliding",
         presets: &[Preset::LettaSliding],
         remedies: &[Remedy::MemoryBlock],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::Deepagents,
-        id: "deepagents",
         presets: &[Preset::Deepagents],
         remedies: &[Remedy::Instructions],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::Opencode,
-        id: "opencode",
         presets: &[Preset::Opencode],
         remedies: &[Remedy::Instructions, Remedy::CompactingPlugin],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::GeminiCli,
-        id: "gemini_cli",
         presets: &[Preset::GeminiCli],
         remedies: &[Remedy::Instructions],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::RooCode,
-        id: "roo_code",
         presets: &[Preset::RooCode],
         remedies: &[Remedy::Instructions, Remedy::CompactPrompt],
         hook: None,
     },
     HarnessProfile {
         harness: RemedyHarness::Cline,
-        id: "cline",
         presets: &[Preset::Cline],
         remedies: &[Remedy::Instructions],
         hook: None,
@@ -251,7 +233,7 @@ impl RemedyHarness {
 
     /// The identifier: its preset's id.
     pub const fn id(self) -> &'static str {
-        self.profile().id
+        self.preset().id()
     }
 
     /// The name shown to people.

@@ -129,6 +129,21 @@ fn literals(rules: &[RemedyRule], indent: &str) -> String {
 }
 
 impl CompactHook {
+    /// The file that registers the hook in a project, from its root
+    /// (`.codex/hooks.json`).
+    pub fn project_file(&self) -> String {
+        format!("{}/{}", self.dir, self.file)
+    }
+
+    /// The user's file, as a person reads it: `~/.codex/hooks.json, or
+    /// $CODEX_HOME/hooks.json`.
+    pub fn user_file(&self) -> String {
+        match self.home_variable {
+            Some(var) => format!("~/{}, or ${var}/{}", self.project_file(), self.file),
+            None => format!("~/{}", self.project_file()),
+        }
+    }
+
     /// The command a harness runs: `DRIFT hook NAME`.
     pub fn command_line(&self, drift: &str) -> String {
         format!("{drift} hook {}", self.command)
@@ -188,13 +203,7 @@ fn restate_hook(
         "    drift hook {c} --install --project          (shows the change)\n    drift hook {c} --install --project --write  (makes it)",
         c = hook.command
     );
-    let user_file = match hook.home_variable {
-        Some(var) => format!(
-            "~/{}/{}, or ${var}/{}",
-            hook.default_home, hook.user_file, hook.user_file
-        ),
-        None => format!("~/{}/{}", hook.default_home, hook.user_file),
-    };
+    let user_file = hook.user_file();
     let budget = "Its budget is 1,500 tokens (--max-tokens N in the command): the riskiest losses come first, and a last line counts what was left out.".to_string();
     let reads = "It restates what the audit reads as a rule in the log's words, never a tool's output as a rule; `drift audit` on a session shows what it finds.".to_string();
     let (intro, sources, mut caveats) = if h == RemedyHarness::CodexCli {
@@ -232,7 +241,7 @@ fn restate_hook(
         title: "a SessionStart hook that restates what each compaction lost".to_string(),
         intro,
         pastes: vec![RemedyPaste {
-            file: hook.project_file.to_string(),
+            file: hook.project_file(),
             language: "json",
             text: hook.registration(&paths.drift),
         }],

@@ -302,6 +302,7 @@ fn harnesses_and_remedies_by_id() {
         for &p in h.profile().presets {
             assert_eq!(RemedyHarness::of_preset(p), Some(h));
         }
+        assert_eq!(h.profile().harness, h, "the table is indexed by the enum");
         assert_eq!(h.preset(), h.profile().presets[0]);
         assert_eq!(h.id(), h.preset().id());
         assert!(!h.remedies().is_empty());
