@@ -200,7 +200,7 @@ if (wanted('analysis')) {
   for (const id of scenarios) {
     const file = await readFile(new URL(`../../crates/drift-core/scenarios/${id}.json`, import.meta.url), 'utf8');
     const samples = await page.evaluate(async (file) => {
-      const worker = new Worker('drift-tipping_loader.js');
+      const worker = new Worker('drift-analysis_loader.js');
       await new Promise((ready) => { worker.onmessage = (e) => e.data === 'ready' && ready(); });
       const ask = (n) => new Promise((resolve) => {
         worker.onmessage = (e) => resolve(e.data);

@@ -832,7 +832,7 @@ test('without its workers the simulator says what is unavailable and a session l
     assert.match(await page.locator('.import-summary').textContent(), /^Read as plain text/);
     assert.deepEqual(errors, []);
     assert.equal(blocked.length, 2, blocked.join(' '));
-    assert.match(blocked[0], /\/drift-tipping_loader\.js\?v=[0-9a-f]+$/);
+    assert.match(blocked[0], /\/drift-analysis_loader\.js\?v=[0-9a-f]+$/);
     assert.match(blocked[1], /\/session\/drift-import_loader\.js\?v=[0-9a-f]+$/);
   } finally {
     await close();

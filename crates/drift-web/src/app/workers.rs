@@ -126,7 +126,7 @@ pub const GIVE_UP: u32 = 3;
 
 /// The simulator's analysis worker: what would flip each action, exports,
 /// the compare view's and Fix it's markup.
-pub const ANALYSIS: &str = "drift-tipping_loader.js";
+pub const ANALYSIS: &str = "drift-analysis_loader.js";
 
 /// A worker started when first needed and asked for the latest thing only:
 /// the one place that numbers requests and matches replies to them. It is
