@@ -22,8 +22,10 @@
 //!   compare view's report ([`compare_html`]), Fix it ([`Remedial`]), the
 //!   matrix ([`matrix_markup`]) and a scenario packed for links. The
 //!   `*_request` functions write each.
-//! - Import: [`import_request`] (the transcript) and [`import_reply`] (the
-//!   [`Guesses`]).
+//! - Import: [`import_request`] (the transcript), then
+//!   [`compactions_request`] (the compactions of the transcript it sent,
+//!   audited from the same reading), and [`import_reply`] (the [`Guesses`],
+//!   the [`Compactions`]).
 
 use drift_core::round_losses;
 use drift_core::tipping_points;
@@ -640,21 +642,50 @@ pub fn import_request(seq: u64, transcript: &str) -> String {
 const COMPACTIONS: &str = "drift:compactions";
 
 #[cfg(feature = "session")]
-/// The message asking the import worker for the compactions of
-/// `transcript`, audited rule by rule ([`crate::imported::Compactions`]).
-pub fn compactions_request(seq: u64, transcript: &str) -> String {
-    format!("{seq}\n{COMPACTIONS}\n{transcript}")
+std::thread_local! {
+    /// The transcript the import worker read last, with the number of the
+    /// request that sent it: its compactions are audited from this one
+    /// reading, so a log crosses to the worker, and is parsed, once.
+    static LAST_READ: core::cell::RefCell<Option<(u64, drift_session::Transcript)>> =
+        const { core::cell::RefCell::new(None) };
 }
 
 #[cfg(feature = "session")]
-/// The import worker's answer: the [`Guesses`] (see [`Guesses::to_json`]),
-/// or why the transcript could not be read, naming the line.
+/// The message asking the import worker to audit, rule by rule, the
+/// compactions of the transcript that import request `read` sent
+/// ([`crate::imported::Compactions`]). The transcript is not sent again.
+pub fn compactions_request(seq: u64, read: u64) -> String {
+    format!("{seq}\n{COMPACTIONS} {read}")
+}
+
+#[cfg(feature = "session")]
+/// The import worker's answer: to an import request the [`Guesses`] (see
+/// [`Guesses::to_json`]) or why the transcript could not be read, naming the
+/// line; to a compactions request the [`Compactions`] of the transcript
+/// that request names, or why it is no longer held (a later import replaced
+/// it, or its compactions were already audited).
 pub fn import_reply(message: &str) -> String {
+    let (seq, _) = split(message);
     answer(message, |text| match text.strip_prefix(COMPACTIONS) {
         Some(rest) => {
-            Compactions::read(rest.strip_prefix('\n').unwrap_or(rest)).map(|c| c.to_json())
+            let read = rest.trim().parse::<u64>().ok();
+            let held = LAST_READ.with_borrow_mut(|last| {
+                last.as_ref()
+                    .is_some_and(|(n, _)| Some(*n) == read)
+                    .then(|| last.take())
+                    .flatten()
+            });
+            match held {
+                Some((_, t)) => Ok(Compactions::of(&t).to_json()),
+                None => Err("The compactions could not be audited: the log is no longer held; load it again".to_string()),
+            }
         }
-        None => Guesses::read(text).map(|g| g.to_json()),
+        None => {
+            let t = crate::imported::read_log(text)?;
+            let guesses = Guesses::of_transcript(&t);
+            LAST_READ.with_borrow_mut(|last| *last = Some((seq, t)));
+            Ok(guesses.to_json())
+        }
     })
 }
 

@@ -211,6 +211,9 @@ fn ImportView() -> impl IntoView {
     // so that a long log's guesses do not wait for them; its answer is told
     // apart by its markup.
     let auditing = StoredValue::new(false);
+    // The import request whose transcript the worker holds: the audit asks
+    // for that reading's compactions instead of sending the log again.
+    let read_by = StoredValue::new(None::<u64>);
     let worker = Worker::new(WORKER, move |answer| {
         set_busy.set(None);
         if auditing.get_value() {
@@ -242,7 +245,9 @@ fn ImportView() -> impl IntoView {
         auditing.set_value(false);
         import.compactions.set(None);
         let size = text.len();
+        read_by.set_value(None);
         if let Some(n) = worker.ask(|n| import_request(n, &text)) {
+            read_by.set_value(Some(n));
             set_timeout(
                 move || {
                     if worker.waiting_for(n) {
@@ -259,16 +264,18 @@ fn ImportView() -> impl IntoView {
         {
             return;
         }
-        let text = source.get_value();
-        if worker.gone().is_some() {
+        let read = read_by.get_value().filter(|_| worker.gone().is_none());
+        let Some(read) = read else {
+            // Read on the page: the worker cannot run here.
+            let text = source.get_value();
             set_timeout(
                 move || import.compactions.set(Some(Compactions::read(&text))),
                 Duration::from_millis(30),
             );
             return;
-        }
+        };
         auditing.set_value(true);
-        worker.ask(|n| compactions_request(n, &text));
+        worker.ask(|n| compactions_request(n, read));
     });
     let load_text = move |name: String, text: String| {
         if let Some(el) = text_box.get() {

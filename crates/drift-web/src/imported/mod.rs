@@ -12,7 +12,7 @@ use drift_core::{Outcome, RoundState};
 use drift_session::{
     AfterPart, Authority, Beside, BesideRow, CompactionKind, Fate, Governance, ImportOptions,
     Imported, Lineage, LostRule, Measured, MeasuredRetention, Notice, SessionAudit, Step,
-    StepState, Transcript, audit_session, import_text, read_transcript, shorten,
+    StepState, Transcript, audit_session, import, read_transcript, shorten,
 };
 
 use crate::chart::{Axis, Chart, Marker, Row, Step as ChartStep};
@@ -69,25 +69,34 @@ pub struct Compactions {
     pub measured: Vec<Measured>,
 }
 
+/// Reads a session log in any format the importer reads, or says why it
+/// could not, naming the line.
+pub fn read_log(text: &str) -> Result<Transcript, String> {
+    read_transcript(text).map_err(|e| format!("The transcript could not be read: {e}"))
+}
+
 impl Compactions {
     /// Audits every compaction of `transcript`, or says why it could not be
     /// read, naming the line.
     pub fn read(transcript: &str) -> Result<Compactions, String> {
-        let t = read_transcript(transcript)
-            .map_err(|e| format!("The transcript could not be read: {e}"))?;
-        let audit = audit_session(&t);
+        read_log(transcript).map(|t| Compactions::of(&t))
+    }
+
+    /// Audits every compaction of a transcript already read.
+    pub fn of(t: &Transcript) -> Compactions {
+        let audit = audit_session(t);
         let mut measured = MeasuredRetention::default();
-        measured.add(&t, &audit);
-        let lineage = drift_session::lineage(&t, &audit);
-        Ok(Compactions {
+        measured.add(t, &audit);
+        let lineage = drift_session::lineage(t, &audit);
+        Compactions {
             html: format!(
                 "{}{}",
-                compactions_html(&audit, &t),
-                lineage_html(&t, &lineage)
+                compactions_html(&audit, t),
+                lineage_html(t, &lineage)
             ),
             retention: measured.retention(),
             measured: drift_session::measured(&lineage),
-        })
+        }
     }
 
     /// The wire form: `{"html", "retention": [[kind id, share], …],
@@ -639,9 +648,13 @@ impl Guesses {
     /// Reads `transcript` (any format the importer reads) with the default
     /// options, or says why it could not, naming the line.
     pub fn read(transcript: &str) -> Result<Guesses, String> {
-        import_text(transcript, &ImportOptions::default())
-            .map(|i| Guesses::of(&i))
-            .map_err(|e| format!("The transcript could not be read: {e}"))
+        read_log(transcript).map(|t| Guesses::of_transcript(&t))
+    }
+
+    /// The guesses of a transcript already read, imported with the default
+    /// options.
+    pub fn of_transcript(t: &Transcript) -> Guesses {
+        Guesses::of(&import(t, &ImportOptions::default()))
     }
 
     /// The guesses of an import, explained.

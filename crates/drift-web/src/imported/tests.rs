@@ -73,9 +73,28 @@ fn a_log_lists_its_compactions_and_the_retention_they_measure() {
     let broken = Compactions::read("{\"a\":1}\n{\"b\":2}\n").unwrap_err();
     assert!(broken.contains("not a transcript"), "{broken}");
     // Through the import worker's protocol.
-    let reply = crate::worker::import_reply(&crate::worker::compactions_request(4, log));
+    // Through the import worker's protocol: the compactions of the log an
+    // import request sent, from that one reading; asked again, or of a log
+    // a later import replaced, they are an error that says so.
+    use crate::worker::{compactions_request, import_reply, import_request};
+    let _ = import_reply(&import_request(3, log));
+    let reply = import_reply(&compactions_request(4, 3));
     let v: Value = serde_json::from_str(&reply).unwrap();
     assert_eq!(Compactions::from_json(&v["answer"]).unwrap(), c);
+    let again: Value = serde_json::from_str(&import_reply(&compactions_request(5, 3))).unwrap();
+    assert!(
+        again["error"].as_str().unwrap().contains("no longer held"),
+        "{again}"
+    );
+    let _ = import_reply(&import_request(6, log));
+    let _ = import_reply(&import_request(7, LOG));
+    let stale: Value = serde_json::from_str(&import_reply(&compactions_request(8, 6))).unwrap();
+    assert!(
+        stale["error"].as_str().unwrap().contains("no longer held"),
+        "{stale}"
+    );
+    let latest: Value = serde_json::from_str(&import_reply(&compactions_request(9, 7))).unwrap();
+    assert_eq!(Compactions::from_json(&latest["answer"]).unwrap(), plain);
 }
 
 #[test]
