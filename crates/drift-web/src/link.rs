@@ -35,7 +35,7 @@ use drift_core::{
     parse_scenario, scenario_to_json,
 };
 
-pub use crate::page::{DEFAULT_COMPARE, Fix, PageState, Source, Tab};
+pub use crate::page::{DEFAULT_COMPARE, Fix, PageState, ScenarioSource, Tab};
 
 /// The current link format.
 pub const VERSION: u32 = 1;
@@ -200,8 +200,8 @@ pub fn link_query<'a>(search: &'a str, hash: &'a str) -> &'a str {
 /// imported scenario compressed (`sz`).
 pub fn encode(state: &PageState) -> String {
     let packed = match &state.source {
-        Source::Imported(s) => Some(pack(s)),
-        Source::Builtin(_) => None,
+        ScenarioSource::Imported(s) => Some(pack(s)),
+        ScenarioSource::Builtin(_) => None,
     };
     encode_packed(state, packed.as_deref())
 }
@@ -214,11 +214,11 @@ pub fn encode_packed(state: &PageState, packed: Option<&str>) -> String {
     let mut q = Query::default();
     q.push("v", VERSION.to_string());
     let base = match &state.source {
-        Source::Builtin(id) => {
+        ScenarioSource::Builtin(id) => {
             q.push("s", id.clone());
             builtin(id)
         }
-        Source::Imported(s) => {
+        ScenarioSource::Imported(s) => {
             match packed {
                 Some(p) => q.push("sz", p.to_string()),
                 None => q.push("src", base64url::encode(minified(s).as_bytes())),
@@ -476,9 +476,9 @@ pub fn decode(query: &str) -> Result<Option<PageState>, LinkError> {
             if builtin(id).is_none() {
                 return Err(LinkError::UnknownScenario(id.to_string()));
             }
-            Source::Builtin(id.to_string())
+            ScenarioSource::Builtin(id.to_string())
         }
-        (None, Some(text)) => Source::Imported(Box::new(
+        (None, Some(text)) => ScenarioSource::Imported(Box::new(
             parse_scenario(&text).map_err(LinkError::BadScenario)?,
         )),
         (None, None) => PageState::default_state().source,

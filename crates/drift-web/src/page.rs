@@ -61,19 +61,19 @@ impl Tab {
 
 /// Where the scenario comes from.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Source {
+pub enum ScenarioSource {
     /// A built-in scenario, by id.
     Builtin(String),
     /// A file the user imported, carried whole.
     Imported(Box<Scenario>),
 }
 
-impl Source {
+impl ScenarioSource {
     /// The scenario as it was loaded, before any change in the page.
     pub fn scenario(&self) -> Option<Scenario> {
         match self {
-            Source::Builtin(id) => builtin(id),
-            Source::Imported(s) => Some(s.as_ref().clone()),
+            ScenarioSource::Builtin(id) => builtin(id),
+            ScenarioSource::Imported(s) => Some(s.as_ref().clone()),
         }
     }
 }
@@ -82,7 +82,7 @@ impl Source {
 #[derive(Clone, Debug, PartialEq)]
 pub struct PageState {
     /// The scenario as loaded.
-    pub source: Source,
+    pub source: ScenarioSource,
     /// The scenario with every change made in the page.
     pub scenario: Scenario,
     /// The visible tab.
@@ -147,7 +147,7 @@ impl PageState {
             .unwrap_or("payments-incident");
         let scenario = builtin(id).unwrap_or_else(|| fallback_scenario(id));
         PageState {
-            source: Source::Builtin(id.to_string()),
+            source: ScenarioSource::Builtin(id.to_string()),
             scenario,
             tab: Tab::Timelines,
             compare: DEFAULT_COMPARE,

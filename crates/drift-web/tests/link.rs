@@ -7,14 +7,14 @@ use drift_core::{
     builtin, builtin_ids, parse_scenario, scenario_to_json,
 };
 use drift_web::link::{
-    DEFAULT_COMPARE, LONGEST_QUERY, LinkError, PageState, Source, Tab, base64url, decode, encode,
-    link_query, url_suffix,
+    DEFAULT_COMPARE, LONGEST_QUERY, LinkError, PageState, ScenarioSource, Tab, base64url, decode,
+    encode, link_query, url_suffix,
 };
 use proptest::prelude::*;
 
 fn base(id: &str) -> PageState {
     PageState {
-        source: Source::Builtin(id.to_string()),
+        source: ScenarioSource::Builtin(id.to_string()),
         scenario: builtin(id).unwrap(),
         tab: Tab::Timelines,
         compare: DEFAULT_COMPARE,
@@ -187,7 +187,7 @@ fn an_imported_scenario_travels_inside_the_link() {
     imported.id = "my-session".to_string();
     imported.title = "Mine, with \"quotes\" & ampersands".to_string();
     let state = PageState {
-        source: Source::Imported(Box::new(imported.clone())),
+        source: ScenarioSource::Imported(Box::new(imported.clone())),
         scenario: imported.clone(),
         tab: Tab::Rounds,
         compare: Preset::CodexCli,
@@ -226,8 +226,8 @@ fn an_imported_scenario_travels_inside_the_link() {
 
 fn long_file(state: &PageState) -> drift_core::Scenario {
     match &state.source {
-        Source::Imported(s) => s.as_ref().clone(),
-        Source::Builtin(id) => builtin(id).unwrap(),
+        ScenarioSource::Imported(s) => s.as_ref().clone(),
+        ScenarioSource::Builtin(id) => builtin(id).unwrap(),
     }
 }
 
@@ -243,7 +243,7 @@ fn a_long_state_travels_in_the_fragment_and_reads_back_from_it() {
         })
         .collect();
     let state = PageState {
-        source: Source::Imported(Box::new(long.clone())),
+        source: ScenarioSource::Imported(Box::new(long.clone())),
         scenario: long,
         tab: Tab::Timelines,
         compare: DEFAULT_COMPARE,

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 
 use super::state::AppState;
 use super::tips::Tips;
-use crate::page::Source;
+use crate::page::ScenarioSource;
 
 /// A labelled range input that acts while it is dragged.
 #[component]
@@ -168,12 +168,12 @@ fn percent(v: f64) -> String {
 pub fn ScenarioPicker() -> impl IntoView {
     let state = expect_context::<AppState>();
     let current = move || match state.source.get() {
-        Source::Builtin(id) => id,
-        Source::Imported(s) => format!("imported:{}", s.id),
+        ScenarioSource::Builtin(id) => id,
+        ScenarioSource::Imported(s) => format!("imported:{}", s.id),
     };
     let imported = move || match state.source.get() {
-        Source::Imported(s) => Some(*s),
-        Source::Builtin(_) => None,
+        ScenarioSource::Imported(s) => Some(*s),
+        ScenarioSource::Builtin(_) => None,
     };
     view! {
         <label class="picker">
@@ -184,7 +184,7 @@ pub fn ScenarioPicker() -> impl IntoView {
                 on:change=move |ev| {
                     let id = event_target_value(&ev);
                     if let Some(s) = builtin(&id) {
-                        state.load(Source::Builtin(id), s);
+                        state.load(ScenarioSource::Builtin(id), s);
                     }
                 }
             >

@@ -13,7 +13,7 @@ use super::dom::{
 use super::state::{AppState, Notice};
 use super::workers::{ANALYSIS, Answer, Worker};
 use crate::chart::Palette;
-use crate::link::Source;
+use crate::link::ScenarioSource;
 use crate::page::export_title;
 use crate::worker::{Export, export_request};
 
@@ -45,7 +45,10 @@ pub fn import(state: AppState, file: web_sys::File) {
         };
         match parse_scenario(&text) {
             Ok(scenario) => {
-                state.load(Source::Imported(Box::new(scenario.clone())), scenario);
+                state.load(
+                    ScenarioSource::Imported(Box::new(scenario.clone())),
+                    scenario,
+                );
                 state
                     .notice
                     .set(Some(Notice::info(format!("Loaded {name}."))));
@@ -106,7 +109,7 @@ pub fn Toolbar() -> impl IntoView {
     // An exported chart is titled with what it shows: the scenario, the
     // policy, the user's edits and the fix applied.
     let title = move |policy: &str| {
-        let base = state.source.with_untracked(Source::scenario);
+        let base = state.source.with_untracked(ScenarioSource::scenario);
         state
             .scenario
             .with_untracked(|s| export_title(base.as_ref(), s, policy, state.fix.get_untracked()))

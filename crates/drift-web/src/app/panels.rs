@@ -8,7 +8,7 @@ use super::state::AppState;
 use super::tips::Tips;
 use super::workers::{ANALYSIS, Answer, Worker};
 use crate::html::escape;
-use crate::link::{Source, Tab};
+use crate::link::{ScenarioSource, Tab};
 use crate::tables::{actions_html, headline_html};
 use crate::worker::matrix_request;
 use wasm_bindgen::JsCast;
@@ -103,10 +103,10 @@ pub fn RoundsPanel() -> impl IntoView {
 }
 
 /// The matrix row of `source`: its built-in's, or the last (imported).
-fn source_row(source: &Source) -> Option<usize> {
+fn source_row(source: &ScenarioSource) -> Option<usize> {
     match source {
-        Source::Builtin(id) => builtin_ids().position(|b| b == id),
-        Source::Imported(_) => Some(builtin_ids().count()),
+        ScenarioSource::Builtin(id) => builtin_ids().position(|b| b == id),
+        ScenarioSource::Imported(_) => Some(builtin_ids().count()),
     }
 }
 
@@ -167,7 +167,7 @@ pub fn MatrixView() -> impl IntoView {
             && state.source.with_untracked(source_row) != Some(row)
             && let Some(base) = builtin(id)
         {
-            state.load(Source::Builtin(id.to_string()), base);
+            state.load(ScenarioSource::Builtin(id.to_string()), base);
         }
         let _ = state.edit(|s| s.policy = PolicyChoice::Preset(preset));
         state.tab.set(Tab::Timelines);

@@ -16,7 +16,7 @@ use super::dom::{download, file_name, file_text, take_chosen_file};
 use super::workers::{Answer, Worker};
 use crate::html::escape;
 use crate::imported::{Compactions, Guesses};
-use crate::link::{self, PageState, Source, Tab};
+use crate::link::{self, PageState, ScenarioSource, Tab};
 use crate::story;
 use crate::tables::{actions_html, headline_html};
 use crate::worker::{compactions_request, import_request};
@@ -445,7 +445,7 @@ fn ImportResults(import: Import) -> impl IntoView {
             });
         }
         let state = PageState {
-            source: Source::Imported(Box::new(loaded)),
+            source: ScenarioSource::Imported(Box::new(loaded)),
             scenario: s,
             tab: Tab::Timelines,
             compare: link::DEFAULT_COMPARE,

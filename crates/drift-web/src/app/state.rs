@@ -17,7 +17,7 @@ use leptos::prelude::*;
 use super::storage::{self, Saved};
 use super::workers::{ANALYSIS, Answer, Worker};
 use crate::chart::Axis;
-use crate::link::{self, Fix, PageState, Source, Tab};
+use crate::link::{self, Fix, PageState, ScenarioSource, Tab};
 use crate::story::{self, Story};
 use crate::worker::pack_request;
 
@@ -102,7 +102,7 @@ impl Sim {
 #[derive(Clone, Copy, Debug)]
 pub struct AppState {
     /// Where the scenario was loaded from.
-    pub source: RwSignal<Source>,
+    pub source: RwSignal<ScenarioSource>,
     /// The scenario with every change made in the page.
     pub scenario: RwSignal<Scenario>,
     /// The visible tab.
@@ -139,7 +139,7 @@ impl AppState {
         reload_on_new_fragment();
         let (initial, notice, query) = initial_state();
         let packed = StoredValue::new(match (&initial.source, link::packed_in(&query)) {
-            (Source::Imported(s), Some(p)) => Some((s.as_ref().clone(), p)),
+            (ScenarioSource::Imported(s), Some(p)) => Some((s.as_ref().clone(), p)),
             _ => None,
         });
         let source = RwSignal::new(initial.source);
@@ -147,7 +147,8 @@ impl AppState {
         let packer = Worker::new(ANALYSIS, move |answer| {
             if let Answer::Done(Ok(serde_json::Value::String(p))) = answer
                 && let Some(s) = packing.get_value()
-                && source.with_untracked(|now| matches!(now, Source::Imported(i) if **i == s))
+                && source
+                    .with_untracked(|now| matches!(now, ScenarioSource::Imported(i) if **i == s))
             {
                 packed.set_value(Some((s, p)));
                 // The link now carries it compressed.
@@ -224,8 +225,8 @@ impl AppState {
     }
 
     /// Loads a scenario as the new starting point.
-    pub fn load(&self, source: Source, scenario: Scenario) {
-        if let Source::Imported(s) = &source
+    pub fn load(&self, source: ScenarioSource, scenario: Scenario) {
+        if let ScenarioSource::Imported(s) = &source
             && !self
                 .packed
                 .with_value(|p| p.as_ref().is_some_and(|(k, _)| k == s.as_ref()))
@@ -241,7 +242,7 @@ impl AppState {
 
     /// Back to the loaded scenario's own settings.
     pub fn reset(&self) {
-        if let Some(s) = self.source.with_untracked(Source::scenario) {
+        if let Some(s) = self.source.with_untracked(ScenarioSource::scenario) {
             self.scenario.set(s);
         }
         self.fix.set(None);
@@ -342,7 +343,9 @@ impl AppState {
     /// link that opened it had it, else uncompressed.
     pub fn query(&self, state: &PageState) -> String {
         let packed = self.packed.with_value(|p| match (p, &state.source) {
-            (Some((s, packed)), Source::Imported(now)) if s == now.as_ref() => Some(packed.clone()),
+            (Some((s, packed)), ScenarioSource::Imported(now)) if s == now.as_ref() => {
+                Some(packed.clone())
+            }
             _ => None,
         });
         link::encode_packed(state, packed.as_deref())
