@@ -136,8 +136,10 @@ pub use remedy_text::{
     RemedyPaste, RemedyPaths, RemedyRule, RemedyText, remedy_rules, remedy_text, unheard_hooks,
 };
 pub use round::{FactState, RoundState};
-pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate};
-pub use scenario::{Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens};
+pub use run::{OutcomeCounts, Regime, Round, Run, TimelineEntry, simulate, simulate_valid};
+pub use scenario::{
+    Action, Binds, Fact, MAX_TOKENS, MAX_TURNS, Resource, Scenario, TurnTokens, ValidScenario,
+};
 pub use schedule::ContextFill;
 pub use settings::{
     Control, Guard, Guards, ModelField, ModelParams, Range, SETTINGS, Setting, SettingInfo, Unit,

@@ -7,7 +7,7 @@ use crate::grade::{ActionOutcome, Grader, Outcome, Salience};
 use crate::harness::Harness;
 use crate::policy::Policy;
 use crate::round::{Context, Course, Decay, FactState, RoundState};
-use crate::scenario::{IndexedAction, Scenario};
+use crate::scenario::{Index, IndexedAction, Scenario, ValidScenario};
 use crate::schedule::{ContextFill, Schedule, TurnSizes};
 
 /// Whether a round's summary can still be trusted.
@@ -123,7 +123,28 @@ pub struct Run {
 /// assert_eq!(run.actions()[rollback].outcome, drift_core::Outcome::Ungoverned);
 /// ```
 pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
-    let index = scenario.index()?;
+    Ok(run(scenario, scenario.index()?))
+}
+
+/// Simulates a scenario validated already ([`Scenario::into_valid`]): what
+/// [`simulate`] does, without checking it again.
+///
+/// # Example
+///
+/// ```
+/// let scenario = drift_core::builtin("payments-incident").unwrap();
+/// let valid = scenario.clone().into_valid().unwrap();
+/// assert_eq!(
+///     drift_core::simulate_valid(&valid).actions(),
+///     drift_core::simulate(&scenario).unwrap().actions()
+/// );
+/// ```
+pub fn simulate_valid(scenario: &ValidScenario) -> Run {
+    run(scenario.scenario(), scenario.index().clone())
+}
+
+/// The run of `scenario`, whose ids `index` resolves.
+fn run(scenario: &Scenario, index: Index) -> Run {
     let harness = index.harness;
     let policy = index.policy;
     let sizes = TurnSizes::new(
@@ -224,7 +245,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
         })
         .collect();
 
-    Ok(Run {
+    Run {
         links: index.actions,
         policy_id: scenario.policy.id(),
         policy,
@@ -235,7 +256,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
         decay,
         actions,
         sizes,
-    })
+    }
 }
 
 impl Run {

@@ -4,6 +4,8 @@
 //! A [`Scenario`] is plain data with public fields, so a front end can edit a
 //! copy freely; [`Scenario::validate`] (run by [`crate::simulate`] too) checks
 //! every rule of §6 and reports the first violation as a [`ScenarioError`].
+//! [`Scenario::into_valid`] checks once and keeps the proof, a
+//! [`ValidScenario`], which [`crate::simulate_valid`] runs unchecked.
 //! Reading and writing the JSON format lives in the `wire` module.
 
 use alloc::string::{String, ToString};
@@ -48,6 +50,88 @@ pub struct Scenario {
     pub facts: Vec<Fact>,
     /// The consequential actions, in file order.
     pub actions: Vec<Action>,
+}
+
+/// A scenario that passed validation, with its ids resolved for the engine
+/// ([`Scenario::into_valid`]): whoever holds one need not validate it again,
+/// and [`crate::simulate_valid`] cannot fail. It reads as the [`Scenario`]
+/// it holds; changing that means taking it out ([`ValidScenario::into_inner`])
+/// and validating again.
+#[derive(Clone, Debug)]
+pub struct ValidScenario {
+    scenario: Scenario,
+    index: Index,
+}
+
+impl ValidScenario {
+    /// A session with nothing in it: no facts, no actions, 70 turns of
+    /// 1,500 tokens in a 32,000-token window under the default policy.
+    /// Valid by construction, for a front end that must show something
+    /// when what it was given cannot run.
+    pub fn empty(id: &str) -> ValidScenario {
+        let scenario = Scenario {
+            id: id.to_string(),
+            title: String::new(),
+            description: String::new(),
+            harness: Harness {
+                window_tokens: 32_000,
+                trigger_percent: 100,
+                system_tokens: 2_000,
+                tokens_per_turn: 1_500,
+                tail_turns: 6,
+                summary_tokens: 4_000,
+                turns: 70,
+                reserve_tokens: 0,
+                user_message_tokens: Harness::DEFAULT_USER_MESSAGE_TOKENS,
+            },
+            turn_tokens: Vec::new(),
+            policy: PolicyChoice::default(),
+            retention: Retention::default(),
+            guards: Guards::default(),
+            model: ModelParams::default(),
+            resources: Vec::new(),
+            facts: Vec::new(),
+            actions: Vec::new(),
+        };
+        let index = Index {
+            policy: scenario.effective_policy(),
+            harness: scenario.effective_harness(),
+            actions: Vec::new(),
+            governing: Vec::new(),
+        };
+        ValidScenario { scenario, index }
+    }
+
+    /// The scenario.
+    pub fn scenario(&self) -> &Scenario {
+        &self.scenario
+    }
+
+    /// The scenario, to change (and validate again).
+    pub fn into_inner(self) -> Scenario {
+        self.scenario
+    }
+
+    /// Its ids resolved for the engine.
+    pub(crate) fn index(&self) -> &Index {
+        &self.index
+    }
+}
+
+impl core::ops::Deref for ValidScenario {
+    type Target = Scenario;
+
+    fn deref(&self) -> &Scenario {
+        &self.scenario
+    }
+}
+
+/// Two valid scenarios are equal when the scenarios are: the index is
+/// worked out from the scenario.
+impl PartialEq for ValidScenario {
+    fn eq(&self, other: &ValidScenario) -> bool {
+        self.scenario == other.scenario
+    }
 }
 
 /// One turn's size.
@@ -148,6 +232,21 @@ impl Scenario {
     /// The first violation found, naming the field and the id or turn.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.index().map(|_| ())
+    }
+
+    /// Checks every rule of docs/MODEL.md §6 once and keeps the proof:
+    /// [`crate::simulate_valid`] runs the result without checking again.
+    ///
+    /// # Errors
+    ///
+    /// The first violation found, as [`Scenario::validate`] reports it
+    /// (validate a copy to keep the scenario whatever the answer).
+    pub fn into_valid(self) -> Result<ValidScenario, ScenarioError> {
+        let index = self.index()?;
+        Ok(ValidScenario {
+            scenario: self,
+            index,
+        })
     }
 
     /// Validates and resolves ids to indices for the engine.
@@ -332,7 +431,7 @@ impl Scenario {
 }
 
 /// A validated scenario's ids resolved to indices.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct Index {
     pub policy: Policy,
     pub harness: Harness,
@@ -341,7 +440,7 @@ pub(crate) struct Index {
     pub governing: Vec<bool>,
 }
 
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub(crate) struct IndexedAction {
     /// Governing facts, each once, in file order of first mention.
     pub governed_by: Vec<usize>,

@@ -160,6 +160,16 @@ proptest! {
     }
 
     /// Arbitrary text is an error, never a panic.
+    /// A scenario validated once runs as `simulate` runs it.
+    #[test]
+    fn a_validated_scenario_runs_as_simulate_runs_it(seed in any::<u64>()) {
+        let s = scenario(seed, Shape::ANY);
+        let run = support::simulated(&s)?;
+        let valid = s.clone().into_valid().map_err(|e| TestCaseError::fail(format!("{e}")))?;
+        prop_assert_eq!(valid.scenario(), &s);
+        prop_assert_eq!(result_to_json(&s, &drift_core::simulate_valid(&valid)), result_to_json(&s, &run));
+    }
+
     #[test]
     fn reading_arbitrary_text_never_panics(text in ".{0,200}") {
         let _ = parse_scenario(&text);
@@ -179,4 +189,6 @@ fn an_invalid_edit_is_an_error_not_a_panic() {
     s.policy = PolicyChoice::Preset(Preset::LettaSliding);
     s.harness.window_tokens = s.harness.system_tokens;
     assert!(simulate(&s).is_err());
+    // Validating once says what simulating says.
+    assert_eq!(s.clone().into_valid().err(), simulate(&s).err());
 }

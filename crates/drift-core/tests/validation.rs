@@ -1422,3 +1422,18 @@ fn of_two_mistakes_the_first_in_key_order_is_named() {
     );
     rejects_text(&text, &["retention.carve_out"]);
 }
+
+/// The empty scenario a front end falls back on is valid as built, and runs
+/// as `simulate` runs it.
+#[test]
+fn the_empty_scenario_is_valid() {
+    let empty = drift_core::ValidScenario::empty("nothing");
+    assert_eq!(empty.id, "nothing");
+    assert_eq!(empty.scenario().validate(), Ok(()));
+    let checked = empty.scenario().clone().into_valid().unwrap();
+    assert_eq!(checked, empty);
+    let run = drift_core::simulate_valid(&empty);
+    let simulated = drift_core::simulate(empty.scenario()).unwrap();
+    assert_eq!(run.rounds(), simulated.rounds());
+    assert_eq!(run.harness(), simulated.harness());
+}

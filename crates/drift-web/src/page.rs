@@ -3,7 +3,7 @@
 //! [`PageState`] is what the simulator shows and what a link carries; the
 //! codec that writes it into a link and reads it back is [`crate::link`].
 
-use drift_core::{Harness, PolicyChoice, Preset, Remedy, RemedyHarness, Scenario, builtin};
+use drift_core::{Preset, Remedy, RemedyHarness, Scenario, builtin};
 
 /// Which view the page shows.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -145,7 +145,8 @@ impl PageState {
         let id = drift_core::builtin_ids()
             .next()
             .unwrap_or("payments-incident");
-        let scenario = builtin(id).unwrap_or_else(|| fallback_scenario(id));
+        let scenario =
+            builtin(id).unwrap_or_else(|| drift_core::ValidScenario::empty(id).into_inner());
         PageState {
             source: ScenarioSource::Builtin(id.to_string()),
             scenario,
@@ -158,35 +159,6 @@ impl PageState {
 
 /// What the compare view sets against the current policy until asked otherwise.
 pub const DEFAULT_COMPARE: Preset = Preset::OpenaiCompact;
-
-/// A scenario with no facts, used only if a built-in failed to load (a bug
-/// the built-in tests catch), so the page never has nothing to show.
-fn fallback_scenario(id: &str) -> Scenario {
-    Scenario {
-        id: id.to_string(),
-        title: String::new(),
-        description: String::new(),
-        harness: Harness {
-            window_tokens: 32_000,
-            trigger_percent: 100,
-            system_tokens: 2_000,
-            tokens_per_turn: 1_500,
-            tail_turns: 6,
-            summary_tokens: 4_000,
-            turns: 70,
-            reserve_tokens: 0,
-            user_message_tokens: Harness::DEFAULT_USER_MESSAGE_TOKENS,
-        },
-        turn_tokens: Vec::new(),
-        policy: PolicyChoice::default(),
-        retention: Default::default(),
-        guards: Default::default(),
-        model: Default::default(),
-        resources: Vec::new(),
-        facts: Vec::new(),
-        actions: Vec::new(),
-    }
-}
 
 /// The title of an exported chart: the scenario, its policy, and what the
 /// user changed from `base` (the scenario as loaded): each setting moved,

@@ -157,7 +157,7 @@ pub fn Toolbar() -> impl IntoView {
     let export_json = move |_| export(Export::Json, "result", "json", "application/json");
     let export_csv = move |_| export(Export::Csv, "actions", "csv", "text/csv");
     let export_scenario = move |_| {
-        let json = state.scenario.with_untracked(scenario_to_json);
+        let json = state.scenario.with_untracked(|s| scenario_to_json(s));
         report(download(
             &names("scenario", "json"),
             "application/json",

@@ -11,7 +11,7 @@
 
 use std::time::Duration;
 
-use drift_core::{Run, Scenario, ScenarioError, simulate};
+use drift_core::{Run, Scenario, ScenarioError, ValidScenario, simulate, simulate_valid};
 use leptos::prelude::*;
 
 use super::storage::{self, Saved};
@@ -103,8 +103,10 @@ impl Sim {
 pub struct AppState {
     /// Where the scenario was loaded from.
     pub source: RwSignal<ScenarioSource>,
-    /// The scenario with every change made in the page.
-    pub scenario: RwSignal<Scenario>,
+    /// The scenario with every change made in the page, validated once
+    /// when it was set: only a valid scenario gets in ([`AppState::edit`],
+    /// [`AppState::load`]), and the run does not check it again.
+    pub scenario: RwSignal<ValidScenario>,
     /// The visible tab.
     pub tab: RwSignal<Tab>,
     /// The preset the compare view sets against the current policy.
@@ -126,9 +128,8 @@ pub struct AppState {
     /// scenario), even with equal values: inputs holding text of their own
     /// show the settings again.
     pub replaced: Trigger,
-    /// The simulation of the current settings. `scenario` only ever holds
-    /// validated settings (see [`AppState::edit`]), so this is an error only
-    /// if the engine and its validation disagree.
+    /// The simulation of the current settings; an error only when a fix
+    /// applied to them makes a scenario that cannot run.
     pub sim: Memo<Result<Sim, ScenarioError>>,
 }
 
@@ -155,18 +156,33 @@ impl AppState {
                 source.notify();
             }
         });
-        let scenario = RwSignal::new(initial.scenario);
+        let (scenario, notice) = match initial.scenario.into_valid() {
+            Ok(valid) => (valid, notice),
+            Err(e) => (
+                default_scenario(),
+                Some(Notice::problem(format!(
+                    "These settings could not run ({e}); showing the default view instead."
+                ))),
+            ),
+        };
+        let scenario = RwSignal::new(scenario);
         let tab = RwSignal::new(initial.tab);
         let compare = RwSignal::new(initial.compare);
         let fix = RwSignal::new(initial.fix);
         let notice = RwSignal::new(notice);
         let sim = Memo::new(move |previous: Option<&Result<Sim, ScenarioError>>| {
-            let mut current = scenario.get();
+            let current = scenario.get();
             // With a fix applied, the run is that of the scenario with it.
-            if let Some(with) = fix.get().and_then(|f| f.apply(&current)) {
-                current = with;
-            }
-            let run = simulate(&current)?;
+            let (current, run) = match fix.get().and_then(|f| f.apply(&current)) {
+                Some(with) => {
+                    let run = simulate(&with)?;
+                    (with, run)
+                }
+                None => {
+                    let run = simulate_valid(&current);
+                    (current.into_inner(), run)
+                }
+            };
             Ok(Sim::of(
                 current,
                 run,
@@ -194,7 +210,7 @@ impl AppState {
     pub fn page_state(&self) -> PageState {
         PageState {
             source: self.source.get(),
-            scenario: self.scenario.get(),
+            scenario: self.scenario.get().into_inner(),
             tab: self.tab.get(),
             compare: self.compare.get(),
             fix: self.fix.get(),
@@ -217,15 +233,24 @@ impl AppState {
     ///
     /// The engine's objection; the scenario is left as it was.
     pub fn edit(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), ScenarioError> {
-        let mut next = self.scenario.get_untracked();
+        let mut next = self.scenario.get_untracked().into_inner();
         change(&mut next);
-        next.validate()?;
-        self.scenario.set(next);
+        self.scenario.set(next.into_valid()?);
         Ok(())
     }
 
-    /// Loads a scenario as the new starting point.
+    /// Loads a scenario as the new starting point; one that cannot run is
+    /// named in the banner and the current one stays.
     pub fn load(&self, source: ScenarioSource, scenario: Scenario) {
+        let scenario = match scenario.into_valid() {
+            Ok(valid) => valid,
+            Err(e) => {
+                self.notice.set(Some(Notice::problem(format!(
+                    "That scenario cannot run: {e}"
+                ))));
+                return;
+            }
+        };
         if let ScenarioSource::Imported(s) = &source
             && !self
                 .packed
@@ -242,7 +267,11 @@ impl AppState {
 
     /// Back to the loaded scenario's own settings.
     pub fn reset(&self) {
-        if let Some(s) = self.source.with_untracked(ScenarioSource::scenario) {
+        if let Some(s) = self
+            .source
+            .with_untracked(ScenarioSource::scenario)
+            .and_then(|s| s.into_valid().ok())
+        {
             self.scenario.set(s);
         }
         self.fix.set(None);
@@ -291,6 +320,13 @@ fn reload_on_new_fragment() {
 
 /// The state to start from, why not the link's or the saved one when they
 /// do not read, and the query it came from.
+/// The default view's scenario, validated.
+fn default_scenario() -> ValidScenario {
+    let s = PageState::default_state().scenario;
+    let id = s.id.clone();
+    s.into_valid().unwrap_or_else(|_| ValidScenario::empty(&id))
+}
+
 fn initial_state() -> (PageState, Option<Notice>, String) {
     let location = window().location();
     let search = location.search().unwrap_or_default();
