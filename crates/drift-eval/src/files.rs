@@ -7,7 +7,9 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{env, format, fs};
 
+use crate::labels::Split;
 use crate::real::{self, Case};
+use crate::verdicts::{self, Item};
 
 /// The workspace root (this crate lives in `crates/drift-eval`).
 pub fn root() -> PathBuf {
@@ -63,4 +65,29 @@ pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>),
         labels.push((shown, text));
     }
     real::cases(labels, logs)
+}
+
+/// The verdict items of `split` (`dev` or `held_out`) in `dir`: every
+/// `dev*.txt` or `held-out*.txt` file, in order of name; none for `finder`.
+///
+/// # Errors
+///
+/// A message naming the directory or a file that cannot be read, or the
+/// first item of a file that does not parse.
+pub fn verdict_items(dir: &Path, split: Split) -> Result<Vec<Item>, String> {
+    let prefix = match split {
+        Split::Dev => "dev",
+        Split::HeldOut => "held-out",
+        Split::Finder => return Ok(Vec::new()),
+    };
+    let mut items = Vec::new();
+    for f in files(dir, &["txt"])?.iter().filter(|f| {
+        f.file_name()
+            .is_some_and(|n| n.to_string_lossy().starts_with(prefix))
+    }) {
+        let shown = f.display().to_string();
+        let text = fs::read_to_string(f).map_err(|e| format!("{shown}: {e}"))?;
+        items.append(&mut verdicts::parse(&shown, &text)?);
+    }
+    Ok(items)
 }

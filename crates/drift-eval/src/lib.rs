@@ -8,6 +8,11 @@
 //! class, for the `dev` split (tuned on) and the `held_out` one (measured
 //! once).
 //!
+//! The tables it measures are one section each of `eval/SCORES.md`, the
+//! file of every score table, which `cargo xtask eval --write-scores`
+//! writes ([`scores`], [`scores_file`]) and `tests/labels.rs` holds to what
+//! it measures.
+//!
 //! The crate is `no_std` + `alloc`: it scores what it is given. Reading
 //! the label files and the logs is [`files`]' work, behind the `std`
 //! feature (on by default, which the binary needs).
@@ -29,6 +34,9 @@ pub mod finder;
 pub mod labels;
 pub mod real;
 pub mod report;
+pub mod scores;
+#[cfg(feature = "std")]
+pub mod scores_file;
 pub mod text;
 pub mod verdicts;
 pub mod view;

@@ -1,4 +1,4 @@
-//! The scores as Markdown tables, for a terminal and for BENCHMARKS.md.
+//! The scores as Markdown tables, for a terminal and for `eval/SCORES.md`.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -105,7 +105,7 @@ pub fn real(s: &Scores, split: &str) -> String {
         );
     }
     if !s.confusion.is_empty() {
-        out.push_str("\nFates of the rules found (labelled → reported):\n\n| labelled | ");
+        out.push_str("\nFates of the rules found (labelled → reported):\n\n| labelled |");
         let reported = [
             Reported::Kept,
             Reported::Verbatim,
@@ -116,7 +116,7 @@ pub fn real(s: &Scores, split: &str) -> String {
             Reported::Unjudged,
         ];
         for r in reported {
-            let _ = write!(out, "{} | ", r.id());
+            let _ = write!(out, " {} |", r.id());
         }
         out.push_str("\n| --- |");
         out.push_str(&" ---: |".repeat(reported.len()));

@@ -24,7 +24,8 @@ usage: cargo xtask <command>
   serve    install what is missing, then serve the pages at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to make)
   eval     score the rule finder and the judge on every labelled set
-           (--split dev|held_out|finder|all, --misses; see docs/LABELLING.md)
+           (--split dev|held_out|finder|all, --misses; see docs/LABELLING.md;
+           --write-scores: write every score table into eval/SCORES.md)
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
@@ -203,6 +204,39 @@ fn dist(public_url: &str) -> Result {
     step("size of the release pages", tools::report_wasm_size)
 }
 
+/// `cargo xtask eval --write-scores`: every section of `eval/SCORES.md`,
+/// written by what measures it: drift-session's labelled tests with
+/// `DRIFT_WRITE_SCORES` set, then the evaluation binary (`args` are its
+/// own, `--write-scores` among them).
+fn write_scores(args: &[&str]) -> Result {
+    step(
+        "the labelled pairs' and the rule corpus's tables (drift-session's tests)",
+        || {
+            let mut cmd = cargo(&[
+                "test",
+                "--quiet",
+                "--locked",
+                "--package",
+                "drift-session",
+                "--test",
+                "labelled",
+                "--test",
+                "rules",
+                "--",
+                "eval_scores",
+            ]);
+            cmd.env("DRIFT_WRITE_SCORES", "1");
+            run(cmd)
+        },
+    )?;
+    step(
+        "the real logs' and the verdict sets' tables (drift-eval)",
+        || eval(args),
+    )?;
+    eprintln!("\neval/SCORES.md written: `git diff eval/SCORES.md` shows what changed");
+    Ok(())
+}
+
 /// `cargo xtask eval`: the evaluation binary, built for speed.
 fn eval(args: &[&str]) -> Result {
     let mut cmd = cargo(&[
@@ -231,6 +265,7 @@ fn main() -> ExitCode {
         ["test"] => test(),
         ["serve"] => serve(false),
         ["serve", "--dev"] => serve(true),
+        ["eval", rest @ ..] if rest.contains(&"--write-scores") => write_scores(rest),
         ["eval", rest @ ..] => eval(rest),
         ["dist"] => dist("/"),
         ["dist", "--public-url", url] => dist(url),

@@ -102,19 +102,9 @@
 //! `tests/rules.rs` recomputes both tables and fails when either changes.
 //!
 //! `rules.txt`, the development set (113 documents, 734 labelled items). The
-//! cue lists and exceptions were written while looking at it, so this is an
-//! in-sample figure:
-//!
-//! | source | rules labelled | found | correct | precision | recall | kind | form |
-//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-//! | chat | 147 | 148 | 147 | 0.99 | 1.00 | 1.00 | 0.99 |
-//! | system prompt | 59 | 59 | 59 | 1.00 | 1.00 | 1.00 | 1.00 |
-//! | AGENTS.md / CLAUDE.md | 39 | 39 | 39 | 1.00 | 1.00 | 1.00 | 1.00 |
-//! | tool output | 75 | 75 | 75 | 1.00 | 1.00 | 0.99 | 0.99 |
-//! | assistant | 8 | 8 | 8 | 1.00 | 1.00 | 1.00 | 1.00 |
-//! | compaction summary | 32 | 32 | 32 | 1.00 | 1.00 | 1.00 | 1.00 |
-//! | harness text | 11 | 11 | 11 | 1.00 | 1.00 | 1.00 | 1.00 |
-//! | **all** | 371 | 372 | 371 | 1.00 | 1.00 | 1.00 | 0.99 |
+//! cue lists and exceptions were written while looking at it, so its table
+//! is an in-sample figure. The tables of all three sets are in
+//! `eval/SCORES.md`, which `cargo xtask eval --write-scores` writes.
 //!
 //! Its one false rule is a task beside a rule ("Bump commerce-core's minor
 //! version, never the major": the bump is the task, only "never the major"
@@ -197,21 +187,11 @@
 //!   (`a""is,` is none); "Only propose changes under src/" is a scope;
 //!   "config-only" is one word, not "only".
 //!
-//! `held_out.txt` measured again after that second round:
-//!
-//! | source | rules labelled | found | correct | precision | recall | kind | form |
-//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-//! | chat | 55 | 52 | 52 | 1.00 | 0.95 | 0.94 | 0.88 |
-//! | system prompt | 25 | 21 | 21 | 1.00 | 0.84 | 0.86 | 0.76 |
-//! | AGENTS.md / CLAUDE.md | 19 | 19 | 19 | 1.00 | 1.00 | 0.79 | 0.74 |
-//! | tool output | 40 | 39 | 38 | 0.97 | 0.95 | 0.92 | 0.84 |
-//! | assistant | 2 | 2 | 2 | 1.00 | 1.00 | 0.50 | 0.00 |
-//! | compaction summary | 10 | 7 | 7 | 1.00 | 0.70 | 0.86 | 0.86 |
-//! | harness text | 6 | 6 | 6 | 1.00 | 1.00 | 0.83 | 0.83 |
-//! | **all** | 157 | 146 | 145 | 0.99 | 0.92 | 0.89 | 0.82 |
+//! `held_out.txt` was measured again after that second round (its table is
+//! in `eval/SCORES.md`).
 //!
 //! It is no longer fully unseen: its aggregate numbers were looked at after
-//! each round of tuning (not its sentences), so this table is an optimistic
+//! each round of tuning (not its sentences), so its table is an optimistic
 //! figure too. `held_out_2.txt`, written blind by someone else while this
 //! round was done and never read for it, is the final and honest measure.
 //!
@@ -221,18 +201,8 @@
 //! transcoding, rostering, open data, registrars, customs, prepress, lab
 //! instruments), measured once, after all tuning, and not tuned on since.
 //! Its sources use the readers' own ids (`project_file`, `hook_context`,
-//! `skill`), grouped here with the project files and the system prompt:
-//!
-//! | source | rules labelled | found | correct | precision | recall | kind | form |
-//! | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |
-//! | chat | 91 | 74 | 70 | 0.95 | 0.77 | 0.84 | 0.79 |
-//! | system prompt | 56 | 50 | 48 | 0.96 | 0.86 | 0.90 | 0.77 |
-//! | AGENTS.md / CLAUDE.md | 61 | 53 | 46 | 0.87 | 0.75 | 0.91 | 0.87 |
-//! | tool output | 58 | 34 | 33 | 0.97 | 0.57 | 0.85 | 0.76 |
-//! | assistant | 19 | 7 | 6 | 0.86 | 0.32 | 0.83 | 0.67 |
-//! | compaction summary | 18 | 15 | 14 | 0.93 | 0.78 | 0.79 | 0.71 |
-//! | harness text | 0 | 0 | 0 | – | – | – | – |
-//! | **all** | 303 | 233 | 217 | 0.93 | 0.72 | 0.87 | 0.79 |
+//! `skill`), grouped in its table (in `eval/SCORES.md`) with the project
+//! files and the system prompt.
 //!
 //! (Its system-prompt row, which holds its skills, lost two false rules
 //! when a skill's unstressed procedure steps stopped counting as rules, a
