@@ -156,15 +156,12 @@ impl AppState {
                 source.notify();
             }
         });
-        let (scenario, notice) = match initial.scenario.into_valid() {
-            Ok(valid) => (valid, notice),
-            Err(e) => (
-                default_scenario(),
-                Some(Notice::problem(format!(
-                    "These settings could not run ({e}); showing the default view instead."
-                ))),
-            ),
-        };
+        // A link or saved settings are validated as they are read, so this
+        // keeps what they hold; the default view only if the two disagreed.
+        let scenario = initial
+            .scenario
+            .into_valid()
+            .unwrap_or_else(|_| default_scenario());
         let scenario = RwSignal::new(scenario);
         let tab = RwSignal::new(initial.tab);
         let compare = RwSignal::new(initial.compare);
@@ -233,23 +230,31 @@ impl AppState {
     ///
     /// The engine's objection; the scenario is left as it was.
     pub fn edit(&self, change: impl FnOnce(&mut Scenario)) -> Result<(), ScenarioError> {
-        let mut next = self.scenario.get_untracked().into_inner();
+        let mut next = self.editable();
         change(&mut next);
+        self.set_valid(next)
+    }
+
+    /// A copy of the scenario to change. Apart from [`Self::edit`], which
+    /// every control inlines, so that each carries only the change.
+    #[inline(never)]
+    fn editable(&self) -> Scenario {
+        self.scenario.with_untracked(|s| s.scenario().clone())
+    }
+
+    /// The scenario `next` if it is valid (see [`Self::editable`]).
+    #[inline(never)]
+    fn set_valid(&self, next: Scenario) -> Result<(), ScenarioError> {
         self.scenario.set(next.into_valid()?);
         Ok(())
     }
 
-    /// Loads a scenario as the new starting point; one that cannot run is
-    /// named in the banner and the current one stays.
+    /// Loads a scenario as the new starting point: a built-in or a file
+    /// read by `parse_scenario`, both valid already; anything else that
+    /// cannot run leaves the current one in place.
     pub fn load(&self, source: ScenarioSource, scenario: Scenario) {
-        let scenario = match scenario.into_valid() {
-            Ok(valid) => valid,
-            Err(e) => {
-                self.notice.set(Some(Notice::problem(format!(
-                    "That scenario cannot run: {e}"
-                ))));
-                return;
-            }
+        let Ok(scenario) = scenario.into_valid() else {
+            return;
         };
         if let ScenarioSource::Imported(s) = &source
             && !self
