@@ -477,11 +477,6 @@ impl Matrix {
     }
 }
 
-/// A JSON string literal.
-pub(crate) fn json_string(s: &str) -> String {
-    serde_json::Value::from(s).to_string()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -547,6 +542,5 @@ mod tests {
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(clip("abcdef", 4), "abc…");
         assert_eq!(clip("abc", 4), "abc");
-        assert_eq!(json_string("a\"b\\\n\u{1}"), "\"a\\\"b\\\\\\n\\u0001\"");
     }
 }

@@ -1,29 +1,34 @@
 //! `drift tipping FILE|ID [--policy ID] [--format text|json]`: for each
 //! action, the smallest change that flips its outcome.
 //!
-//! The numbers come from `drift_core::tipping`, which re-runs the engine to
-//! check every one; this file only words them. In text, a retention value is
-//! rounded to four decimals towards the side where the outcome has changed
-//! (up for a raise, down for a lower bound), so the printed value itself
-//! flips it; JSON carries the exact values.
+//! The numbers come from `drift_core::tipping_points`, which re-runs the
+//! engine to check every one, and the JSON is drift-core's
+//! `TippingPoints` (`compaction-drift/tipping@1`); this file words them
+//! and lays the JSON out. In text, a retention value is rounded to four
+//! decimals towards the side where the outcome has changed (up for a raise,
+//! down for a lower bound), so the printed value itself flips it; JSON
+//! carries the exact values.
 
 use std::fmt::Write as _;
+use std::io;
 
 use drift_core::{
-    ActionTipping, FactFix, Flip, Lever, Method, Outcome, RETENTION_TOLERANCE, RetentionTip,
-    Scenario, WindowTip, thousands, tipping_points,
+    FactFix, Flip, Lever, Method, Outcome, RETENTION_TOLERANCE, RetentionTip, Scenario,
+    TippingPoints, WindowTip, thousands,
 };
+use serde::Serialize as _;
+use serde_json::ser::Formatter;
 
-use crate::report::{json_string, policy_name};
+use crate::report::policy_name;
 
 /// Computes the tipping points and renders them; an error is a message for
 /// exit code 2.
 pub fn command(scenario: &Scenario, json: bool) -> Result<String, String> {
-    let tips = tipping_points(scenario).map_err(|e| e.to_string())?;
+    let tipping = TippingPoints::of(scenario).map_err(|e| e.to_string())?;
     Ok(if json {
-        to_json(scenario, &tips)
+        Layout::print(&tipping)
     } else {
-        text(scenario, &tips)
+        text(&tipping)
     })
 }
 
@@ -110,7 +115,8 @@ fn fact_line(scenario: &Scenario, now: Outcome, fix: &FactFix) -> String {
     format!("{verb} \"{id}\": {result}")
 }
 
-fn text(scenario: &Scenario, tips: &[ActionTipping]) -> String {
+fn text(tipping: &TippingPoints<'_>) -> String {
+    let scenario = tipping.scenario;
     let mut out = String::new();
     let harness = scenario.effective_harness();
     let _ = writeln!(out, "Tipping points: {} ({})", scenario.title, scenario.id);
@@ -129,7 +135,7 @@ fn text(scenario: &Scenario, tips: &[ActionTipping]) -> String {
     if scenario.actions.is_empty() {
         let _ = writeln!(out, "\n(no action to flip)");
     }
-    for (tip, action) in tips.iter().zip(&scenario.actions) {
+    for (tip, action) in tipping.actions.iter().zip(&scenario.actions) {
         let _ = writeln!(
             out,
             "\n{}  turn {}  {}",
@@ -168,100 +174,123 @@ fn text(scenario: &Scenario, tips: &[ActionTipping]) -> String {
     out
 }
 
-fn flip_json(f: Option<Flip>) -> String {
-    match f {
-        None => "null".to_string(),
-        Some(f) => format!(
-            "{{\"at\": {}, \"outcome\": \"{}\", \"method\": \"{}\"}}",
-            f.at,
-            f.outcome.id(),
-            match f.method {
-                Method::Exact => "exact",
-                Method::Bisection => "bisection",
-            }
-        ),
+/// `tipping@1` laid out as `drift tipping --format json` prints it: the
+/// document's members one to a line; each action on lines of its own, its
+/// id, turn and outcome on the first and its retention, window and facts
+/// each on the next; a list's entries one to a line, each entry whole on
+/// it. Numbers as Rust writes them (`1`, `0.75`), the tolerance at the top
+/// in exponent form (`1e-6`).
+#[derive(Debug, Default)]
+struct Layout {
+    /// Per open object or array, outermost first: its members or entries
+    /// so far.
+    open: Vec<usize>,
+}
+
+impl Layout {
+    /// The document, laid out, with a final newline.
+    fn print(tipping: &TippingPoints<'_>) -> String {
+        let mut out = Vec::new();
+        let mut json = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+        // Writing to memory cannot fail, and every key is a string.
+        let _ = tipping.serialize(&mut json);
+        out.push(b'\n');
+        String::from_utf8(out).unwrap_or_default()
+    }
+
+    /// How deep the innermost open object or array is (the document is 1).
+    fn depth(&self) -> usize {
+        self.open.len()
+    }
+
+    /// Counts one more member or entry of the innermost; returns how many
+    /// came before it.
+    fn next(&mut self) -> usize {
+        self.open.last_mut().map_or(0, |n| {
+            *n += 1;
+            *n - 1
+        })
     }
 }
 
-fn window_json(w: &WindowTip) -> String {
-    match *w {
-        WindowTip::Holds => "{\"status\": \"holds\"}".to_string(),
-        WindowTip::SetByPolicy => "{\"status\": \"set_by_policy\"}".to_string(),
-        WindowTip::At {
-            window,
-            outcome,
-            exact,
-        } => format!(
-            "{{\"status\": \"at\", \"window\": {window}, \"outcome\": \"{}\", \"exact\": {exact}}}",
-            outcome.id()
-        ),
-        WindowTip::Never {
-            searched_to,
-            complete,
-        } => format!(
-            "{{\"status\": \"never\", \"searched_to\": {searched_to}, \"complete\": {complete}}}"
-        ),
-    }
+/// A new line indented to `depth` levels of two spaces.
+fn line<W: ?Sized + io::Write>(w: &mut W, depth: usize) -> io::Result<()> {
+    write!(w, "\n{:1$}", "", 2 * depth)
 }
 
-fn to_json(scenario: &Scenario, tips: &[ActionTipping]) -> String {
-    let mut out = String::from("{\n  \"format\": \"compaction-drift/tipping@1\",\n");
-    let _ = writeln!(out, "  \"scenario\": {},", json_string(&scenario.id));
-    let _ = writeln!(out, "  \"policy\": \"{}\",", scenario.policy.id());
-    let _ = writeln!(
-        out,
-        "  \"window_tokens\": {},",
-        scenario.effective_harness().window_tokens
-    );
-    let _ = writeln!(out, "  \"retention_tolerance\": {RETENTION_TOLERANCE:e},");
-    out.push_str("  \"actions\": [");
-    for (i, (tip, action)) in tips.iter().zip(&scenario.actions).enumerate() {
-        let _ = write!(
-            out,
-            "{}\n    {{\"id\": {}, \"turn\": {}, \"outcome\": \"{}\",\n      \"retention\": [",
-            if i > 0 { "," } else { "" },
-            json_string(&action.id),
-            action.turn,
-            tip.outcome.id()
-        );
-        for (k, t) in tip.retention.iter().enumerate() {
-            let _ = write!(
-                out,
-                "{}\n        {{\"kind\": \"{}\", \"current\": {}, \"raise\": {}, \"lower\": {}}}",
-                if k > 0 { "," } else { "" },
-                t.kind.id(),
-                t.current,
-                flip_json(t.raise),
-                flip_json(t.lower)
-            );
-        }
-        if !tip.retention.is_empty() {
-            out.push_str("\n      ");
-        }
-        let _ = write!(
-            out,
-            "],\n      \"window\": {},\n      \"facts\": [",
-            window_json(&tip.window)
-        );
-        for (k, fix) in tip.facts.iter().enumerate() {
-            let id = scenario.facts.get(fix.fact).map_or("", |f| f.id.as_str());
-            let _ = write!(
-                out,
-                "{}\n        {{\"fact\": {}, \"lever\": \"{}\", \"outcome\": \"{}\", \"fixes\": {}}}",
-                if k > 0 { "," } else { "" },
-                json_string(id),
-                fix.lever.id(),
-                fix.outcome.id(),
-                fix.fixes()
-            );
-        }
-        if !tip.facts.is_empty() {
-            out.push_str("\n      ");
-        }
-        out.push_str("]}");
+impl Formatter for Layout {
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.open.push(0);
+        w.write_all(b"[")
     }
-    out.push_str("\n  ]\n}\n");
-    out
+
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        let depth = self.depth();
+        let entries = self.open.pop().unwrap_or(0);
+        // The actions close on a line of their own even when there are none.
+        if entries > 0 || depth == 2 {
+            line(w, depth - 1)?;
+        }
+        w.write_all(b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.next();
+        if !first {
+            w.write_all(b",")?;
+        }
+        line(w, self.depth())
+    }
+
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.open.push(0);
+        w.write_all(b"{")
+    }
+
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        let depth = self.depth();
+        self.open.pop();
+        if depth == 1 {
+            line(w, 0)?;
+        }
+        w.write_all(b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        let before = self.next();
+        if !first {
+            w.write_all(b",")?;
+        }
+        match self.depth() {
+            // The document's members, one to a line.
+            1 => line(w, 1),
+            // An action's retention, window and facts, after its id, turn
+            // and outcome.
+            3 if before >= 3 => line(w, 3),
+            _ if first => Ok(()),
+            _ => w.write_all(b" "),
+        }
+    }
+
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        w.write_all(b": ")
+    }
+
+    fn write_f64<W: ?Sized + io::Write>(&mut self, w: &mut W, value: f64) -> io::Result<()> {
+        if self.depth() == 1 {
+            write!(w, "{value:e}")
+        } else {
+            write!(w, "{value}")
+        }
+    }
 }
 
 #[cfg(test)]
@@ -274,5 +303,23 @@ mod tests {
         assert_eq!(four(std::f64::consts::FRAC_1_SQRT_2, false), "0.7071");
         assert_eq!(four(0.5, true), "0.5000");
         assert_eq!(four(1.0, false), "1");
+    }
+
+    #[test]
+    fn the_layout_is_the_documents() {
+        let scenario = drift_core::builtin("payments-incident").unwrap();
+        let none = TippingPoints {
+            scenario: &scenario,
+            actions: Vec::new(),
+        };
+        assert_eq!(
+            Layout::print(&none),
+            "{\n  \"format\": \"compaction-drift/tipping@1\",\n  \"scenario\": \"payments-incident\",\n  \"policy\": \"pinned_prefix\",\n  \"window_tokens\": 32000,\n  \"retention_tolerance\": 1e-6,\n  \"actions\": [\n  ]\n}\n"
+        );
+        // Strings are escaped as JSON needs.
+        let mut out = Vec::new();
+        let mut json = serde_json::Serializer::with_formatter(&mut out, Layout::default());
+        "a\"b\\\n\u{1}".serialize(&mut json).unwrap();
+        assert_eq!(out, b"\"a\\\"b\\\\\\n\\u0001\"");
     }
 }

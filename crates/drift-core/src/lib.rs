@@ -27,6 +27,7 @@
 //! | a remedy written out, to paste | [`remedy_text`], [`remedy_rules`], [`RemedyText`], [`RemedyRule`], [`RemedyPaste`], [`RemedyPaths`] | `remedy_text` |
 //! | a run | [`simulate`], [`Run`], [`Round`], [`Regime`], [`TimelineEntry`] | `run` |
 //! | every scenario under every preset (`matrix@1`) | [`Matrix`], [`MatrixRow`] | `matrix` |
+//! | per action, what flips its outcome (`tipping@1`) | [`tipping_points`], [`action_tipping`], [`TippingPoints`], [`ActionTipping`] | `tipping` |
 //!
 //! Read from a run: [`explain`] (why an action ended as it did, in one
 //! sentence), [`round_losses`] (round by round, which facts each round took
@@ -147,7 +148,8 @@ pub use settings::{
 };
 pub use tipping::{
     ActionTipping, FactFix, Flip, Lever, MAX_RETENTION_INTERVALS, MAX_WINDOW_RUNS, Method,
-    RETENTION_TOLERANCE, RetentionTip, WindowTip, action_tipping, tipping_points,
+    RETENTION_TOLERANCE, RetentionTip, TIPPING_FORMAT, TippingPoints, WindowTip, action_tipping,
+    tipping_points,
 };
 pub use vocab::{Kind, Retention, Role, RoleSet};
 pub use wire::{

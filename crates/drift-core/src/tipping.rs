@@ -23,6 +23,9 @@
 //! Nothing else changes in any of these runs: one kind's retention, or the
 //! window, or one fact's flag.
 //!
+//! [`TippingPoints`] holds a scenario's answers together; it is
+//! `compaction-drift/tipping@1`, their JSON (`wire.rs`).
+//!
 //! ## Retention: exact breakpoints
 //!
 //! Changing one kind's retention `r` changes nothing in the schedule of
@@ -142,6 +145,10 @@ use crate::scenario::{Index, MAX_TOKENS, Scenario};
 use crate::schedule::{RoundPlan, Schedule, TurnSizes};
 use crate::vocab::{Kind, Retention};
 
+mod wire;
+
+pub use wire::{TIPPING_FORMAT, TippingPoints};
+
 /// The width to which a retention boundary is bisected when its exact
 /// breakpoint could not be verified ([`Method::Bisection`]).
 pub const RETENTION_TOLERANCE: f64 = 1e-6;
@@ -161,6 +168,16 @@ pub enum Method {
     Exact,
     /// Bisection to within [`RETENTION_TOLERANCE`].
     Bisection,
+}
+
+impl Method {
+    /// The identifier used in JSON.
+    pub const fn id(self) -> &'static str {
+        match self {
+            Method::Exact => "exact",
+            Method::Bisection => "bisection",
+        }
+    }
 }
 
 /// A retention value at which an action's outcome changes.
