@@ -486,45 +486,9 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
     }
     let defaults = drift_core::Retention::default();
     if json {
-        let kinds: serde_json::Map<String, serde_json::Value> = measured
-            .kinds
-            .iter()
-            .map(|(k, c)| {
-                let (low, high) = c.interval().unwrap_or((0.0, 1.0));
-                (
-                    k.id().to_string(),
-                    serde_json::json!({
-                        "rules": c.rules, "kept": c.kept, "weakened": c.weakened,
-                        "dropped": c.dropped, "contradicted": c.contradicted,
-                        "estimate": c.estimate(), "low": low, "high": high,
-                        "default": defaults.get(*k),
-                        "by_depth": c.by_depth.iter().enumerate().map(|(d, (n, carried))| {
-                            serde_json::json!({
-                                "depth_in": d, "steps": n,
-                                "carried": if *n > 0 { Some(carried / *n as f64) } else { None },
-                            })
-                        }).collect::<Vec<_>>(),
-                        "fit_gap": c.fit_gap(),
-                    }),
-                )
-            })
-            .collect();
-        let retention: serde_json::Map<String, serde_json::Value> = measured
-            .retention()
-            .into_iter()
-            .map(|(k, v)| (k.id().to_string(), serde_json::Value::from(round2(v))))
-            .collect();
-        let doc = serde_json::json!({
-            "format": "compaction-drift/retention@1",
-            "logs": measured.logs,
-            "compactions": measured.compactions,
-            "unreadable": measured.unreadable,
-            "kinds": kinds,
-            "retention": retention,
-        });
         return Ok(format!(
             "{}\n",
-            serde_json::to_string_pretty(&doc).unwrap_or_default()
+            serde_json::to_string_pretty(&measured).unwrap_or_default()
         ));
     }
     let mut out = String::new();
@@ -601,9 +565,9 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
         }
     );
     let block: Vec<String> = measured
-        .retention()
+        .scenario_retention()
         .into_iter()
-        .map(|(k, v)| format!("\"{}\": {}", k.id(), round2(v)))
+        .map(|(k, v)| format!("\"{}\": {v}", k.id()))
         .collect();
     let _ = writeln!(
         out,
@@ -624,8 +588,4 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
         );
     }
     Ok(out)
-}
-
-fn round2(v: f64) -> f64 {
-    (v * 100.0).round() / 100.0
 }

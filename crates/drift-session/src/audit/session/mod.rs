@@ -53,6 +53,7 @@ use crate::transcript::{
 use drift_core::Kind;
 
 mod invented;
+mod retention;
 mod wire;
 
 use invented::*;
@@ -728,6 +729,10 @@ pub const MIN_FIT_STEPS: usize = 5;
 /// is the retention that best explains the steps (its maximum likelihood),
 /// and [`FateCounts::by_depth`] shows whether one retention per round fits
 /// them.
+///
+/// It serialises as `compaction-drift/retention@1`
+/// ([`MeasuredRetention::FORMAT`]), what `drift audit --retention --format
+/// json` prints.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct MeasuredRetention {
     /// Logs read.
