@@ -58,7 +58,7 @@ use crate::audit::{
 };
 use crate::entail::scan::{Span, sentences};
 use crate::rules::Authority;
-use crate::transcript::{MessageRole, Provenance, Transcript, TranscriptFormat};
+use crate::transcript::{MessageRole, Provenance, Transcript};
 
 /// The default budget of a restatement, in tokens (characters / 4).
 pub const DEFAULT_RESTATE_TOKENS: usize = 1_500;
@@ -394,11 +394,7 @@ pub fn place(transcript: &Transcript, index: usize) -> String {
     let Some(m) = transcript.messages.get(index) else {
         return String::new();
     };
-    let record = if transcript.format == TranscriptFormat::ResponsesItems {
-        "item"
-    } else {
-        "line"
-    };
+    let record = transcript.format.profile().record;
     match m
         .file
         .checked_sub(1)
@@ -449,11 +445,7 @@ pub fn restate(
     // Tokens are characters / 4, rounded up: this many keep the text
     // within the hook's character limit.
     let budget = max_tokens.clamp(MIN_RESTATE_TOKENS, MAX_CONTEXT_CHARS / 4);
-    let record = if transcript.format == TranscriptFormat::ResponsesItems {
-        "item"
-    } else {
-        "line"
-    };
+    let record = transcript.format.profile().record;
     let count = |f: fn(&LossKind) -> bool| lost.iter().filter(|l| f(&l.what)).count();
     let rules = count(|w| matches!(w, LossKind::Rule { .. }));
     let unknown = count(|w| matches!(w, LossKind::Unverified { .. }));

@@ -329,7 +329,7 @@ fn claims(summary: &str) -> Vec<(Span, Vec<u64>)> {
             let text = s.span.of(summary).trim();
             // The harness's words, and headings ("1. Primary Request and
             // Intent:", "## Files"), claim nothing.
-            if super::session::is_harness_sentence(text)
+            if crate::transcript::profile::is_summary_frame(text)
                 || text.ends_with(':')
                 || text.starts_with('#')
             {

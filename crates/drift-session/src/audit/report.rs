@@ -344,19 +344,9 @@ const fn risk(f: Fate) -> u8 {
     }
 }
 
-/// The file a harness re-reads after every compaction, where a standing
-/// rule survives them.
-const fn standing_file(format: TranscriptFormat) -> &'static str {
-    match format {
-        TranscriptFormat::CodexSession => "AGENTS.md",
-        TranscriptFormat::ResponsesItems => "the request's instructions",
-        TranscriptFormat::ClaudeCodeSession | TranscriptFormat::PlainText => "CLAUDE.md",
-    }
-}
-
 /// What to do about a lost rule of `authority`.
 fn rule_fix(format: TranscriptFormat, authority: Authority, fate: Fate) -> String {
-    let file = standing_file(format);
+    let file = format.profile().standing_file;
     let tell = if fate == Fate::Contradicted {
         "Correct the agent now, the summary says otherwise"
     } else {
@@ -393,7 +383,7 @@ fn file_fix(format: TranscriptFormat, source: &str, skill: bool) -> String {
             "The harness did not put the skill {source} back after the compaction (Claude Code 2.1.109 and later do): invoke it again, or move the rules it must keep into CLAUDE.md."
         );
     }
-    let file = standing_file(format);
+    let file = format.profile().standing_file;
     alloc::format!(
         "The agent read {source} itself and the summary lost it: have it read the file again after a compaction (a SessionStart hook can print it), or move the rules into {file}."
     )

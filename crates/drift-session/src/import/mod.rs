@@ -260,13 +260,13 @@ impl Default for ImportOptions {
     }
 }
 
-/// The preset that approximates the harness that writes `format`.
+/// The preset that approximates the harness that writes `format`: the one
+/// drift-core's harness table runs it under, and a pinned prefix for a log
+/// of no known harness.
 pub const fn default_policy(format: TranscriptFormat) -> Preset {
-    match format {
-        TranscriptFormat::ClaudeCodeSession => Preset::ClaudeCode,
-        TranscriptFormat::CodexSession => Preset::CodexCli,
-        TranscriptFormat::ResponsesItems => Preset::OpenaiCompact,
-        TranscriptFormat::PlainText => Preset::PinnedPrefix,
+    match format.profile().harness {
+        Some(harness) => harness.preset(),
+        None => Preset::PinnedPrefix,
     }
 }
 

@@ -52,38 +52,10 @@ use Match::*;
 /// The harnesses' own texts. Quoted only as far as needed to recognise
 /// them.
 const PHRASES: &[(Match, Effect)] = &[
-    // Claude Code: the compacted-conversation envelope, its request and
-    // closings, the local-command caveat, the base persona, the file-read
-    // reminder, the CLAUDE.md framing and a hook's output prefix.
-    (
-        Prefix("This session is being continued from a previous conversation"),
-        Summary,
-    ),
-    (Prefix("The conversation is summarized below"), Skip),
-    (Prefix("The summary below covers the earlier portion"), Skip),
-    (
-        Prefix("If you need specific details from before compaction"),
-        Skip,
-    ),
-    (Prefix("Recent messages are preserved verbatim"), Skip),
-    (
-        Prefix("Please continue the conversation from where we left"),
-        Skip,
-    ),
-    (
-        Prefix("Continue with the last task that you were asked"),
-        Skip,
-    ),
-    // Claude Code's newer closing.
-    (
-        Prefix("Continue the conversation from where it left off"),
-        Skip,
-    ),
-    (Prefix("Resume directly"), Skip),
-    (
-        Prefix("Pick up the last task as if the break never happened"),
-        Skip,
-    ),
+    // Claude Code (its envelope around a summary is its log profile's):
+    // the compaction request, the local-command caveat, the base persona,
+    // the file-read reminder, the CLAUDE.md framing and a hook's output
+    // prefix.
     (
         Prefix("Your task is to create a detailed summary of the conversation"),
         Harness,
@@ -182,9 +154,9 @@ const PHRASES: &[(Match, Effect)] = &[
     ),
     (Prefix("The user opened the file"), Harness),
     (Prefix("The user selected the lines"), Harness),
-    // Codex CLI: compaction prompts and the summary prefix, the history
-    // bridge, the base instructions, sandbox and approval text, the
-    // AGENTS.md wrapper's heading.
+    // Codex CLI (its summary prefix and history bridge are its log
+    // profile's): compaction prompts, the base instructions, sandbox and
+    // approval text, the AGENTS.md wrapper's heading.
     (
         Prefix("You are performing a CONTEXT CHECKPOINT COMPACTION"),
         Harness,
@@ -194,28 +166,6 @@ const PHRASES: &[(Match, Effect)] = &[
         Harness,
     ),
     (Prefix("You are a summarization assistant"), Harness),
-    (
-        Prefix("Another language model started to solve this problem"),
-        Summary,
-    ),
-    (
-        Prefix("You also have access to the state of the tools"),
-        Skip,
-    ),
-    (
-        Prefix("Use this to build on the work that has already been done"),
-        Skip,
-    ),
-    (
-        Prefix("Here is the summary produced by the other language model"),
-        Skip,
-    ),
-    (
-        Prefix("You were originally given instructions from a user"),
-        Summary,
-    ),
-    (Prefix("Here were the user messages"), Skip),
-    (Prefix("(no summary available)"), Skip),
     (
         Prefix("You are a coding agent running in the Codex CLI"),
         Harness,
@@ -433,6 +383,22 @@ const PHRASES: &[(Match, Effect)] = &[
     (Prefix("Conversation history too large to compact"), Skip),
     (Prefix("Session too large to compact"), Skip),
 ];
+
+/// What a harness writes around a summary, from its log profile
+/// ([`crate::transcript::profile`]): a preamble starts the summary, the
+/// sentences around it are skipped.
+fn summary_frame(sentence: &str) -> Option<(Match, Effect)> {
+    crate::transcript::profile::PROFILES
+        .iter()
+        .find_map(|profile| {
+            let preamble = profile.preamble.iter().map(|p| (*p, Summary));
+            let around = profile.around.iter().map(|p| (*p, Skip));
+            preamble
+                .chain(around)
+                .find(|(p, _)| starts_with_ignore_case(sentence, p))
+                .map(|(p, effect)| (Prefix(p), effect))
+        })
+}
 
 /// Indices into [`PHRASES`] by the lowercase first letter of the phrase
 /// (a–z, then everything else), in table order, ended by `u8::MAX`.
@@ -703,15 +669,17 @@ impl Reader {
             .get(usize::from(first.wrapping_sub(b'a')).min(26))
             .copied()
             .unwrap_or(BY_FIRST[26]);
-        let effect = bucket.iter().take_while(|&&k| k != u8::MAX).find_map(|&k| {
-            let (m, effect) = PHRASES.get(usize::from(k))?;
-            let hit = match *m {
-                Prefix(p) => starts_with_ignore_case(trimmed, p),
-                Both(p, q) => {
-                    starts_with_ignore_case(trimmed, p) && contains_ignore_case(trimmed, q)
-                }
-            };
-            hit.then_some((*m, *effect))
+        let effect = summary_frame(trimmed).or_else(|| {
+            bucket.iter().take_while(|&&k| k != u8::MAX).find_map(|&k| {
+                let (m, effect) = PHRASES.get(usize::from(k))?;
+                let hit = match *m {
+                    Prefix(p) => starts_with_ignore_case(trimmed, p),
+                    Both(p, q) => {
+                        starts_with_ignore_case(trimmed, p) && contains_ignore_case(trimmed, q)
+                    }
+                };
+                hit.then_some((*m, *effect))
+            })
         });
         let Some((m, effect)) = effect else {
             return if self.region == Region::Harness {
@@ -935,5 +903,21 @@ mod tests {
         let body = summary_body(text).map(|s| s.of(text));
         assert_eq!(body, Some("The user wants the old DAGs left running."));
         assert_eq!(summary_body("Never push."), None);
+    }
+
+    #[test]
+    fn the_profiles_sentences_overlap_no_phrase() {
+        // Checked before the table, they must not shadow a phrase of it.
+        for profile in &crate::transcript::profile::PROFILES {
+            for p in profile.preamble.iter().chain(profile.around) {
+                for (m, _) in PHRASES {
+                    let (Prefix(q) | Both(q, _)) = *m;
+                    assert!(
+                        !starts_with_ignore_case(p, q) && !starts_with_ignore_case(q, p),
+                        "{p} / {q}"
+                    );
+                }
+            }
+        }
     }
 }

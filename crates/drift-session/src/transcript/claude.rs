@@ -122,10 +122,6 @@ pub(crate) struct State {
     pub(crate) copies: BTreeSet<usize>,
 }
 
-/// The continuation preamble a compaction summary opens with (every
-/// wording seen).
-const PREAMBLE: &str = "This session is being continued from a previous conversation";
-
 /// One line of a Claude Code log.
 pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
     match str_field(object, "type").unwrap_or("") {
@@ -531,7 +527,11 @@ fn user_or_assistant_text(
     if text.trim().is_empty() {
         return;
     }
-    if speaker == MessageRole::User && text.trim_start().starts_with(PREAMBLE) {
+    if speaker == MessageRole::User
+        && TranscriptFormat::ClaudeCodeSession
+            .profile()
+            .opens_summary(text.trim_start())
+    {
         // A compaction summary of a log that writes no boundary (1.0.x).
         summary(r, text.to_string(), record);
         return;

@@ -33,7 +33,9 @@ use alloc::vec::Vec;
 use serde_json::{Map, Value};
 
 use super::text::{content_text, push_line};
-use super::{Compaction, Message, MessageRole, Provenance, Reader, responses, str_field};
+use super::{
+    Compaction, Message, MessageRole, Provenance, Reader, TranscriptFormat, responses, str_field,
+};
 
 /// Whether a line is a Codex rollout line (any era).
 pub(crate) fn is_codex_line(object: &Map<String, Value>) -> bool {
@@ -55,13 +57,6 @@ pub(crate) fn is_codex_line(object: &Map<String, Value>) -> bool {
     let state = str_field(object, "record_type") == Some("state");
     envelope || bare_meta || state
 }
-
-/// The first sentence of the summary Codex writes at a compaction.
-pub(crate) const SUMMARY_PREFIX: &str =
-    "Another language model started to solve this problem and produced a summary";
-/// The opening of the 2025 history bridge that carried the summary.
-const HISTORY_BRIDGE: &str =
-    "You were originally given instructions from a user over one or more turns";
 
 /// One line of a rollout.
 pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
@@ -331,18 +326,20 @@ pub(crate) fn classify_parts(
     };
     for part in parts {
         let trimmed = part.trim_start();
-        let (role, provenance, text) =
-            if trimmed.starts_with(SUMMARY_PREFIX) || trimmed.starts_with(HISTORY_BRIDGE) {
-                (MessageRole::Summary, Provenance::Said, part)
-            } else if let Some((provenance, inner)) =
-                matches!(role, MessageRole::User | MessageRole::Developer)
-                    .then(|| fragment(part))
-                    .flatten()
-            {
-                (role, provenance, inner.unwrap_or(part))
-            } else {
-                (role, Provenance::Said, part)
-            };
+        let (role, provenance, text) = if TranscriptFormat::CodexSession
+            .profile()
+            .opens_summary(trimmed)
+        {
+            (MessageRole::Summary, Provenance::Said, part)
+        } else if let Some((provenance, inner)) =
+            matches!(role, MessageRole::User | MessageRole::Developer)
+                .then(|| fragment(part))
+                .flatten()
+        {
+            (role, provenance, inner.unwrap_or(part))
+        } else {
+            (role, Provenance::Said, part)
+        };
         match &mut pending {
             Some((r0, p0, text0)) if *r0 == role && *p0 == provenance => push_line(text0, text),
             _ => {

@@ -50,6 +50,7 @@
 pub(crate) mod claude;
 pub(crate) mod codex;
 mod jsonl;
+pub(crate) mod profile;
 pub(crate) mod responses;
 pub(crate) mod text;
 

@@ -46,6 +46,7 @@ use super::{
 use crate::entail::scan::Span;
 use crate::judge::{After, FateJudge, StructuralJudge, Why};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
+use crate::transcript::profile::{ReInjects, is_summary_frame};
 use crate::transcript::{
     Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance, Transcript,
     TranscriptFormat,
@@ -63,8 +64,13 @@ use wire::*;
 pub const SESSION_AUDIT_FORMAT: &str = "compaction-drift/session-audit@1";
 
 /// How many tokens of recent user messages Codex keeps verbatim
-/// (`COMPACT_USER_MESSAGE_MAX_TOKENS` in openai/codex `compact.rs`).
-pub const CODEX_USER_MESSAGE_TOKENS: usize = 20_000;
+/// (`COMPACT_USER_MESSAGE_MAX_TOKENS` in openai/codex `compact.rs`), as its
+/// log profile says.
+pub const CODEX_USER_MESSAGE_TOKENS: usize =
+    match TranscriptFormat::CodexSession.profile().kept_user_tokens {
+        Some(tokens) => tokens,
+        None => 0,
+    };
 
 /// Where the evidence of a fate is in the new context.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -273,33 +279,14 @@ impl SessionAudit {
     }
 }
 
-/// What a harness writes around a summary, by its opening words: the
-/// continuation preamble, the pointer to the full transcript, the closing
-/// request to carry on (Claude Code), the handoff prefix (Codex).
-const HARNESS_SENTENCES: &[&str] = &[
-    "This session is being continued from a previous conversation",
-    "The conversation is summarized below",
-    "The summary below covers the earlier portion",
-    "If you need specific details from before compaction",
-    "Please continue the conversation from where we left it off",
-    "Continue with the last task that you were asked to work on",
-    "Another language model started to solve this problem",
-    "You were originally given instructions from a user",
-];
-
-/// Whether `text` (a sentence, leading space trimmed) is one the harness
-/// writes around a summary.
-pub(crate) fn is_harness_sentence(text: &str) -> bool {
-    HARNESS_SENTENCES.iter().any(|h| text.starts_with(h))
-}
-
-/// A summary with the harness's own sentences blanked out (spaces of the
-/// same length, so spans into it are spans into the summary).
+/// A summary with the harness's own sentences (its log profile's preamble
+/// and the sentences around it) blanked out (spaces of the same length, so
+/// spans into it are spans into the summary).
 fn without_harness_text(summary: &str) -> String {
     let mut out = String::from(summary);
     for sentence in crate::entail::scan::sentences(summary) {
         let text = sentence.span.of(summary).trim_start();
-        if HARNESS_SENTENCES.iter().any(|h| text.starts_with(h)) {
+        if is_summary_frame(text) {
             let blank: String = summary
                 .get(sentence.span.start..sentence.span.end)
                 .unwrap_or("")
@@ -379,30 +366,22 @@ pub(crate) fn harness_restores(t: &Transcript, rule: &StandingRule) -> bool {
             }))
 }
 
-/// Whether the harness puts `rule` back after every compaction by itself.
+/// Whether the harness puts `rule` back after every compaction by itself,
+/// as its log profile says.
 fn re_injected(t: &Transcript, rule: &StandingRule, m: &Message) -> bool {
-    match t.format {
-        // AGENTS.md and the developer instructions go back into the initial
-        // context.
-        TranscriptFormat::CodexSession => {
-            matches!(rule.authority, Authority::Instructions | Authority::System)
-        }
-        // CLAUDE.md and unscoped rules are re-read from disk. The skills
-        // that ran are put back only by the versions that log doing so
-        // (an `invoked_skills` attachment): that is read from the log.
-        TranscriptFormat::ClaudeCodeSession => {
+    let profile = t.format.profile();
+    match profile.re_injects {
+        ReInjects::Authorities(authorities) => authorities.contains(&rule.authority),
+        // The skills that ran are put back only by the versions that log
+        // doing so (an `invoked_skills` attachment): that is read from the
+        // log.
+        ReInjects::Files { .. } => {
             rule.authority == Authority::Instructions
                 && m.provenance != Provenance::Skill
-                && rule.file.as_deref().is_some_and(|f| {
-                    let lower = f.to_lowercase().replace('\\', "/");
-                    lower.ends_with("/claude.md")
-                        || lower == "claude.md"
-                        || lower.contains("/.claude/rules/")
-                })
+                && rule.file.as_deref().is_some_and(|f| profile.re_reads(f))
         }
-        // Instructions are sent again with every request.
-        TranscriptFormat::ResponsesItems => m.record == 0 && m.role == MessageRole::System,
-        TranscriptFormat::PlainText => false,
+        ReInjects::FirstSystem => m.record == 0 && m.role == MessageRole::System,
+        ReInjects::Nothing => false,
     }
 }
 
@@ -411,11 +390,10 @@ fn file_name(path: &str) -> &str {
     path.rsplit(['/', '\\']).next().unwrap_or(path)
 }
 
-/// The user messages Codex keeps verbatim when the log does not record
-/// them: the newest first while 20,000 tokens (characters / 4) last.
-fn codex_kept(t: &Transcript, at: usize) -> Vec<usize> {
+/// The user messages a harness keeps verbatim when the log does not record
+/// them: the newest first while `budget` tokens (characters / 4) last.
+fn user_messages_kept(t: &Transcript, at: usize, mut budget: usize) -> Vec<usize> {
     let mut kept = Vec::new();
-    let mut budget = CODEX_USER_MESSAGE_TOKENS;
     for (i, m) in t.messages.iter().enumerate().take(at).rev() {
         if m.role != MessageRole::User || m.provenance != Provenance::Said {
             continue;
@@ -547,10 +525,13 @@ fn compaction(
         .and_then(|s| t.messages.get(s))
         .map_or(String::new(), |m| without_harness_text(&m.text));
     let after = After::new(&summary_text);
-    // What the harness keeps verbatim: recorded, or rebuilt for Codex.
+    // What the harness keeps verbatim: recorded, or rebuilt (Codex).
     let mut preserved = c.preserved.clone();
-    if t.format == TranscriptFormat::CodexSession && c.kept.is_empty() && !c.encrypted {
-        preserved.extend(codex_kept(t, c.at));
+    if let Some(budget) = t.format.profile().kept_user_tokens
+        && c.kept.is_empty()
+        && !c.encrypted
+    {
+        preserved.extend(user_messages_kept(t, c.at, budget));
     }
     // What the log shows the harness putting back after the compaction.
     let next = t
