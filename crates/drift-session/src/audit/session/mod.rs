@@ -179,8 +179,21 @@ impl CompactionAudit {
     /// The rules lost up front, riskiest first: contradicted, dropped,
     /// weakened, each in the order stated.
     pub fn lost(&self) -> Vec<&SessionRule> {
-        let mut lost: Vec<&SessionRule> = self.rules.iter().filter(|r| r.lost_up_front()).collect();
-        lost.sort_by_key(|r| (risk(r.rule.fate), r.rule.before.message));
+        self.lost_indices()
+            .into_iter()
+            .filter_map(|i| self.rules.get(i))
+            .collect()
+    }
+
+    /// [`CompactionAudit::lost`] as indices into `rules`.
+    fn lost_indices(&self) -> Vec<usize> {
+        let mut lost: Vec<usize> = (0..self.rules.len())
+            .filter(|&i| self.rules[i].lost_up_front())
+            .collect();
+        lost.sort_by_key(|&i| {
+            let r = &self.rules[i];
+            (risk(r.rule.fate), r.rule.before.message)
+        });
         lost
     }
 }

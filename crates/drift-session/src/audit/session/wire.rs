@@ -137,17 +137,14 @@ pub(super) struct WireChangedId<'a> {
 impl<'a> WireCompaction<'a> {
     pub(super) fn of(c: &'a CompactionAudit, t: &'a Transcript) -> WireCompaction<'a> {
         let summary = c.summary_text(t);
-        let kept = t
-            .compactions
-            .iter()
-            .find(|x| x.record == c.record)
-            .map_or(&[][..], |x| x.kept.as_slice());
         let rule = |r: &'a SessionRule| {
             let message = t.messages.get(r.rule.before.message);
             let log = message
                 .and_then(|m| m.file.checked_sub(1))
                 .and_then(|i| t.agent_logs.get(i))
                 .map(String::as_str);
+            // Only the summary's evidence has a span: a rule kept verbatim
+            // or re-injected is the whole of its message.
             let after = match (r.after_part, r.rule.evidence) {
                 (Some(AfterPart::Summary), Some(e)) => Some(WireAfter {
                     part: AfterPart::Summary,
@@ -155,18 +152,6 @@ impl<'a> WireCompaction<'a> {
                     end: e.span.end,
                     text: e.span.of(summary),
                 }),
-                (Some(AfterPart::Kept), Some(e)) => kept
-                    .iter()
-                    .find_map(|k| {
-                        let text = k.text.get(e.span.start..e.span.end)?;
-                        r.rule.text.contains(text.trim()).then_some(text)
-                    })
-                    .map(|text| WireAfter {
-                        part: AfterPart::Kept,
-                        start: e.span.start,
-                        end: e.span.end,
-                        text,
-                    }),
                 _ => None,
             };
             WireRule {
@@ -193,11 +178,7 @@ impl<'a> WireCompaction<'a> {
                 },
             }
         };
-        let lost: Vec<usize> = c
-            .lost()
-            .iter()
-            .filter_map(|l| c.rules.iter().position(|r| core::ptr::eq(r, *l)))
-            .collect();
+        let lost = c.lost_indices();
         WireCompaction {
             line: c.record,
             kind: c.kind.id(),
