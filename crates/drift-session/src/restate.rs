@@ -394,7 +394,7 @@ pub fn place(transcript: &Transcript, index: usize) -> String {
     let Some(m) = transcript.messages.get(index) else {
         return String::new();
     };
-    let record = transcript.format.profile().record;
+    let record = transcript.format.record_name();
     match m
         .file
         .checked_sub(1)
@@ -445,7 +445,7 @@ pub fn restate(
     // Tokens are characters / 4, rounded up: this many keep the text
     // within the hook's character limit.
     let budget = max_tokens.clamp(MIN_RESTATE_TOKENS, MAX_CONTEXT_CHARS / 4);
-    let record = transcript.format.profile().record;
+    let record = transcript.format.record_name();
     let count = |f: fn(&LossKind) -> bool| lost.iter().filter(|l| f(&l.what)).count();
     let rules = count(|w| matches!(w, LossKind::Rule { .. }));
     let unknown = count(|w| matches!(w, LossKind::Unverified { .. }));

@@ -39,7 +39,7 @@ use drift_core::Kind;
 use super::chat::{self, Typed};
 use super::{Rule, RuleForm, Source, find_rules, rule_key};
 use crate::entail::scan::Span;
-use crate::transcript::{Message, MessageRole, Provenance, Transcript, TranscriptFormat};
+use crate::transcript::{Message, MessageRole, Provenance, Transcript};
 
 /// Who gave a rule: how far it is trusted, and whether a hook may state it
 /// back to the model as a rule.
@@ -618,9 +618,11 @@ fn reading(
             "the developer instructions",
         ),
         (_, Provenance::ProjectFile) => {
-            let file = m.path.clone().or_else(|| match t.format {
-                TranscriptFormat::CodexSession => Some("AGENTS.md".to_string()),
-                _ => None,
+            let file = m.path.clone().or_else(|| {
+                t.format
+                    .profile()
+                    .unnamed_instructions
+                    .map(ToString::to_string)
             });
             let source = file
                 .clone()

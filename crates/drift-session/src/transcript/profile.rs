@@ -35,6 +35,9 @@ pub(crate) struct LogProfile {
     /// The file it re-reads after every compaction, where a standing rule
     /// survives them (the fix a report suggests).
     pub(crate) standing_file: &'static str,
+    /// The instruction file its log's project instructions come from when
+    /// the log names none (Codex writes AGENTS.md's text without a path).
+    pub(crate) unnamed_instructions: Option<&'static str>,
     /// The tokens of the newest user messages it keeps verbatim when the
     /// log does not record what it kept (characters / 4).
     pub(crate) kept_user_tokens: Option<usize>,
@@ -53,7 +56,7 @@ pub(crate) enum ReInjects {
     /// `.claude/rules/`); not a skill, which only the versions that log it
     /// put back.
     Files {
-        /// File names, lowercase.
+        /// File names (ASCII case ignored).
         names: &'static [&'static str],
         /// Folders, lowercase, `/` on both sides.
         folders: &'static [&'static str],
@@ -62,6 +65,9 @@ pub(crate) enum ReInjects {
     /// request's `instructions`, sent again with every request).
     FirstSystem,
 }
+
+/// Claude Code's instruction file.
+const CLAUDE_MD: &str = "CLAUDE.md";
 
 /// The Claude Code profile.
 const CLAUDE_CODE: LogProfile = LogProfile {
@@ -82,12 +88,16 @@ const CLAUDE_CODE: LogProfile = LogProfile {
         "Pick up the last task as if the break never happened",
     ],
     re_injects: ReInjects::Files {
-        names: &["claude.md"],
+        names: &[CLAUDE_MD],
         folders: &["/.claude/rules/"],
     },
-    standing_file: "CLAUDE.md",
+    standing_file: CLAUDE_MD,
+    unnamed_instructions: None,
     kept_user_tokens: None,
 };
+
+/// Codex's instruction file.
+const AGENTS_MD: &str = "AGENTS.md";
 
 /// The Codex CLI profile.
 const CODEX_CLI: LogProfile = LogProfile {
@@ -107,7 +117,8 @@ const CODEX_CLI: LogProfile = LogProfile {
         "(no summary available)",
     ],
     re_injects: ReInjects::Authorities(&[Authority::Instructions, Authority::System]),
-    standing_file: "AGENTS.md",
+    standing_file: AGENTS_MD,
+    unnamed_instructions: Some(AGENTS_MD),
     // `COMPACT_USER_MESSAGE_MAX_TOKENS` in openai/codex `compact.rs`.
     kept_user_tokens: Some(20_000),
 };
@@ -121,6 +132,7 @@ const RESPONSES: LogProfile = LogProfile {
     around: &[],
     re_injects: ReInjects::FirstSystem,
     standing_file: "the request's instructions",
+    unnamed_instructions: None,
     kept_user_tokens: None,
 };
 
@@ -132,7 +144,8 @@ const PLAIN_TEXT: LogProfile = LogProfile {
     preamble: &[],
     around: &[],
     re_injects: ReInjects::Nothing,
-    standing_file: "CLAUDE.md",
+    standing_file: CLAUDE_MD,
+    unnamed_instructions: None,
     kept_user_tokens: None,
 };
 
@@ -149,6 +162,18 @@ impl TranscriptFormat {
             TranscriptFormat::PlainText => &PLAIN_TEXT,
         }
     }
+
+    /// The row of drift-core's harness table for the harness that writes
+    /// it (`None` for plain text).
+    pub const fn remedy_harness(self) -> Option<RemedyHarness> {
+        self.profile().harness
+    }
+
+    /// What a position in its log is called: "item" for Responses items,
+    /// "line" for the rest.
+    pub const fn record_name(self) -> &'static str {
+        self.profile().record
+    }
 }
 
 impl LogProfile {
@@ -163,10 +188,12 @@ impl LogProfile {
             return false;
         };
         let lower = path.to_lowercase().replace('\\', "/");
+        let path = lower.as_bytes();
         names.iter().any(|n| {
-            lower
-                .strip_suffix(n)
-                .is_some_and(|rest| rest.is_empty() || rest.ends_with('/'))
+            let cut = path.len().wrapping_sub(n.len());
+            path.get(cut..)
+                .is_some_and(|end| end.eq_ignore_ascii_case(n.as_bytes()))
+                && (cut == 0 || path.get(cut - 1) == Some(&b'/'))
         }) || folders.iter().any(|f| lower.contains(f))
     }
 }
@@ -179,4 +206,56 @@ pub(crate) fn is_summary_frame(text: &str) -> bool {
         .iter()
         .flat_map(|p| p.preamble.iter().chain(p.around))
         .any(|h| text.starts_with(h))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_code_re_reads_its_instruction_files_only() {
+        let claude = TranscriptFormat::ClaudeCodeSession.profile();
+        for path in [
+            "CLAUDE.md",
+            "/repo/CLAUDE.md",
+            "/repo/claude.md",
+            "C:\\repo\\Claude.md",
+            "/repo/.claude/rules/testing.md",
+        ] {
+            assert!(claude.re_reads(path), "{path}");
+        }
+        for path in [
+            "/repo/NOTCLAUDE.md",
+            "/repo/CLAUDE.md.bak",
+            "/repo/AGENTS.md",
+        ] {
+            assert!(!claude.re_reads(path), "{path}");
+        }
+        assert!(
+            !TranscriptFormat::CodexSession
+                .profile()
+                .re_reads("/repo/CLAUDE.md")
+        );
+    }
+
+    #[test]
+    fn each_format_has_its_own_profile() {
+        for profile in &PROFILES {
+            assert_eq!(profile.format.profile(), profile);
+        }
+        assert_eq!(
+            TranscriptFormat::CodexSession.remedy_harness(),
+            Some(RemedyHarness::CodexCli)
+        );
+        assert_eq!(TranscriptFormat::ResponsesItems.record_name(), "item");
+        let codex = TranscriptFormat::CodexSession.profile();
+        assert!(codex.opens_summary(
+            "Another language model started to solve this problem and produced a summary"
+        ));
+        assert!(
+            !codex.opens_summary("This session is being continued from a previous conversation")
+        );
+        assert!(is_summary_frame("Resume directly, without a recap."));
+        assert!(!is_summary_frame("Never push to main."));
+    }
 }
