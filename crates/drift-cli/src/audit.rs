@@ -10,25 +10,30 @@
 use std::fmt::Write as _;
 use std::io::Read as _;
 
+use crate::error::Error;
+
 use drift_session::{
     Audit, MessageField, Place, Span, Transcript, TranscriptFormat, audit, read_transcript,
 };
 
 /// Reads a file (or stdin for `-`) as UTF-8 text; the error names the file.
-pub(crate) fn read_text(path: &str, which: &str) -> Result<String, String> {
+pub(crate) fn read_text(path: &str, which: &str) -> Result<String, Error> {
     let bytes = if path == "-" {
         let mut buf = Vec::new();
         std::io::stdin()
             .read_to_end(&mut buf)
-            .map_err(|e| format!("{which} (stdin): cannot read: {e}"))?;
+            .map_err(|e| Error::input(format!("{which} (stdin): cannot read: {e}")))?;
         buf
     } else {
-        std::fs::read(path).map_err(|e| format!("{path}: cannot read {which}: {e}"))?
+        std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read {which}: {e}")))?
     };
     String::from_utf8(bytes).map_err(|e| {
-        format!(
-            "{path}: {which} is not UTF-8 text (invalid byte at offset {})",
-            e.utf8_error().valid_up_to()
+        Error::at(
+            path,
+            format!(
+                "{which} is not UTF-8 text (invalid byte at offset {})",
+                e.utf8_error().valid_up_to()
+            ),
         )
     })
 }
@@ -36,15 +41,15 @@ pub(crate) fn read_text(path: &str, which: &str) -> Result<String, String> {
 /// Reads a file (or stdin) as a transcript; the error names the file. A
 /// line that could not be read (torn) is said on stderr, naming it, and the
 /// rest of the log is read.
-pub(crate) fn read_log(path: &str, which: &str) -> Result<(String, Transcript), String> {
+pub(crate) fn read_log(path: &str, which: &str) -> Result<(String, Transcript), Error> {
     let text = read_text(path, which)?;
     let transcript = parse_log(path, &text)?;
     Ok((text, transcript))
 }
 
 /// `text`, read from `path`, as a transcript (see [`read_log`]).
-pub(crate) fn parse_log(path: &str, text: &str) -> Result<Transcript, String> {
-    let transcript = read_transcript(text).map_err(|e| format!("{path}: {e}"))?;
+pub(crate) fn parse_log(path: &str, text: &str) -> Result<Transcript, Error> {
+    let transcript = read_transcript(text).map_err(|e| Error::at(path, e))?;
     for d in &transcript.damaged {
         eprintln!(
             "drift: {path}: line {} is damaged (not JSON from column {}: {}): skipped, the rest of the log is read",
@@ -54,11 +59,12 @@ pub(crate) fn parse_log(path: &str, text: &str) -> Result<Transcript, String> {
     Ok(transcript)
 }
 
-/// Runs the audit; returns the report and whether it found drift, or a
-/// message for exit code 2.
-pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(String, bool), String> {
+/// Runs the audit; returns the report and whether it found drift.
+pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(String, bool), Error> {
     if before_path == "-" && after_path == "-" {
-        return Err("only one of --before and --after can be read from stdin".to_string());
+        return Err(Error::input(
+            "only one of --before and --after can be read from stdin",
+        ));
     }
     let (before_text, before) = read_log(before_path, "BEFORE")?;
     let after = read_text(after_path, "AFTER")?;

@@ -34,69 +34,62 @@ use std::path::{Path, PathBuf};
 use drift_core::{CompactHook, RemedyHarness};
 use drift_session::{audit_latest_compaction, losses_with, read_transcript, restate};
 
+use crate::error::Error;
 use crate::import::read_agent_logs;
 
 /// The most stdin the hook reads: a harness sends a few hundred bytes.
 const MAX_INPUT: u64 = 4 << 20;
 
-/// What the hook does with one invocation.
-#[derive(Debug, PartialEq, Eq)]
-pub enum Outcome {
-    /// Print this on stdout (the hook's JSON, with its newline).
-    Context(String),
-    /// Print nothing: another source, or nothing to restate.
-    Nothing,
-    /// One line for stderr: what went wrong. Still exit 0.
-    Failed(String),
-}
-
 /// Runs `harness`'s hook on `input` (the JSON the harness sent), restating
 /// within `max_tokens`; the policies a tool's output announced only with
-/// `tool_policy`, and then as what a tool printed.
+/// `tool_policy`, and then as what a tool printed. Returns what to print on
+/// stdout (the hook's JSON, with its newline), or nothing (another source,
+/// or nothing to restate); an error is an [`Error::Hook`], one line for
+/// stderr with exit 0.
 pub fn respond(
     harness: RemedyHarness,
     input: &[u8],
     max_tokens: usize,
     tool_policy: bool,
-) -> Outcome {
+) -> Result<Option<String>, Error> {
     let Some(hook) = harness.hook() else {
-        return Outcome::Failed(format!("{} has no hook", harness.name()));
+        return Err(Error::Hook(format!("{} has no hook", harness.name())));
     };
     let name = harness.name();
     let value: serde_json::Value = match serde_json::from_slice(input) {
         Ok(v) => v,
         Err(e) => {
-            return Outcome::Failed(format!(
+            return Err(Error::Hook(format!(
                 "stdin is not the JSON a {name} hook receives ({e}): nothing restated"
-            ));
+            )));
         }
     };
     let Some(object) = value.as_object() else {
-        return Outcome::Failed(format!(
+        return Err(Error::Hook(format!(
             "stdin is JSON but not an object, so not a {name} hook's input: nothing restated"
-        ));
+        )));
     };
     let text = |key: &str| object.get(key).and_then(serde_json::Value::as_str);
     if let Some(event) = text("hook_event_name").filter(|e| *e != hook.event) {
-        return Outcome::Failed(format!(
+        return Err(Error::Hook(format!(
             "registered for {event}; drift hook {} is a {} hook (matcher \"{}\"): nothing restated",
             hook.command, hook.event, hook.matcher
-        ));
+        )));
     }
     match text("source") {
         Some(source) if source == hook.matcher => {}
-        Some(_) => return Outcome::Nothing,
+        Some(_) => return Ok(None),
         None => {
-            return Outcome::Failed(
+            return Err(Error::Hook(
                 "the hook input has no \"source\": not a SessionStart hook's input, nothing restated"
                     .to_string(),
-            );
+            ));
         }
     }
     let Some(path) = text("transcript_path").filter(|p| !p.trim().is_empty()) else {
-        return Outcome::Failed(format!(
+        return Err(Error::Hook(format!(
             "the hook input has no \"transcript_path\" ({name} keeps no log of this session): nothing restated"
-        ));
+        )));
     };
     let mut file = PathBuf::from(path);
     if file.is_relative()
@@ -107,25 +100,25 @@ pub fn respond(
     let shown = file.display().to_string();
     let bytes = match std::fs::read(&file) {
         Ok(b) => b,
-        Err(e) => return Outcome::Failed(format!("{shown}: cannot read: {e}")),
+        Err(e) => return Err(Error::Hook(format!("{shown}: cannot read: {e}"))),
     };
     let log = String::from_utf8_lossy(&bytes);
     let mut transcript = match read_transcript(&log) {
         Ok(t) => t,
-        Err(e) => return Outcome::Failed(format!("{shown}: {e}")),
+        Err(e) => return Err(Error::Hook(format!("{shown}: {e}"))),
     };
     // A subagent log that cannot be read leaves the main log's rules to
     // restate: the audit judges the main context only.
     let _ = read_agent_logs(&shown, &mut transcript);
     let Some(audit) = audit_latest_compaction(&transcript) else {
-        return Outcome::Nothing;
+        return Ok(None);
     };
     let lost = losses_with(&transcript, &audit, tool_policy);
     let max_tokens = max_tokens.min(hook.max_chars / 4);
     let Some(restatement) = restate(&transcript, &audit, &lost, max_tokens) else {
-        return Outcome::Nothing;
+        return Ok(None);
     };
-    Outcome::Context(output(&hook, &restatement.text))
+    Ok(Some(output(&hook, &restatement.text)))
 }
 
 /// The hook's answer: `{"hookSpecificOutput": {"hookEventName": EVENT,
@@ -140,11 +133,16 @@ fn output(hook: &CompactHook, context: &str) -> String {
     format!("{output}\n")
 }
 
-/// Reads stdin (at most [`MAX_INPUT`] bytes) and runs `harness`'s hook.
-pub fn run(harness: RemedyHarness, max_tokens: usize, tool_policy: bool) -> Outcome {
+/// Reads stdin (at most [`MAX_INPUT`] bytes) and runs `harness`'s hook
+/// ([`respond`]).
+pub fn run(
+    harness: RemedyHarness,
+    max_tokens: usize,
+    tool_policy: bool,
+) -> Result<Option<String>, Error> {
     let mut input = Vec::new();
     if let Err(e) = std::io::stdin().take(MAX_INPUT).read_to_end(&mut input) {
-        return Outcome::Failed(format!("cannot read stdin: {e}"));
+        return Err(Error::Hook(format!("cannot read stdin: {e}")));
     }
     respond(harness, &input, max_tokens, tool_policy)
 }

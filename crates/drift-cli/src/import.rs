@@ -17,6 +17,7 @@ use drift_session::{
 };
 
 use crate::audit::{heading, line_of, plural, quote, read_log, section};
+use crate::error::Error;
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -33,9 +34,9 @@ pub struct Request {
     pub id: Option<String>,
 }
 
-/// Runs the import; returns what to print on stdout, or a message for exit
-/// code 2 naming the file (and the line, for a broken line).
-pub fn command(request: &Request) -> Result<String, String> {
+/// Runs the import; returns what to print on stdout, or the error naming
+/// the file (and the line, for a broken line).
+pub fn command(request: &Request) -> Result<String, Error> {
     let path = request.transcript.as_str();
     let (text, mut transcript) = read_log(path, "TRANSCRIPT")?;
     let agent_logs = read_agent_logs(path, &mut transcript)?;
@@ -58,7 +59,7 @@ pub fn command(request: &Request) -> Result<String, String> {
     .render(&imported, path, request.output.as_deref());
     match request.output.as_deref() {
         Some(out) => {
-            std::fs::write(out, json).map_err(|e| format!("{out}: cannot write: {e}"))?;
+            std::fs::write(out, json).map_err(|e| Error::at(out, format!("cannot write: {e}")))?;
             Ok(summary)
         }
         None => {
@@ -73,7 +74,7 @@ pub fn command(request: &Request) -> Result<String, String> {
 /// `transcript`: `<session>/subagents/agent-*.jsonl` (2.1), and the
 /// `agent-*.jsonl` files beside the session whose lines name its session id
 /// (2.0). Returns their paths.
-pub fn read_agent_logs(path: &str, transcript: &mut Transcript) -> Result<Vec<String>, String> {
+pub fn read_agent_logs(path: &str, transcript: &mut Transcript) -> Result<Vec<String>, Error> {
     let session = std::path::Path::new(path);
     if transcript.format != TranscriptFormat::ClaudeCodeSession || path == "-" {
         return Ok(Vec::new());
@@ -111,11 +112,11 @@ pub fn read_agent_logs(path: &str, transcript: &mut Transcript) -> Result<Vec<St
     let mut read = Vec::new();
     for file in found {
         let shown = file.display().to_string();
-        let text =
-            std::fs::read_to_string(&file).map_err(|e| format!("{shown}: cannot read: {e}"))?;
+        let text = std::fs::read_to_string(&file)
+            .map_err(|e| Error::at(&shown, format!("cannot read: {e}")))?;
         transcript
             .add_agent_log(&text)
-            .map_err(|e| format!("{shown}: {e}"))?;
+            .map_err(|e| Error::at(&shown, e))?;
         read.push(shown);
     }
     Ok(read)

@@ -20,6 +20,8 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
 use drift_core::{CompactHook, RemedyHarness};
 
+use crate::error::Error;
+
 /// Which settings file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scope {
@@ -166,13 +168,13 @@ fn pretty(value: &Json) -> String {
 
 /// The running `drift`'s absolute path, quoted for a shell when it needs
 /// to be: what a registration runs.
-pub fn drift() -> Result<String, String> {
+pub fn drift() -> Result<String, Error> {
     let exe = std::env::current_exe()
-        .map_err(|e| format!("cannot tell where this drift is installed: {e}"))?;
+        .map_err(|e| Error::input(format!("cannot tell where this drift is installed: {e}")))?;
     let exe = std::fs::canonicalize(&exe).unwrap_or(exe);
     let path = exe
         .to_str()
-        .ok_or_else(|| format!("{}: the path is not UTF-8", exe.display()))?;
+        .ok_or_else(|| Error::at(exe.display().to_string(), "the path is not UTF-8"))?;
     Ok(shell_word(path))
 }
 
@@ -259,19 +261,25 @@ pub fn merge(
     file: &str,
     command: &str,
     hook: &CompactHook,
-) -> Result<Merged, String> {
+) -> Result<Merged, Error> {
     let event = hook.event;
     let mut root: Json = match text {
         None => Json::Object(Vec::new()),
         Some(t) if t.trim().is_empty() => Json::Object(Vec::new()),
         Some(t) => serde_json::from_str(t.trim_start_matches('\u{FEFF}')).map_err(|e| {
-            format!("{file}: not JSON ({e}); nothing written, fix the file or move it away first")
+            Error::at(
+                file,
+                format!("not JSON ({e}); nothing written, fix the file or move it away first"),
+            )
         })?,
     };
     let Json::Object(entries) = &root else {
-        return Err(format!(
-            "{file}: the settings are {}, not an object; nothing written",
-            root.what()
+        return Err(Error::at(
+            file,
+            format!(
+                "the settings are {}, not an object; nothing written",
+                root.what()
+            ),
         ));
     };
     let other_keys = entries.iter().filter(|(k, _)| k != "hooks").count();
@@ -282,11 +290,14 @@ pub fn merge(
     }
     let hooks = root
         .get_mut("hooks")
-        .ok_or_else(|| format!("{file}: cannot add \"hooks\""))?;
+        .ok_or_else(|| Error::at(file, "cannot add \"hooks\""))?;
     if !matches!(hooks, Json::Object(_)) {
-        return Err(format!(
-            "{file}: \"hooks\" is {}, not an object of events; nothing written",
-            hooks.what()
+        return Err(Error::at(
+            file,
+            format!(
+                "\"hooks\" is {}, not an object of events; nothing written",
+                hooks.what()
+            ),
         ));
     }
     let hooks_before = match &*hooks {
@@ -312,8 +323,9 @@ pub fn merge(
     }
     let Some(Json::Array(groups)) = hooks.get_mut(event) else {
         let what = hooks.get(event).map_or("missing", Json::what);
-        return Err(format!(
-            "{file}: \"hooks.{event}\" is {what}, not an array of matcher groups; nothing written"
+        return Err(Error::at(
+            file,
+            format!("\"hooks.{event}\" is {what}, not an array of matcher groups; nothing written"),
         ));
     };
     // Registered already (this drift, or another one to point here).
@@ -374,12 +386,12 @@ pub fn merge(
 }
 
 /// `hook`'s settings file for `scope`.
-pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, String> {
+pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, Error> {
     let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
     match scope {
         Scope::Project => std::env::current_dir()
             .map(|d| d.join(hook.dir).join(hook.file))
-            .map_err(|e| format!("cannot tell the current directory: {e}")),
+            .map_err(|e| Error::input(format!("cannot tell the current directory: {e}"))),
         Scope::User => {
             if let Some(home) = hook.home_variable.and_then(var) {
                 return Ok(PathBuf::from(home).join(hook.file));
@@ -387,10 +399,10 @@ pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, String
             var("HOME")
                 .map(|h| PathBuf::from(h).join(hook.dir).join(hook.file))
                 .ok_or_else(|| {
-                    format!(
+                    Error::input(format!(
                         "HOME is not set: cannot find ~/{} (use --project)",
                         hook.project_file()
-                    )
+                    ))
                 })
         }
     }
@@ -398,23 +410,23 @@ pub fn settings_path(scope: Scope, hook: &CompactHook) -> Result<PathBuf, String
 
 /// Writes `text` to `path` through a file beside it, so a reader never
 /// sees half of it; a link is followed, the file's permissions kept.
-fn write_file(path: &Path, text: &str) -> Result<(), String> {
+fn write_file(path: &Path, text: &str) -> Result<(), Error> {
     let target = std::fs::canonicalize(path).unwrap_or_else(|_| path.to_path_buf());
-    let shown = path.display();
+    let shown = path.display().to_string();
     if let Some(dir) = target.parent() {
         std::fs::create_dir_all(dir)
-            .map_err(|e| format!("{}: cannot create: {e}", dir.display()))?;
+            .map_err(|e| Error::at(dir.display().to_string(), format!("cannot create: {e}")))?;
     }
     let mut tmp = target.clone().into_os_string();
     tmp.push(".drift-new");
     let tmp = PathBuf::from(tmp);
-    std::fs::write(&tmp, text).map_err(|e| format!("{shown}: cannot write: {e}"))?;
+    std::fs::write(&tmp, text).map_err(|e| Error::at(&shown, format!("cannot write: {e}")))?;
     if let Ok(meta) = std::fs::metadata(&target) {
         let _ = std::fs::set_permissions(&tmp, meta.permissions());
     }
     std::fs::rename(&tmp, &target).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        format!("{shown}: cannot write: {e}")
+        Error::at(&shown, format!("cannot write: {e}"))
     })
 }
 
@@ -427,11 +439,11 @@ fn plural(n: usize, one: &str, many: &str) -> String {
 }
 
 /// Runs `--install`: the report to print, or an error naming the file.
-pub fn command_install(request: &Request) -> Result<String, String> {
+pub fn command_install(request: &Request) -> Result<String, Error> {
     let hook = request
         .harness
         .hook()
-        .ok_or_else(|| format!("{} has no hook", request.harness.name()))?;
+        .ok_or_else(|| Error::input(format!("{} has no hook", request.harness.name())))?;
     let path = settings_path(request.scope, &hook)?;
     let command = hook.command_line(&drift()?);
     install_at(request.harness, &path, &command, request.write)
@@ -444,18 +456,18 @@ pub fn install_at(
     path: &Path,
     command: &str,
     write: bool,
-) -> Result<String, String> {
+) -> Result<String, Error> {
     let hook = harness
         .hook()
-        .ok_or_else(|| format!("{} has no hook", harness.name()))?;
+        .ok_or_else(|| Error::input(format!("{} has no hook", harness.name())))?;
     let shown = path.display().to_string();
     let existing = match std::fs::read(path) {
         Ok(bytes) => Some(
             String::from_utf8(bytes)
-                .map_err(|_| format!("{shown}: not UTF-8 text, so not JSON; nothing written"))?,
+                .map_err(|_| Error::at(&shown, "not UTF-8 text, so not JSON; nothing written"))?,
         ),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(format!("{shown}: cannot read: {e}")),
+        Err(e) => return Err(Error::at(&shown, format!("cannot read: {e}"))),
     };
     let merged = merge(existing.as_deref(), &shown, command, &hook)?;
     let mut out = String::new();

@@ -4,10 +4,12 @@
 //! `-o` prints the scenario there and its summary on stderr); `check` exits 1
 //! when an action fails, `audit` when the summary lost a rule or asserts an
 //! unsupported detail; any unreadable input exits 2 with one line on stderr
-//! naming the file and the field (for a transcript, the line). Nothing here
+//! naming the file and the field (for a transcript, the line): an
+//! [`Error`], which every command that can fail returns. Nothing here
 //! panics on user input.
 
 mod audit;
+mod error;
 mod hook;
 mod import;
 mod install;
@@ -19,6 +21,8 @@ mod tipping;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::process::ExitCode;
+
+use error::Error;
 
 use drift_core::{
     Preset, RemedyHarness, SETTINGS, Scenario, SettingInfo, Value, builtin, builtin_ids,
@@ -98,42 +102,13 @@ JSON lines), or a Codex CLI or Claude Code session log; AFTER is text.
 Any of them may be `-` for stdin.
 ";
 
-/// A failure to report: the message and the exit code.
-#[derive(Debug)]
-struct Failure {
-    message: String,
-    code: u8,
-}
-
-impl Failure {
-    fn usage(message: impl Into<String>) -> Failure {
-        Failure {
-            message: format!("{}\n\n{USAGE}", message.into()),
-            code: 2,
-        }
-    }
-
-    fn input(message: impl Into<String>) -> Failure {
-        Failure {
-            message: message.into(),
-            code: 2,
-        }
-    }
-}
-
 /// The one input of `inputs`; with none or more, a usage failure saying
 /// `usage`.
-fn only_input(inputs: Vec<String>, usage: &str) -> Result<String, Failure> {
+fn only_input(inputs: Vec<String>, usage: &str) -> Result<String, Error> {
     let mut inputs = inputs.into_iter();
     match (inputs.next(), inputs.next()) {
         (Some(input), None) => Ok(input),
-        _ => Err(Failure::usage(usage)),
-    }
-}
-
-impl From<lexopt::Error> for Failure {
-    fn from(e: lexopt::Error) -> Failure {
-        Failure::usage(e.to_string())
+        _ => Err(Error::usage(usage)),
     }
 }
 
@@ -156,18 +131,16 @@ impl Changes {
     /// Applies the changes to `scenario`, then validates it: overrides can
     /// make a valid file invalid (a preset's trigger, say). `input` names
     /// the scenario in messages.
-    fn apply(&self, scenario: &mut Scenario, input: &str) -> Result<(), Failure> {
+    fn apply(&self, scenario: &mut Scenario, input: &str) -> Result<(), Error> {
         if let Some(p) = self.policy {
             scenario.policy = drift_core::PolicyChoice::Preset(p);
         }
         for (info, value) in &self.set {
             info.setting
                 .set(scenario, *value)
-                .map_err(|e| Failure::input(format!("--set: {e}")))?;
+                .map_err(|e| Error::input(format!("--set: {e}")))?;
         }
-        scenario
-            .validate()
-            .map_err(|e| Failure::input(format!("{input}: {e}")))
+        scenario.validate().map_err(|e| Error::at(input, e))
     }
 }
 
@@ -281,28 +254,28 @@ struct Flags {
 }
 
 /// Reads `--set NAME=VALUE`.
-fn setting(arg: &str) -> Result<(&'static SettingInfo, Value), Failure> {
+fn setting(arg: &str) -> Result<(&'static SettingInfo, Value), Error> {
     let Some((name, value)) = arg.split_once('=') else {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--set {arg}: give NAME=VALUE, e.g. --set harness.window_tokens=200000"
         )));
     };
     let info = find_setting(name.trim()).ok_or_else(|| {
         let ids: Vec<String> = SETTINGS.iter().map(SettingInfo::id).collect();
-        Failure::input(format!(
+        Error::input(format!(
             "--set {arg}: no setting \"{name}\" (settings: {})",
             ids.join(", ")
         ))
     })?;
     let value = info
         .parse(value)
-        .map_err(|e| Failure::input(format!("--set {arg}: {e}")))?;
+        .map_err(|e| Error::input(format!("--set {arg}: {e}")))?;
     info.check(&info.id(), value)
-        .map_err(|e| Failure::input(format!("--set {arg}: {e}")))?;
+        .map_err(|e| Error::input(format!("--set {arg}: {e}")))?;
     Ok((info, value))
 }
 
-fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, Failure> {
+fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Command, Error> {
     use lexopt::prelude::*;
     let mut parser = lexopt::Parser::from_args(args);
     let mut command: Option<String> = None;
@@ -315,7 +288,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
                 let id: String = parser.value()?.string()?;
                 flags.changes.policy = Some(Preset::from_id(&id).ok_or_else(|| {
                     let known: Vec<&str> = Preset::ALL.iter().map(|p| p.id()).collect();
-                    Failure::input(format!(
+                    Error::input(format!(
                         "unknown policy \"{id}\"; presets: {}",
                         known.join(", ")
                     ))
@@ -330,7 +303,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
                     "text" => Format::Text,
                     "json" => Format::Json,
                     other => {
-                        return Err(Failure::usage(format!(
+                        return Err(Error::usage(format!(
                             "unknown format \"{other}\"; use text or json"
                         )));
                     }
@@ -342,7 +315,7 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
             Long("window") => {
                 let value = parser.value()?.string()?;
                 flags.window = Some(value.parse().map_err(|_| {
-                    Failure::usage(format!("--window: \"{value}\" is not a number of tokens"))
+                    Error::usage(format!("--window: \"{value}\" is not a number of tokens"))
                 })?);
             }
             Long("id") => flags.id = Some(parser.value()?.string()?),
@@ -351,12 +324,12 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
             Long("max-tokens") => {
                 let value = parser.value()?.string()?;
                 let n: usize = value.parse().map_err(|_| {
-                    Failure::usage(format!(
+                    Error::usage(format!(
                         "--max-tokens: \"{value}\" is not a number of tokens"
                     ))
                 })?;
                 if n < drift_session::MIN_RESTATE_TOKENS {
-                    return Err(Failure::usage(format!(
+                    return Err(Error::usage(format!(
                         "--max-tokens {n}: give at least {}",
                         drift_session::MIN_RESTATE_TOKENS
                     )));
@@ -386,60 +359,60 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
 
 /// The command named `name`, with the flags that belong to it; a flag of
 /// another command is an error that says whose it is.
-fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
+fn command_of(name: &str, flags: Flags) -> Result<Command, Error> {
     if name != "audit" && (flags.before.is_some() || flags.after.is_some()) {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--before and --after belong to drift audit, not drift {name}"
         )));
     }
     if name != "audit" && flags.retention {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--retention belongs to drift audit, not drift {name}"
         )));
     }
     if name != "import" && (flags.output.is_some() || flags.window.is_some() || flags.id.is_some())
     {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "-o, --window and --id belong to drift import, not drift {name}"
         )));
     }
     if name != "remedy" && flags.harness.is_some() {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--harness belongs to drift remedy, not drift {name}"
         )));
     }
     if name != "hook"
         && (flags.max_tokens.is_some() || flags.install || flags.scope.is_some() || flags.write)
     {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--max-tokens, --install, --project, --user and --write belong to drift hook, not drift {name}"
         )));
     }
     if !matches!(name, "hook" | "remedy") && flags.tool_policy {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--tool-policy belongs to drift hook and drift remedy, not drift {name}"
         )));
     }
     if name != "audit" && (flags.lineage || flags.all) {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--lineage and --all belong to drift audit, not drift {name}"
         )));
     }
     let simulates = matches!(name, "run" | "check" | "tipping" | "matrix");
     if !simulates && !flags.changes.set.is_empty() {
-        return Err(Failure::usage(format!(
+        return Err(Error::usage(format!(
             "--set belongs to drift run, check, tipping and matrix, not drift {name}"
         )));
     }
     let format = flags.format.unwrap_or(Format::Text);
-    let one = |flags: Flags| -> Result<(String, Changes), Failure> {
+    let one = |flags: Flags| -> Result<(String, Changes), Error> {
         let mut inputs = flags.inputs.into_iter();
         match (inputs.next(), inputs.next()) {
             (Some(input), None) => Ok((input, flags.changes)),
-            (None, _) => Err(Failure::usage(format!(
+            (None, _) => Err(Error::usage(format!(
                 "{name}: which scenario? Give a file or a built-in id"
             ))),
-            (Some(_), Some(_)) => Err(Failure::usage(format!("{name} takes one scenario"))),
+            (Some(_), Some(_)) => Err(Error::usage(format!("{name} takes one scenario"))),
         }
     };
     Ok(match name {
@@ -474,12 +447,12 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
         "audit" => match (flags.before, flags.after) {
             (Some(before), Some(after)) => {
                 if !flags.inputs.is_empty() || flags.retention {
-                    return Err(Failure::usage(
+                    return Err(Error::usage(
                         "audit takes its files as --before and --after, or session logs without them",
                     ));
                 }
                 if flags.lineage || flags.all {
-                    return Err(Failure::usage(
+                    return Err(Error::usage(
                         "--lineage and --all read session logs: give the logs, not --before and --after",
                     ));
                 }
@@ -499,7 +472,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                 format,
             },
             _ => {
-                return Err(Failure::usage(
+                return Err(Error::usage(
                     "audit needs --before (what was compacted) and --after (the summary), or session logs",
                 ));
             }
@@ -519,7 +492,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
         }
         "remedy" => {
             if flags.changes.policy.is_some() {
-                return Err(Failure::usage(
+                return Err(Error::usage(
                     "remedy takes --harness, not --policy: the harness decides the policy",
                 ));
             }
@@ -542,26 +515,26 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             let mut inputs = flags.inputs.into_iter();
             let harness = match (inputs.next().as_deref(), inputs.next()) {
                 (Some(name), None) => RemedyHarness::of_hook(name).ok_or_else(|| {
-                    Failure::usage(format!(
+                    Error::usage(format!(
                         "hook: no hook for \"{name}\"; the hooks are {}",
                         hooks.join(" and ")
                     ))
                 })?,
                 _ => {
-                    return Err(Failure::usage(format!(
+                    return Err(Error::usage(format!(
                         "hook takes one harness: {}",
                         hooks.join(" or ")
                     )));
                 }
             };
             if flags.changes.policy.is_some() || flags.format.is_some() {
-                return Err(Failure::usage(
+                return Err(Error::usage(
                     "hook takes --max-tokens, or --install with --project, --user and --write",
                 ));
             }
             if flags.install {
                 if flags.max_tokens.is_some() || flags.tool_policy {
-                    return Err(Failure::usage(
+                    return Err(Error::usage(
                         "--max-tokens and --tool-policy are for the hook itself, not --install",
                     ));
                 }
@@ -572,7 +545,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
                 })
             } else {
                 if flags.scope.is_some() || flags.write {
-                    return Err(Failure::usage(
+                    return Err(Error::usage(
                         "--project, --user and --write go with --install",
                     ));
                 }
@@ -590,37 +563,40 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Failure> {
             if std::path::Path::new(other).exists() || builtin(other).is_some() {
                 let _ = write!(msg, " (did you mean `drift run {other}`?)");
             }
-            return Err(Failure::usage(msg));
+            return Err(Error::usage(msg));
         }
     })
 }
 
 /// Reads a scenario from a file, or a built-in by id.
-fn load(input: &str) -> Result<Scenario, Failure> {
+fn load(input: &str) -> Result<Scenario, Error> {
     let path = std::path::Path::new(input);
     if path.is_file() {
         let text = std::fs::read_to_string(path)
-            .map_err(|e| Failure::input(format!("{input}: cannot read: {e}")))?;
-        return parse_scenario(&text).map_err(|e| Failure::input(format!("{input}: {e}")));
+            .map_err(|e| Error::at(input, format!("cannot read: {e}")))?;
+        return parse_scenario(&text).map_err(|e| Error::at(input, e));
     }
     builtin(input).ok_or_else(|| {
         let ids: Vec<&str> = builtin_ids().collect();
-        Failure::input(format!(
-            "{input}: no such file or built-in scenario (built-ins: {})",
-            ids.join(", ")
-        ))
+        Error::at(
+            input,
+            format!(
+                "no such file or built-in scenario (built-ins: {})",
+                ids.join(", ")
+            ),
+        )
     })
 }
 
 /// Loads `input` with the command line's changes applied.
-fn load_changed(input: &str, changes: &Changes) -> Result<Scenario, Failure> {
+fn load_changed(input: &str, changes: &Changes) -> Result<Scenario, Error> {
     let mut scenario = load(input)?;
     changes.apply(&mut scenario, input)?;
     Ok(scenario)
 }
 
 /// Runs the command; returns what to print and the exit code.
-fn execute(command: Command) -> Result<(String, u8), Failure> {
+fn execute(command: Command) -> Result<(String, u8), Error> {
     match command {
         Command::Help(text) => Ok((text.to_string(), 0)),
         Command::Version => Ok((format!("drift {}\n", env!("CARGO_PKG_VERSION")), 0)),
@@ -631,14 +607,14 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             format,
         } => {
             let scenario = load_changed(&scenario, &changes)?;
-            let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
+            let run = simulate(&scenario).map_err(|e| Error::input(e.to_string()))?;
             // Streamed to stdout as it is written: a result@1 can run to gigabytes.
-            report::print_run(&scenario, &run, format == Format::Json).map_err(Failure::input)?;
+            report::print_run(&scenario, &run, format == Format::Json)?;
             Ok((String::new(), 0))
         }
         Command::Check { scenario, changes } => {
             let scenario = load_changed(&scenario, &changes)?;
-            let run = simulate(&scenario).map_err(|e| Failure::input(e.to_string()))?;
+            let run = simulate(&scenario).map_err(|e| Error::input(e.to_string()))?;
             let (text, failed) = report::check(&scenario, &run);
             Ok((text, u8::from(failed)))
         }
@@ -648,8 +624,7 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             format,
         } => {
             let scenario = load_changed(&scenario, &changes)?;
-            let out =
-                tipping::command(&scenario, format == Format::Json).map_err(Failure::input)?;
+            let out = tipping::command(&scenario, format == Format::Json)?;
             Ok((out, 0))
         }
         Command::Audit {
@@ -657,8 +632,7 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             after,
             format,
         } => {
-            let (out, drifted) =
-                audit::command(&before, &after, format == Format::Json).map_err(Failure::input)?;
+            let (out, drifted) = audit::command(&before, &after, format == Format::Json)?;
             Ok((out, u8::from(drifted)))
         }
         Command::AuditSession {
@@ -668,32 +642,23 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
             format,
         } => {
             if retention {
-                let out = session_audit::retention(&logs, format == Format::Json)
-                    .map_err(Failure::input)?;
+                let out = session_audit::retention(&logs, format == Format::Json)?;
                 return Ok((out, 0));
             }
-            let (out, broke) = session_audit::command(&logs, format == Format::Json, options)
-                .map_err(Failure::input)?;
+            let (out, broke) = session_audit::command(&logs, format == Format::Json, options)?;
             Ok((out, u8::from(broke)))
         }
-        Command::Import(request) => Ok((import::command(&request).map_err(Failure::input)?, 0)),
-        Command::Remedy(request) => Ok((remedy::command(&request).map_err(Failure::input)?, 0)),
-        Command::Install(request) => Ok((
-            install::command_install(&request).map_err(Failure::input)?,
-            0,
-        )),
+        Command::Import(request) => Ok((import::command(&request)?, 0)),
+        Command::Remedy(request) => Ok((remedy::command(&request)?, 0)),
+        Command::Install(request) => Ok((install::command_install(&request)?, 0)),
         Command::Hook {
             harness,
             max_tokens,
             tool_policy,
-        } => match hook::run(harness, max_tokens, tool_policy) {
-            hook::Outcome::Context(json) => Ok((json, 0)),
-            hook::Outcome::Nothing => Ok((String::new(), 0)),
-            hook::Outcome::Failed(line) => Err(Failure {
-                message: format!("hook: {line}"),
-                code: 0,
-            }),
-        },
+        } => {
+            let context = hook::run(harness, max_tokens, tool_policy)?;
+            Ok((context.unwrap_or_default(), 0))
+        }
         Command::Matrix {
             scenarios,
             changes,
@@ -712,11 +677,11 @@ fn execute(command: Command) -> Result<(String, u8), Failure> {
                     for (info, value) in &changes.set {
                         info.setting
                             .set(&mut scenario, *value)
-                            .map_err(|e| Failure::input(format!("--set: {e}")))?;
+                            .map_err(|e| Error::input(format!("--set: {e}")))?;
                     }
                     Ok(scenario)
                 })
-                .collect::<Result<Vec<_>, Failure>>()?;
+                .collect::<Result<Vec<_>, Error>>()?;
             let matrix = report::Matrix::compute(&scenarios);
             let out = match format {
                 Format::Text => matrix.text(),
@@ -744,16 +709,13 @@ fn main() -> ExitCode {
             let _ = std::io::stdout().write_all(out.as_bytes());
             ExitCode::from(code)
         }
-        Err(failure) if hook => {
-            // One line: the usage text is for people at a terminal.
-            let first = failure.message.lines().next().unwrap_or_default();
-            let line = first.strip_prefix("hook: ").unwrap_or(first);
-            let _ = writeln!(std::io::stderr(), "drift hook: {line}");
+        Err(error) if hook => {
+            let _ = writeln!(std::io::stderr(), "drift hook: {}", error.hook_line());
             ExitCode::SUCCESS
         }
-        Err(failure) => {
-            let _ = writeln!(std::io::stderr(), "drift: {}", failure.message.trim_end());
-            ExitCode::from(failure.code)
+        Err(error) => {
+            let _ = writeln!(std::io::stderr(), "drift: {}", error.to_string().trim_end());
+            ExitCode::from(error.code())
         }
     }
 }

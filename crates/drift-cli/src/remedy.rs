@@ -26,6 +26,7 @@ use drift_session::{
 };
 
 use crate::audit::{parse_log, plural, quote, read_text};
+use crate::error::Error;
 use crate::import::read_agent_logs;
 
 /// The `format` of `drift remedy --format json`.
@@ -67,16 +68,19 @@ fn machine() -> RemedyPaths {
 
 /// Reads `input`: a built-in id, a scenario file (JSON whose `format` is a
 /// scenario's), or a session log.
-fn read(input: &str) -> Result<Source, String> {
+fn read(input: &str) -> Result<Source, Error> {
     let path = Path::new(input);
     if input != "-" && !path.exists() {
         return builtin(input)
             .map(|s| Source::Scenario(Box::new(s)))
             .ok_or_else(|| {
                 let ids: Vec<&str> = builtin_ids().collect();
-                format!(
-                    "{input}: no such file or built-in scenario (built-ins: {})",
-                    ids.join(", ")
+                Error::at(
+                    input,
+                    format!(
+                        "no such file or built-in scenario (built-ins: {})",
+                        ids.join(", ")
+                    ),
                 )
             });
     }
@@ -88,7 +92,7 @@ fn read(input: &str) -> Result<Source, String> {
     if is_scenario {
         return parse_scenario(&text)
             .map(|s| Source::Scenario(Box::new(s)))
-            .map_err(|e| format!("{input}: {e}"));
+            .map_err(|e| Error::at(input, e));
     }
     let mut transcript = parse_log(input, &text)?;
     read_agent_logs(input, &mut transcript)?;
@@ -105,13 +109,13 @@ fn harness_ids() -> String {
 }
 
 /// The harness asked for, or the one the input names.
-fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, String> {
+fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, Error> {
     if let Some(id) = &request.harness {
         return RemedyHarness::from_id(id).ok_or_else(|| {
-            format!(
+            Error::input(format!(
                 "--harness {id}: not a harness (harnesses: {})",
                 harness_ids()
-            )
+            ))
         });
     }
     let input = &request.input;
@@ -121,10 +125,13 @@ fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, String> 
             drift_core::PolicyChoice::Custom(_) => None,
         }
         .ok_or_else(|| {
-            format!(
-                "{input}: its policy {} is not a harness's; give --harness ({})",
-                s.policy.id(),
-                harness_ids()
+            Error::at(
+                input,
+                format!(
+                    "its policy {} is not a harness's; give --harness ({})",
+                    s.policy.id(),
+                    harness_ids()
+                ),
             )
         }),
         Source::Log { transcript, .. } => match transcript.format {
@@ -134,9 +141,12 @@ fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, String> 
             TranscriptFormat::PlainText => None,
         }
         .ok_or_else(|| {
-            format!(
-                "{input}: plain text names no harness; give --harness ({})",
-                harness_ids()
+            Error::at(
+                input,
+                format!(
+                    "plain text names no harness; give --harness ({})",
+                    harness_ids()
+                ),
             )
         }),
     }
@@ -149,14 +159,14 @@ struct Modelled {
     with: Run,
 }
 
-fn model(scenario: &Scenario, h: RemedyHarness, input: &str) -> Result<Vec<Modelled>, String> {
+fn model(scenario: &Scenario, h: RemedyHarness, input: &str) -> Result<Vec<Modelled>, Error> {
     h.remedies()
         .iter()
         .map(|&r| {
             let remedied = apply_remedy(scenario, h, r)
-                .map_err(|e| format!("{input} under {}: {e}", h.id()))?;
-            let without = simulate(&remedied.without).map_err(|e| format!("{input}: {e}"))?;
-            let with = simulate(&remedied.with).map_err(|e| format!("{input}: {e}"))?;
+                .map_err(|e| Error::input(format!("{input} under {}: {e}", h.id())))?;
+            let without = simulate(&remedied.without).map_err(|e| Error::at(input, e))?;
+            let with = simulate(&remedied.with).map_err(|e| Error::at(input, e))?;
             Ok(Modelled {
                 remedied,
                 without,
@@ -250,8 +260,8 @@ fn failing_count(run: &Run) -> usize {
         .count()
 }
 
-/// Runs `drift remedy`: the text or JSON to print, or a message for exit 2.
-pub fn command(request: &Request) -> Result<String, String> {
+/// Runs `drift remedy`: the text or JSON to print.
+pub fn command(request: &Request) -> Result<String, Error> {
     let source = read(&request.input)?;
     let h = harness(request, &source)?;
     let machine = machine();

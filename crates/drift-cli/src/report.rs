@@ -3,6 +3,8 @@
 use std::fmt::{self, Write as _};
 use std::io::{self, BufWriter, Write as _};
 
+use crate::error::Error;
+
 use drift_core::{
     FactChange, Outcome, OutcomeCounts, PolicyChoice, Preset, Range, ResultJson, Run, SETTINGS,
     Scenario, StandingChange, builtin, builtin_ids, explain, round_losses, thousands,
@@ -77,7 +79,7 @@ pub fn list() -> String {
 /// memory stays flat whatever the report's size (a result@1 holds every
 /// fact's state at every round). A closed pipe (`drift run x | head`) ends
 /// the report quietly; any other write error is returned.
-pub fn print_run(scenario: &Scenario, run: &Run, json: bool) -> Result<(), String> {
+pub fn print_run(scenario: &Scenario, run: &Run, json: bool) -> Result<(), Error> {
     let stdout = io::stdout();
     let mut out = BufWriter::with_capacity(1 << 16, stdout.lock());
     let written = if json {
@@ -91,7 +93,7 @@ pub fn print_run(scenario: &Scenario, run: &Run, json: bool) -> Result<(), Strin
     };
     match written.and_then(|()| out.flush()) {
         Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
-            Err(format!("cannot write the report: {e}"))
+            Err(Error::input(format!("cannot write the report: {e}")))
         }
         _ => Ok(()),
     }

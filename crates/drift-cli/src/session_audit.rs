@@ -11,6 +11,7 @@ use drift_session::{
 };
 
 use crate::audit::{plural, quote, read_log};
+use crate::error::Error;
 use crate::import::read_agent_logs;
 
 /// A log, read and audited.
@@ -21,7 +22,7 @@ pub struct Audited {
 }
 
 /// Reads and audits the log at `path` (with its Claude Code agent logs).
-pub fn read(path: &str) -> Result<Audited, String> {
+pub fn read(path: &str) -> Result<Audited, Error> {
     let (_, mut transcript) = read_log(path, "SESSION")?;
     read_agent_logs(path, &mut transcript)?;
     let audit = audit_session(&transcript);
@@ -50,7 +51,7 @@ impl Options {
 }
 
 /// `drift audit SESSION`: the report, and whether a compaction broke a rule.
-pub fn command(paths: &[String], json: bool, options: Options) -> Result<(String, bool), String> {
+pub fn command(paths: &[String], json: bool, options: Options) -> Result<(String, bool), Error> {
     let mut out = String::new();
     let mut broke = false;
     let logs: Vec<Audited> = paths.iter().map(|p| read(p)).collect::<Result<_, _>>()?;
@@ -478,7 +479,7 @@ Lineage: {} across {}: {}",
 }
 
 /// `drift audit LOG… --retention`.
-pub fn retention(paths: &[String], json: bool) -> Result<String, String> {
+pub fn retention(paths: &[String], json: bool) -> Result<String, Error> {
     let mut measured = MeasuredRetention::default();
     for p in paths {
         let log = read(p)?;

@@ -19,12 +19,12 @@ use drift_core::{
 use serde::Serialize as _;
 use serde_json::ser::Formatter;
 
+use crate::error::Error;
 use crate::report::policy_name;
 
-/// Computes the tipping points and renders them; an error is a message for
-/// exit code 2.
-pub fn command(scenario: &Scenario, json: bool) -> Result<String, String> {
-    let tipping = TippingPoints::of(scenario).map_err(|e| e.to_string())?;
+/// Computes the tipping points and renders them.
+pub fn command(scenario: &Scenario, json: bool) -> Result<String, Error> {
+    let tipping = TippingPoints::of(scenario).map_err(|e| Error::input(e.to_string()))?;
     Ok(if json {
         Layout::print(&tipping)
     } else {
