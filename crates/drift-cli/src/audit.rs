@@ -8,56 +8,12 @@
 //! Exit 1 when a rule was lost or a detail is unsupported.
 
 use std::fmt::Write as _;
-use std::io::Read as _;
+
+use drift_session::{Audit, MessageField, Place, Span, Transcript, TranscriptFormat, audit};
 
 use crate::error::Error;
-
-use drift_session::{
-    Audit, MessageField, Place, Span, Transcript, TranscriptFormat, audit, read_transcript,
-};
-
-/// Reads a file (or stdin for `-`) as UTF-8 text; the error names the file.
-pub(crate) fn read_text(path: &str, which: &str) -> Result<String, Error> {
-    let bytes = if path == "-" {
-        let mut buf = Vec::new();
-        std::io::stdin()
-            .read_to_end(&mut buf)
-            .map_err(|e| Error::input(format!("{which} (stdin): cannot read: {e}")))?;
-        buf
-    } else {
-        std::fs::read(path).map_err(|e| Error::at(path, format!("cannot read {which}: {e}")))?
-    };
-    String::from_utf8(bytes).map_err(|e| {
-        Error::at(
-            path,
-            format!(
-                "{which} is not UTF-8 text (invalid byte at offset {})",
-                e.utf8_error().valid_up_to()
-            ),
-        )
-    })
-}
-
-/// Reads a file (or stdin) as a transcript; the error names the file. A
-/// line that could not be read (torn) is said on stderr, naming it, and the
-/// rest of the log is read.
-pub(crate) fn read_log(path: &str, which: &str) -> Result<(String, Transcript), Error> {
-    let text = read_text(path, which)?;
-    let transcript = parse_log(path, &text)?;
-    Ok((text, transcript))
-}
-
-/// `text`, read from `path`, as a transcript (see [`read_log`]).
-pub(crate) fn parse_log(path: &str, text: &str) -> Result<Transcript, Error> {
-    let transcript = read_transcript(text).map_err(|e| Error::at(path, e))?;
-    for d in &transcript.damaged {
-        eprintln!(
-            "drift: {path}: line {} is damaged (not JSON from column {}: {}): skipped, the rest of the log is read",
-            d.line, d.column, d.message
-        );
-    }
-    Ok(transcript)
-}
+use crate::load::{read_log, read_text};
+use crate::text::{heading, line_of, plural, quote, section};
 
 /// Runs the audit; returns the report and whether it found drift.
 pub fn command(before_path: &str, after_path: &str, json: bool) -> Result<(String, bool), Error> {
@@ -117,50 +73,10 @@ fn more_findings(a: &Audit) -> Vec<String> {
     parts
 }
 
-/// 1-based line of a byte offset.
-pub(crate) fn line_of(text: &str, offset: usize) -> usize {
-    text.get(..offset)
-        .map_or(1, |head| head.matches('\n').count() + 1)
-}
-
-/// One line of quoted text, at most `width` characters.
-pub(crate) fn quote(text: &str, width: usize) -> String {
-    let flat: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
-    if flat.chars().count() <= width {
-        format!("\"{flat}\"")
-    } else {
-        let cut: String = flat.chars().take(width.saturating_sub(1)).collect();
-        format!("\"{cut}…\"")
-    }
-}
-
-/// A section's heading after a blank line: `title`, how many (`n`) and, if
-/// given, out of how many.
-pub(crate) fn heading(out: &mut String, title: &str, n: usize, of: Option<usize>) {
-    let _ = match of {
-        Some(of) => writeln!(out, "\n{title}: {n} of {of}"),
-        None => writeln!(out, "\n{title}: {n}"),
-    };
-}
-
-/// A section listing `items` under a heading with their count, if there
-/// are any (nothing if there are none). Returns `items`, for the caller to
-/// list.
-pub(crate) fn section<'a, T>(out: &mut String, title: &str, items: &'a [T]) -> &'a [T] {
-    if !items.is_empty() {
-        heading(out, title, items.len(), None);
-    }
-    items
-}
-
 /// A listed statement's line: where it is, its tag (such as ` [form]`, or
 /// nothing) and its text, quoted.
 fn statement(out: &mut String, at: &str, tag: &str, text: &str) {
     let _ = writeln!(out, "  {at}{tag}: {}", quote(text, 150));
-}
-
-pub(crate) fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
 }
 
 struct Renderer<'a> {

@@ -35,7 +35,7 @@ use drift_core::{CompactHook, RemedyHarness};
 use drift_session::{audit_latest_compaction, losses_with, read_transcript, restate};
 
 use crate::error::Error;
-use crate::import::read_agent_logs;
+use crate::load::read_agent_logs;
 
 /// The most stdin the hook reads: a harness sends a few hundred bytes.
 const MAX_INPUT: u64 = 4 << 20;

@@ -16,8 +16,9 @@ use drift_session::{
     SkippedAction, Transcript, TranscriptFormat, import,
 };
 
-use crate::audit::{heading, line_of, plural, quote, read_log, section};
 use crate::error::Error;
+use crate::load::{read_agent_logs, read_log};
+use crate::text::{heading, line_of, plural, quote, section};
 
 /// What `drift import` was asked for.
 #[derive(Debug)]
@@ -68,58 +69,6 @@ pub fn command(request: &Request) -> Result<String, Error> {
             Ok(json)
         }
     }
-}
-
-/// The subagent logs of a Claude Code session at `path`, added to
-/// `transcript`: `<session>/subagents/agent-*.jsonl` (2.1), and the
-/// `agent-*.jsonl` files beside the session whose lines name its session id
-/// (2.0). Returns their paths.
-pub fn read_agent_logs(path: &str, transcript: &mut Transcript) -> Result<Vec<String>, Error> {
-    let session = std::path::Path::new(path);
-    if transcript.format != TranscriptFormat::ClaudeCodeSession || path == "-" {
-        return Ok(Vec::new());
-    }
-    let mut found: Vec<std::path::PathBuf> = Vec::new();
-    let listed = |dir: &std::path::Path| -> Vec<std::path::PathBuf> {
-        let mut files: Vec<std::path::PathBuf> = std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .filter_map(|e| e.ok().map(|e| e.path()))
-                    .filter(|p| {
-                        p.file_name()
-                            .and_then(|n| n.to_str())
-                            .is_some_and(|n| n.starts_with("agent-") && n.ends_with(".jsonl"))
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        files.sort();
-        files
-    };
-    found.extend(listed(&session.with_extension("").join("subagents")));
-    let session_id = session.file_stem().and_then(|s| s.to_str()).unwrap_or("");
-    if let Some(dir) = session.parent().filter(|_| !session_id.is_empty()) {
-        for file in listed(dir) {
-            let names_session = std::fs::read_to_string(&file)
-                .ok()
-                .and_then(|t| t.lines().next().map(|l| l.contains(session_id)))
-                .unwrap_or(false);
-            if names_session {
-                found.push(file);
-            }
-        }
-    }
-    let mut read = Vec::new();
-    for file in found {
-        let shown = file.display().to_string();
-        let text = std::fs::read_to_string(&file)
-            .map_err(|e| Error::at(&shown, format!("cannot read: {e}")))?;
-        transcript
-            .add_agent_log(&text)
-            .map_err(|e| Error::at(&shown, e))?;
-        read.push(shown);
-    }
-    Ok(read)
 }
 
 /// An id from a file name: its stem, lowercase, runs of anything but ASCII

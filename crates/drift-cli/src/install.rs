@@ -21,6 +21,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 use drift_core::{CompactHook, RemedyHarness};
 
 use crate::error::Error;
+use crate::text::plural;
 
 /// Which settings file.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -428,14 +429,6 @@ fn write_file(path: &Path, text: &str) -> Result<(), Error> {
         let _ = std::fs::remove_file(&tmp);
         Error::at(&shown, format!("cannot write: {e}"))
     })
-}
-
-fn plural(n: usize, one: &str, many: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
-    } else {
-        format!("{n} {many}")
-    }
 }
 
 /// Runs `--install`: the report to print, or an error naming the file.

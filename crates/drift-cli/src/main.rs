@@ -13,9 +13,11 @@ mod error;
 mod hook;
 mod import;
 mod install;
+mod load;
 mod remedy;
 mod report;
 mod session_audit;
+mod text;
 mod tipping;
 
 use std::fmt::Write as _;
@@ -26,7 +28,7 @@ use error::Error;
 
 use drift_core::{
     Preset, RemedyHarness, SETTINGS, Scenario, SettingInfo, Value, builtin, builtin_ids,
-    find_setting, parse_scenario, simulate,
+    find_setting, simulate,
 };
 
 const USAGE: &str = "\
@@ -568,29 +570,9 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Error> {
     })
 }
 
-/// Reads a scenario from a file, or a built-in by id.
-fn load(input: &str) -> Result<Scenario, Error> {
-    let path = std::path::Path::new(input);
-    if path.is_file() {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Error::at(input, format!("cannot read: {e}")))?;
-        return parse_scenario(&text).map_err(|e| Error::at(input, e));
-    }
-    builtin(input).ok_or_else(|| {
-        let ids: Vec<&str> = builtin_ids().collect();
-        Error::at(
-            input,
-            format!(
-                "no such file or built-in scenario (built-ins: {})",
-                ids.join(", ")
-            ),
-        )
-    })
-}
-
 /// Loads `input` with the command line's changes applied.
 fn load_changed(input: &str, changes: &Changes) -> Result<Scenario, Error> {
-    let mut scenario = load(input)?;
+    let mut scenario = load::scenario(input)?;
     changes.apply(&mut scenario, input)?;
     Ok(scenario)
 }
@@ -673,7 +655,7 @@ fn execute(command: Command) -> Result<(String, u8), Error> {
                 .into_iter()
                 .map(|input| {
                     // The matrix sets every preset itself; the other changes apply.
-                    let mut scenario = load(input)?;
+                    let mut scenario = load::scenario(input)?;
                     for (info, value) in &changes.set {
                         info.setting
                             .set(&mut scenario, *value)

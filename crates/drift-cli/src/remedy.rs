@@ -25,9 +25,9 @@ use drift_session::{
     session_losses_with, speaker, when,
 };
 
-use crate::audit::{parse_log, plural, quote, read_text};
 use crate::error::Error;
-use crate::import::read_agent_logs;
+use crate::load::{parse_log, read_agent_logs, read_text};
+use crate::text::{plural, quote};
 
 /// The `format` of `drift remedy --format json`.
 pub const REMEDY_FORMAT: &str = "compaction-drift/remedy@1";

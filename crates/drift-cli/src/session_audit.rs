@@ -10,9 +10,9 @@ use drift_session::{
     StepState, Transcript, audit_session,
 };
 
-use crate::audit::{plural, quote, read_log};
 use crate::error::Error;
-use crate::import::read_agent_logs;
+use crate::load::{read_agent_logs, read_log};
+use crate::text::{plural, quote};
 
 /// A log, read and audited.
 pub struct Audited {
