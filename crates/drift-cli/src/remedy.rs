@@ -45,8 +45,9 @@ pub struct Request {
     pub tool_policy: bool,
 }
 
-/// What was read.
-enum Source {
+/// What the remedy is worked out for, as read: a scenario, or a session
+/// log and its audit.
+enum Subject {
     Scenario(Box<Scenario>),
     Log {
         transcript: Box<Transcript>,
@@ -68,11 +69,11 @@ fn machine() -> RemedyPaths {
 
 /// Reads `input`: a built-in id, a scenario file (JSON whose `format` is a
 /// scenario's), or a session log.
-fn read(input: &str) -> Result<Source, Error> {
+fn read(input: &str) -> Result<Subject, Error> {
     let path = Path::new(input);
     if input != "-" && !path.exists() {
         return builtin(input)
-            .map(|s| Source::Scenario(Box::new(s)))
+            .map(|s| Subject::Scenario(Box::new(s)))
             .ok_or_else(|| {
                 let ids: Vec<&str> = builtin_ids().collect();
                 Error::at(
@@ -91,13 +92,13 @@ fn read(input: &str) -> Result<Source, Error> {
         .is_some_and(|f| f.starts_with("compaction-drift/scenario"));
     if is_scenario {
         return parse_scenario(&text)
-            .map(|s| Source::Scenario(Box::new(s)))
+            .map(|s| Subject::Scenario(Box::new(s)))
             .map_err(|e| Error::at(input, e));
     }
     let mut transcript = parse_log(input, &text)?;
     read_agent_logs(input, &mut transcript)?;
     let audit = audit_session(&transcript);
-    Ok(Source::Log {
+    Ok(Subject::Log {
         transcript: Box::new(transcript),
         audit,
     })
@@ -109,7 +110,7 @@ fn harness_ids() -> String {
 }
 
 /// The harness asked for, or the one the input names.
-fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, Error> {
+fn harness(request: &Request, subject: &Subject) -> Result<RemedyHarness, Error> {
     if let Some(id) = &request.harness {
         return RemedyHarness::from_id(id).ok_or_else(|| {
             Error::input(format!(
@@ -119,8 +120,8 @@ fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, Error> {
         });
     }
     let input = &request.input;
-    match source {
-        Source::Scenario(s) => match s.policy {
+    match subject {
+        Subject::Scenario(s) => match s.policy {
             drift_core::PolicyChoice::Preset(p) => RemedyHarness::of_preset(p),
             drift_core::PolicyChoice::Custom(_) => None,
         }
@@ -134,7 +135,7 @@ fn harness(request: &Request, source: &Source) -> Result<RemedyHarness, Error> {
                 ),
             )
         }),
-        Source::Log { transcript, .. } => match transcript.format {
+        Subject::Log { transcript, .. } => match transcript.format {
             TranscriptFormat::ClaudeCodeSession => Some(RemedyHarness::ClaudeCode),
             TranscriptFormat::CodexSession => Some(RemedyHarness::CodexCli),
             TranscriptFormat::ResponsesItems => Some(RemedyHarness::OpenaiCompact),
@@ -262,12 +263,12 @@ fn failing_count(run: &Run) -> usize {
 
 /// Runs `drift remedy`: the text or JSON to print.
 pub fn command(request: &Request) -> Result<String, Error> {
-    let source = read(&request.input)?;
-    let h = harness(request, &source)?;
+    let subject = read(&request.input)?;
+    let h = harness(request, &subject)?;
     let machine = machine();
     let input = request.input.as_str();
-    let (rules, modelled, what) = match &source {
-        Source::Scenario(s) => {
+    let (rules, modelled, what) = match &subject {
+        Subject::Scenario(s) => {
             let modelled = model(s, h, input)?;
             let rules = modelled
                 .first()
@@ -276,7 +277,7 @@ pub fn command(request: &Request) -> Result<String, Error> {
             let what = format!("scenario \"{}\"", s.id);
             (rules, modelled, what)
         }
-        Source::Log { transcript, audit } => {
+        Subject::Log { transcript, audit } => {
             let what = format!(
                 "{} ({}, {})",
                 input,
@@ -299,18 +300,18 @@ pub fn command(request: &Request) -> Result<String, Error> {
             .collect()
     };
     if request.json {
-        return Ok(json(request, &source, h, &rules, &blocks, &modelled));
+        return Ok(json(request, &subject, h, &rules, &blocks, &modelled));
     }
     let mut out = String::new();
     let _ = writeln!(out, "drift remedy: {what} under {} ({})", h.name(), h.id());
-    let is_log = matches!(source, Source::Log { .. });
+    let is_log = matches!(subject, Subject::Log { .. });
     if rules.is_empty() {
         let _ = writeln!(
             out,
             "\n{}",
             if is_log {
-                match &source {
-                    Source::Log { audit, .. } if audit.compactions.is_empty() => {
+                match &subject {
+                    Subject::Log { audit, .. } if audit.compactions.is_empty() => {
                         "The log records no compaction: nothing to carry.".to_string()
                     }
                     _ => "Its compactions lost no rule the harness does not put back itself: nothing to carry."
@@ -445,7 +446,7 @@ fn indent(text: &str, prefix: &str) -> String {
 
 fn json(
     request: &Request,
-    source: &Source,
+    subject: &Subject,
     h: RemedyHarness,
     rules: &[RemedyRule],
     blocks: &[RemedyText],
@@ -508,9 +509,9 @@ fn json(
             })
         })
         .collect();
-    let kind = match source {
-        Source::Scenario(_) => "scenario",
-        Source::Log { .. } => "log",
+    let kind = match subject {
+        Subject::Scenario(_) => "scenario",
+        Subject::Log { .. } => "log",
     };
     let doc = serde_json::json!({
         "format": REMEDY_FORMAT,
