@@ -21,8 +21,7 @@ use drift_core::{
     simulate, unheard_hooks, window_misfit,
 };
 use drift_session::{
-    LossKind, SessionAudit, Transcript, TranscriptFormat, audit_session, place,
-    session_losses_with, speaker, when,
+    LossKind, SessionAudit, Transcript, audit_session, place, session_losses_with, speaker, when,
 };
 
 use crate::error::Error;
@@ -135,13 +134,7 @@ fn harness(request: &Request, subject: &Subject) -> Result<RemedyHarness, Error>
                 ),
             )
         }),
-        Subject::Log { transcript, .. } => match transcript.format {
-            TranscriptFormat::ClaudeCodeSession => Some(RemedyHarness::ClaudeCode),
-            TranscriptFormat::CodexSession => Some(RemedyHarness::CodexCli),
-            TranscriptFormat::ResponsesItems => Some(RemedyHarness::OpenaiCompact),
-            TranscriptFormat::PlainText => None,
-        }
-        .ok_or_else(|| {
+        Subject::Log { transcript, .. } => transcript.format.remedy_harness().ok_or_else(|| {
             Error::at(
                 input,
                 format!(

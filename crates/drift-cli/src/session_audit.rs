@@ -178,11 +178,7 @@ fn text(out: &mut String, log: &Audited, options: Options) {
         out.push_str("\nThe log records no compaction: nothing to audit.\n");
         return;
     }
-    let record = if t.format == drift_session::TranscriptFormat::ResponsesItems {
-        "item"
-    } else {
-        "line"
-    };
+    let record = t.format.record_name();
     for (c, audit) in report.compactions.iter().zip(&a.compactions) {
         let what = match c.kind {
             drift_session::CompactionKind::Summary => "Compaction",
