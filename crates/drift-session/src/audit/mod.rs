@@ -171,11 +171,11 @@ pub(crate) fn audit_upto(
     include: &dyn Fn(&Message) -> bool,
     after: &str,
 ) -> Audit {
-    audit_reading(&Reading::read(before, upto, include), upto, after)
+    audit_reading(&BeforeReading::read(before, upto, include), upto, after)
 }
 
 /// Audits `after` against the first `upto` messages of what `reading` read.
-pub(crate) fn audit_reading(reading: &Reading<'_>, upto: usize, after: &str) -> Audit {
+pub(crate) fn audit_reading(reading: &BeforeReading<'_>, upto: usize, after: &str) -> Audit {
     let transcript = reading.transcript;
     let summary = Summary::read(after);
     let read = reading.before(upto);
@@ -238,7 +238,7 @@ pub(crate) fn audit_reading(reading: &Reading<'_>, upto: usize, after: &str) -> 
 }
 
 /// A rule found in BEFORE.
-struct Rule {
+struct BeforeRule {
     place: Place,
     last: Place,
     text: String,
@@ -253,7 +253,7 @@ struct Rule {
     shape: Shape,
 }
 
-impl Rule {
+impl BeforeRule {
     /// What AFTER did to this rule (see [`fates`]).
     fn fate(&self, summary: &Summary<'_>) -> RuleFate {
         let contradicted = summary.sentences.iter().find_map(|s| {
@@ -381,7 +381,7 @@ const ID_SENTENCES: usize = 4;
 /// compaction of a session): each message tokenised once, its words and
 /// entities hashed for support, ids, reasons and what each id is described
 /// as, and the rule finder run over it.
-pub(crate) struct Reading<'t> {
+pub(crate) struct BeforeReading<'t> {
     transcript: &'t Transcript,
     /// Every key of support, with the first message that has it.
     support: PrefixSupport,
@@ -398,10 +398,10 @@ pub(crate) struct Reading<'t> {
     context: BTreeMap<(usize, usize), Span>,
 }
 
-/// BEFORE up to one compaction: a view of a [`Reading`].
+/// BEFORE up to one compaction: a view of a [`BeforeReading`].
 struct Before<'r> {
     support: &'r PrefixSupport,
-    rules: Vec<Rule>,
+    rules: Vec<BeforeRule>,
     sources: &'r [(usize, Support)],
     /// The reasons stated before it, with how many times.
     reasons: Vec<(&'r Reason, usize)>,
@@ -516,14 +516,14 @@ pub(crate) fn each_sentence<'t>(
     }
 }
 
-impl<'t> Reading<'t> {
+impl<'t> BeforeReading<'t> {
     /// Reads the first `upto` messages of `transcript` that `include`
     /// keeps, in one pass.
     pub(crate) fn read(
         transcript: &'t Transcript,
         upto: usize,
         include: &dyn Fn(&Message) -> bool,
-    ) -> Reading<'t> {
+    ) -> BeforeReading<'t> {
         let mut support = SupportBuilder::default();
         // Where each message's keys begin.
         let mut marks: Vec<(usize, usize)> = Vec::new();
@@ -631,7 +631,7 @@ impl<'t> Reading<'t> {
             }
         }
         let context = places_in_context(transcript, book.rules());
-        Reading {
+        BeforeReading {
             transcript,
             support: support.finish_by_message(&marks),
             sources,
@@ -771,8 +771,8 @@ pub(crate) fn places_in_context(
 /// they were first stated. A rule only the model ever states is its own
 /// plan, not a rule; one only an earlier compaction summary restates is a
 /// rule (the summary is all that carries it now).
-impl Reading<'_> {
-    fn rules(&self, upto: usize) -> Vec<Rule> {
+impl BeforeReading<'_> {
+    fn rules(&self, upto: usize) -> Vec<BeforeRule> {
         let before = self.transcript;
         let stated_by = |p: &RulePlace| {
             p.message < upto
@@ -784,7 +784,7 @@ impl Reading<'_> {
         };
         let context = &self.context;
         let book = &self.book;
-        let mut rules: Vec<Rule> = book
+        let mut rules: Vec<BeforeRule> = book
             .rules()
             .iter()
             .filter_map(|r| {
@@ -815,7 +815,7 @@ impl Reading<'_> {
                     })
                     .copied()
                     .collect();
-                Some(Rule {
+                Some(BeforeRule {
                     place: first,
                     last,
                     text: first.span.of(&m.text).to_string(),
@@ -841,7 +841,7 @@ impl Reading<'_> {
 /// just drop it", then "my mistake, don't drop anything". A later rule of
 /// the same role whose prohibition forbids what the carve-out allows
 /// leaves nothing of it in force.
-fn withdraw(rules: &mut Vec<Rule>) {
+fn withdraw(rules: &mut Vec<BeforeRule>) {
     let read: Vec<Vec<(String, bool)>> = rules.iter().map(|r| stems(&r.text)).collect();
     let withdrawn: Vec<bool> = rules
         .iter()

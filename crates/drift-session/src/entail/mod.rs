@@ -195,14 +195,14 @@ impl LexicalJudgement {
 
 /// A source read once, to check any number of claims against it.
 #[derive(Clone, Debug)]
-pub(crate) struct Source {
+pub(crate) struct ReadSource {
     support: Support,
     rules: Vec<(Span, Prohibition)>,
     ids: Vec<(String, Mention)>,
 }
 
-impl Source {
-    pub(crate) fn read(text: &str) -> Source {
+impl ReadSource {
+    pub(crate) fn read(text: &str) -> ReadSource {
         let mut builder = SupportBuilder::default();
         let mut rules = Vec::new();
         let mut ids: Vec<(String, Mention)> = Vec::new();
@@ -236,7 +236,7 @@ impl Source {
                 }
             }
         }
-        Source {
+        ReadSource {
             support: builder.finish(),
             rules,
             ids,
@@ -299,7 +299,7 @@ impl Source {
 impl LexicalEntailment {
     /// Checks `claim` against `source` and says why.
     pub fn check(&self, claim: &str, source: &str) -> LexicalJudgement {
-        Source::read(source).check(claim)
+        ReadSource::read(source).check(claim)
     }
 }
 

@@ -543,7 +543,7 @@ struct Open {
 }
 
 /// Follows a text's regions, sentence by sentence and tag by tag.
-pub(crate) struct Reader {
+pub(crate) struct RegionWalker {
     base: Region,
     region: Region,
     wrapped: bool,
@@ -576,8 +576,8 @@ fn contains_ignore_case(s: &str, p: &str) -> bool {
     find_ignore_case(s, p).is_some()
 }
 
-impl Reader {
-    pub(crate) fn new(source: Source) -> Reader {
+impl RegionWalker {
+    pub(crate) fn new(source: Source) -> RegionWalker {
         let base = if source.restates() {
             Region::Restated
         } else {
@@ -587,7 +587,7 @@ impl Reader {
             Source::HookContext | Source::ProjectFile | Source::Skill => Region::Operator,
             _ => Region::Harness,
         };
-        Reader {
+        RegionWalker {
             base,
             region: base,
             wrapped: false,

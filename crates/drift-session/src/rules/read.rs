@@ -3,12 +3,12 @@
 //!
 //! Logical lines ([`super::lines`]) are joined where a sentence wraps onto
 //! the next line, cut into sentences, and each sentence is shown to the
-//! harness reader ([`super::boilerplate::Reader`]), which knows the
+//! harness reader ([`super::boilerplate::RegionWalker`]), which knows the
 //! harnesses' own texts and wrappers and says which region the sentence is
 //! in. Table rows are passed whole; the rule finder reads their cells.
 
 use super::Source;
-use super::boilerplate::{Reader, Verdict};
+use super::boilerplate::{RegionWalker, Verdict};
 use super::lines::{Line, LineKind, for_each_line};
 use crate::entail::scan::{Span, abbreviation_before};
 
@@ -60,7 +60,7 @@ struct Pending {
 
 struct Walker<'t, F> {
     text: &'t str,
-    reader: Reader,
+    reader: RegionWalker,
     pending: Option<Pending>,
     visit: F,
     /// JSON in this text is data (a state file a skill shows, a payload
@@ -200,7 +200,7 @@ fn instructs_anew(text: &str, open: Span, next: Span) -> bool {
 pub(crate) fn read(text: &str, source: Source, visit: impl FnMut(Unit)) {
     let mut walker = Walker {
         text,
-        reader: Reader::new(source),
+        reader: RegionWalker::new(source),
         pending: None,
         visit,
         json_is_data: matches!(source, Source::Skill | Source::ProjectFile),

@@ -56,7 +56,7 @@ use super::jsonl::{JsonLine, JsonLines};
 use super::text::{arguments_text, content_text, strip_line_numbers, strip_reminders};
 use super::{
     CallStatus, Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance,
-    Reader, Transcript, TranscriptError, TranscriptFormat, str_field,
+    Transcript, TranscriptBuilder, TranscriptError, TranscriptFormat, str_field,
 };
 
 /// Line types only Claude Code writes (besides `user` and `assistant`).
@@ -123,7 +123,7 @@ pub(crate) struct State {
 }
 
 /// One line of a Claude Code log.
-pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+pub(crate) fn line(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     match str_field(object, "type").unwrap_or("") {
         kind @ ("user" | "assistant") => {
             let sidechain = object.get("isSidechain") == Some(&Value::Bool(true));
@@ -182,7 +182,7 @@ fn number(meta: Option<&Map<String, Value>>, key: &str) -> Option<u64> {
 
 /// A `compact_boundary` line: a compaction, with its trigger and sizes, and
 /// the messages it kept verbatim (`preservedMessages`, newer logs).
-fn boundary(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn boundary(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     let meta = metadata(object, "compactMetadata");
     let trigger = meta
         .and_then(|m| str_field(m, "trigger"))
@@ -215,7 +215,7 @@ fn boundary(r: &mut Reader, object: &Map<String, Value>, record: usize) {
 }
 
 /// A `microcompact_boundary` line: tool results cleared, no summary.
-fn microcompact(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn microcompact(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     let meta = metadata(object, "microcompactMetadata");
     let ids: BTreeSet<&str> = meta
         .and_then(|m| m.get("compactedToolIds"))
@@ -274,7 +274,7 @@ fn typed(text: &str) -> Option<&str> {
 /// A `queue-operation` line. An enqueue is a message the user typed while
 /// the agent worked: it is read there, unless the same text comes again as
 /// a user line or a `queued_command` (which then stands for it).
-fn queue_operation(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn queue_operation(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     let text = match object.get("content") {
         Some(v @ (Value::String(_) | Value::Array(_))) => content_text(Some(v)),
         _ => String::new(),
@@ -296,13 +296,13 @@ fn queue_operation(r: &mut Reader, object: &Map<String, Value>, record: usize) {
 }
 
 /// A user message the log also queued: the enqueue's copy goes.
-fn unqueue(r: &mut Reader, text: &str) {
+fn unqueue(r: &mut TranscriptBuilder, text: &str) {
     if let Some(copy) = typed(text).and_then(|t| r.claude.queued.remove(t)) {
         r.claude.copies.insert(copy);
     }
 }
 
-fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn attachment(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     let Some(Value::Object(a)) = object.get("attachment") else {
         r.skip("attachment");
         return;
@@ -374,7 +374,7 @@ fn attachment(r: &mut Reader, object: &Map<String, Value>, record: usize) {
 
 /// A `progress` line: an `agent_progress` embeds one of a subagent's
 /// messages; the rest (hook and tool progress) is bookkeeping.
-fn progress(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn progress(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     let data = object.get("data").and_then(Value::as_object);
     let Some(data) = data.filter(|d| str_field(d, "type") == Some("agent_progress")) else {
         let kind = data
@@ -413,7 +413,7 @@ fn progress(r: &mut Reader, object: &Map<String, Value>, record: usize) {
 /// A `user` or `assistant` line (or one embedded in a progress line);
 /// false when it holds nothing to read.
 fn chain_line(
-    r: &mut Reader,
+    r: &mut TranscriptBuilder,
     kind: &str,
     object: &Map<String, Value>,
     agent: Option<String>,
@@ -517,7 +517,7 @@ fn chain_line(
 
 /// Text of a user or assistant line, classified.
 fn user_or_assistant_text(
-    r: &mut Reader,
+    r: &mut TranscriptBuilder,
     speaker: MessageRole,
     text: &str,
     brief: bool,
@@ -566,7 +566,7 @@ fn user_or_assistant_text(
 
 /// A summary line: the summary message, and the compaction it closes (the
 /// boundary before it, or a compaction of its own when there is none).
-fn summary(r: &mut Reader, text: String, record: usize) {
+fn summary(r: &mut TranscriptBuilder, text: String, record: usize) {
     let index = r.messages.len();
     r.push(Message::new(MessageRole::Summary, text, record));
     match r.compactions.last_mut() {
@@ -647,7 +647,7 @@ const REJECTED: &[&str] = &[
 const REASON: &str = "The user provided the following reason for the rejection:";
 
 fn tool_result(
-    r: &mut Reader,
+    r: &mut TranscriptBuilder,
     block: &Map<String, Value>,
     result: Option<&Value>,
     agent: Option<String>,
@@ -778,7 +778,7 @@ fn strip_agent_footer(text: &str) -> String {
 /// Adds a subagent's own log to `t` (see [`Transcript::add_agent_log`]).
 pub(crate) fn add_agent_log(t: &mut Transcript, text: &str) -> Result<(), TranscriptError> {
     let file = t.agent_logs.len() + 1;
-    let mut r = Reader::default();
+    let mut r = TranscriptBuilder::default();
     let mut agent_id: Option<String> = None;
     for line in JsonLines::new(text) {
         let (number, value) = match line {
@@ -881,7 +881,7 @@ fn starts_agent(m: &Message, brief: &str) -> bool {
 }
 
 /// A non-message line of an agent log.
-fn line_in(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+fn line_in(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     match str_field(object, "type") {
         Some("attachment") => attachment(r, object, record),
         Some("progress") => progress(r, object, record),

@@ -34,7 +34,8 @@ use serde_json::{Map, Value};
 
 use super::text::{content_text, push_line};
 use super::{
-    Compaction, Message, MessageRole, Provenance, Reader, TranscriptFormat, responses, str_field,
+    Compaction, Message, MessageRole, Provenance, TranscriptBuilder, TranscriptFormat, responses,
+    str_field,
 };
 
 /// Whether a line is a Codex rollout line (any era).
@@ -59,7 +60,7 @@ pub(crate) fn is_codex_line(object: &Map<String, Value>) -> bool {
 }
 
 /// One line of a rollout.
-pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
+pub(crate) fn line(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
     if str_field(object, "record_type") == Some("state") {
         r.skip("state");
         return;
@@ -89,7 +90,7 @@ pub(crate) fn line(r: &mut Reader, object: &Map<String, Value>, record: usize) {
     }
 }
 
-fn meta(r: &mut Reader, meta: &Map<String, Value>, record: usize) {
+fn meta(r: &mut TranscriptBuilder, meta: &Map<String, Value>, record: usize) {
     let base = meta
         .get("base_instructions")
         .and_then(|b| b.get("text").or(Some(b)))
@@ -112,7 +113,7 @@ fn meta(r: &mut Reader, meta: &Map<String, Value>, record: usize) {
 /// context. AGENTS.md's text (`state.agents_md.text`) is the project's
 /// rules; the rest (environments, permissions, modes, skills listed) is
 /// the harness about itself.
-fn world_state(r: &mut Reader, payload: &Map<String, Value>, record: usize) {
+fn world_state(r: &mut TranscriptBuilder, payload: &Map<String, Value>, record: usize) {
     let agents_md = payload
         .get("state")
         .and_then(|s| s.get("agents_md"))
@@ -129,14 +130,14 @@ fn world_state(r: &mut Reader, payload: &Map<String, Value>, record: usize) {
     }
 }
 
-fn compacted(r: &mut Reader, payload: &Map<String, Value>, record: usize) {
+fn compacted(r: &mut TranscriptBuilder, payload: &Map<String, Value>, record: usize) {
     let message = str_field(payload, "message").unwrap_or_default();
     let history = payload
         .get("replacement_history")
         .and_then(Value::as_array)
         .map_or(&[][..], Vec::as_slice);
     // What the new context holds, read as messages of their own.
-    let mut kept = Reader::default();
+    let mut kept = TranscriptBuilder::default();
     let mut encrypted = false;
     for item in history {
         let Value::Object(item) = item else { continue };
@@ -293,7 +294,7 @@ fn inside<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
 /// A message's content parts, each read for what it is: consecutive parts
 /// of the same provenance make one message.
 pub(crate) fn classify_parts(
-    r: &mut Reader,
+    r: &mut TranscriptBuilder,
     role: MessageRole,
     content: Option<&Value>,
     record: usize,
@@ -317,7 +318,8 @@ pub(crate) fn classify_parts(
         }
     };
     let mut pending: Option<(MessageRole, Provenance, String)> = None;
-    let flush = |r: &mut Reader, pending: &mut Option<(MessageRole, Provenance, String)>| {
+    let flush = |r: &mut TranscriptBuilder,
+                 pending: &mut Option<(MessageRole, Provenance, String)>| {
         if let Some((role, provenance, text)) = pending.take()
             && !text.trim().is_empty()
         {

@@ -620,7 +620,7 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
                     return Ok(t);
                 }
                 // A JSON-lines file of one line.
-                let mut reader = Reader::default();
+                let mut reader = TranscriptBuilder::default();
                 reader.line(&object, 1 + blank_lines);
                 reader.finish()
             }
@@ -633,7 +633,7 @@ pub fn read_transcript(text: &str) -> Result<Transcript, TranscriptError> {
 
 /// A JSON-lines file.
 fn read_lines(text: &str) -> Result<Transcript, TranscriptError> {
-    let mut reader = Reader::default();
+    let mut reader = TranscriptBuilder::default();
     let mut parsed_any = false;
     let mut lines = JsonLines::new(text);
     while let Some(line) = lines.next() {
@@ -706,7 +706,7 @@ fn format_of(object: &Map<String, Value>) -> Option<TranscriptFormat> {
 
 /// Builds a transcript record by record.
 #[derive(Default)]
-pub(crate) struct Reader {
+pub(crate) struct TranscriptBuilder {
     pub format: Option<TranscriptFormat>,
     pub messages: Vec<Message>,
     pub skipped: BTreeMap<String, (usize, usize)>,
@@ -719,7 +719,7 @@ pub(crate) struct Reader {
     pub claude: claude::State,
 }
 
-impl Reader {
+impl TranscriptBuilder {
     /// One line of a JSON-lines file.
     fn line(&mut self, object: &Map<String, Value>, record: usize) {
         let before = self.messages.len();

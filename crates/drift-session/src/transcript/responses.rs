@@ -35,8 +35,8 @@ use serde_json::{Map, Value};
 use super::codex::{classify_parts, message_role};
 use super::text::{arguments_text, content_text, push_line, tool_output};
 use super::{
-    CallStatus, Compaction, Message, MessageRole, Provenance, Reader, Transcript, TranscriptFormat,
-    str_field,
+    CallStatus, Compaction, Message, MessageRole, Provenance, Transcript, TranscriptBuilder,
+    TranscriptFormat, str_field,
 };
 
 /// Item types of the Responses API.
@@ -150,9 +150,9 @@ pub(crate) fn document(
     items: &[Value],
     newest_first: Option<bool>,
 ) -> Transcript {
-    let mut r = Reader {
+    let mut r = TranscriptBuilder {
         format: Some(TranscriptFormat::ResponsesItems),
-        ..Reader::default()
+        ..TranscriptBuilder::default()
     };
     match meta.get("instructions") {
         Some(Value::String(text)) if !text.trim().is_empty() => {
@@ -183,7 +183,7 @@ pub(crate) fn document(
 }
 
 /// One Responses item.
-pub(crate) fn item(r: &mut Reader, item: &Map<String, Value>, record: usize) {
+pub(crate) fn item(r: &mut TranscriptBuilder, item: &Map<String, Value>, record: usize) {
     let kind = str_field(item, "type").unwrap_or("message");
     let call_id = || str_field(item, "call_id").or_else(|| str_field(item, "id"));
     match kind {

@@ -250,7 +250,7 @@ impl SessionAudit {
     pub fn to_json(&self, transcript: &Transcript, file: &str) -> String {
         let wire = Wire {
             format: SESSION_AUDIT_FORMAT,
-            source: Source {
+            source: WireSource {
                 file,
                 harness: transcript.format.harness(),
                 log_format: transcript.format.id(),

@@ -5,7 +5,7 @@ use super::*;
 #[derive(Serialize)]
 pub(super) struct Wire<'a> {
     pub(super) format: &'static str,
-    pub(super) source: Source<'a>,
+    pub(super) source: WireSource<'a>,
     pub(super) broke_rules: bool,
     pub(super) damaged_lines: Vec<usize>,
     pub(super) compactions: Vec<WireCompaction<'a>>,
@@ -36,7 +36,7 @@ pub(super) struct WireAfterLoss {
 }
 
 #[derive(Serialize)]
-pub(super) struct Source<'a> {
+pub(super) struct WireSource<'a> {
     pub(super) file: &'a str,
     pub(super) harness: &'static str,
     pub(super) log_format: &'static str,

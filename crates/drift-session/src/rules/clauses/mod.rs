@@ -44,8 +44,8 @@ use merge::*;
 use terse::*;
 
 use super::cues::{
-    Bits, Ctx, Reading, correction, diagnostic, may_hold_rule, raw_may_hold_rule, read_clause_with,
-    token_triggers,
+    Bits, ClauseReading, Ctx, correction, diagnostic, may_hold_rule, raw_may_hold_rule,
+    read_clause_with, token_triggers,
 };
 use super::read::{Region, UnitKind, past_code, read};
 use super::{Rule, RuleForm, Source};
@@ -78,7 +78,7 @@ enum Joint {
 struct Piece {
     span: Span,
     joint: Joint,
-    reading: Reading,
+    reading: ClauseReading,
 }
 
 /// A rule found, before it is emitted.
@@ -514,7 +514,7 @@ impl<'t> Finder<'t> {
 
     /// Reads the clause `span` of the unit whose tokens are in
     /// `self.tokens`: its tokens are theirs, the first one opening it.
-    fn read_piece(&mut self, span: Span, question: bool) -> Reading {
+    fn read_piece(&mut self, span: Span, question: bool) -> ClauseReading {
         let text = self.text;
         let from = self.tokens.partition_point(|t| t.span.start < span.start);
         let to = self.tokens.partition_point(|t| t.span.end <= span.end);
@@ -680,7 +680,7 @@ impl<'t> Finder<'t> {
 
     /// The first parenthesis in `span` whose inside is a rule: its inside,
     /// its whole and the reading.
-    fn parenthesis(&mut self, span: Span, question: bool) -> Option<(Span, Span, Reading)> {
+    fn parenthesis(&mut self, span: Span, question: bool) -> Option<(Span, Span, ClauseReading)> {
         let s = span.of(self.text);
         let open = s.find('(')?;
         let close = open + s.get(open..)?.find(')')?;

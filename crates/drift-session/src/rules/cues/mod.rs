@@ -96,7 +96,7 @@ pub(crate) struct Ctx {
 
 /// What a clause is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Reading {
+pub(crate) struct ClauseReading {
     /// The rule it states, with its cue.
     pub(crate) rule: Option<(RuleForm, &'static str)>,
     /// An instruction's verb, when the clause starts with one.
@@ -614,7 +614,12 @@ const CHOICE_VERBS: &[&str] = &["use", "prefer", "prioritize", "prioritise", "ke
 
 /// Reads one clause.
 #[cfg(test)]
-pub(crate) fn read_clause(tokens: &[Token<'_>], text: &str, ctx: Ctx, contrast: bool) -> Reading {
+pub(crate) fn read_clause(
+    tokens: &[Token<'_>],
+    text: &str,
+    ctx: Ctx,
+    contrast: bool,
+) -> ClauseReading {
     read_clause_with(tokens, triggers(tokens), text, ctx, contrast)
 }
 
@@ -625,9 +630,9 @@ pub(crate) fn read_clause_with(
     text: &str,
     ctx: Ctx,
     contrast: bool,
-) -> Reading {
+) -> ClauseReading {
     let c = Clause::with(tokens, text, present);
-    let mut r = Reading::default();
+    let mut r = ClauseReading::default();
     if c.len() < 2 && ctx.standing {
         // A clause of a script written without spaces is one word here.
         r.rule = super::chat::unspaced_cue(c.raw_range(0, c.len()));
