@@ -9,7 +9,11 @@
 
 use std::fmt::Write as _;
 
-use drift_session::{Audit, MessageField, Place, Span, Transcript, TranscriptFormat, audit};
+use drift_session::{
+    Audit, Transcript, TranscriptFormat, audit,
+    audit::{MessageField, Place},
+    entail::Span,
+};
 
 use crate::error::Error;
 use crate::load::{read_log, read_text};
@@ -48,7 +52,7 @@ fn more_findings(a: &Audit) -> Vec<String> {
     let weakened = a
         .rules
         .iter()
-        .filter(|r| r.fate == drift_session::Fate::Weakened)
+        .filter(|r| r.fate == drift_session::audit::Fate::Weakened)
         .count();
     let rebound = a
         .changed_ids
@@ -56,7 +60,7 @@ fn more_findings(a: &Audit) -> Vec<String> {
         .filter(|c| {
             matches!(
                 c.change,
-                drift_session::IdChange::Swapped | drift_session::IdChange::Merged
+                drift_session::audit::IdChange::Swapped | drift_session::audit::IdChange::Merged
             )
         })
         .count();
@@ -173,10 +177,10 @@ impl Renderer<'_> {
             );
         }
 
-        let weakened: Vec<&drift_session::RuleFate> = a
+        let weakened: Vec<&drift_session::audit::RuleFate> = a
             .rules
             .iter()
-            .filter(|r| r.fate == drift_session::Fate::Weakened)
+            .filter(|r| r.fate == drift_session::audit::Fate::Weakened)
             .collect();
         for r in section(&mut out, "Constraints AFTER weakens", &weakened) {
             statement(&mut out, &self.place(&r.before), "", &r.text);
@@ -193,9 +197,9 @@ impl Renderer<'_> {
         heading(&mut out, "Ids changed or merged", a.changed_ids.len(), None);
         for ch in &a.changed_ids {
             let verb = match ch.change {
-                drift_session::IdChange::Changed => "replaces",
-                drift_session::IdChange::Merged => "absorbs",
-                drift_session::IdChange::Swapped => "now carries what BEFORE said of",
+                drift_session::audit::IdChange::Changed => "replaces",
+                drift_session::audit::IdChange::Merged => "absorbs",
+                drift_session::audit::IdChange::Swapped => "now carries what BEFORE said of",
             };
             let _ = writeln!(
                 out,

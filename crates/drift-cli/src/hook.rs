@@ -32,7 +32,9 @@ use std::io::Read as _;
 use std::path::{Path, PathBuf};
 
 use drift_core::{CompactHook, RemedyHarness};
-use drift_session::{audit_latest_compaction, losses_with, read_transcript, restate};
+use drift_session::{
+    audit::audit_latest_compaction, read_transcript, restate, restate::losses_with,
+};
 
 use crate::error::Error;
 use crate::load::read_agent_logs;

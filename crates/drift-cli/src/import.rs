@@ -12,8 +12,10 @@ use std::io::Write as _;
 
 use drift_core::{Kind, Preset, scenario_to_json, thousands};
 use drift_session::{
-    Fate, Governance, ImportOptions, Imported, MessageRole, Notice, Origin, SkipReason,
-    SkippedAction, Transcript, TranscriptFormat, import,
+    ImportOptions, Imported, MessageRole, Transcript, TranscriptFormat,
+    audit::Fate,
+    import,
+    import::{Governance, Notice, Origin, SkipReason, SkippedAction},
 };
 
 use crate::error::Error;
@@ -364,11 +366,11 @@ impl Summary<'_> {
             .iter()
             .map(|g| (g.id.clone(), g.rule))
             .collect();
-        let b = drift_session::beside(
+        let b = drift_session::import::beside(
             &imported.scenario,
             &run,
             &facts,
-            &drift_session::measured(&lineage),
+            &drift_session::import::measured(&lineage),
             placed,
         );
         if b.compared == 0 {

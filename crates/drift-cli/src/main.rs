@@ -330,10 +330,10 @@ fn parse_args(args: impl IntoIterator<Item = std::ffi::OsString>) -> Result<Comm
                         "--max-tokens: \"{value}\" is not a number of tokens"
                     ))
                 })?;
-                if n < drift_session::MIN_RESTATE_TOKENS {
+                if n < drift_session::restate::MIN_RESTATE_TOKENS {
                     return Err(Error::usage(format!(
                         "--max-tokens {n}: give at least {}",
-                        drift_session::MIN_RESTATE_TOKENS
+                        drift_session::restate::MIN_RESTATE_TOKENS
                     )));
                 }
                 flags.max_tokens = Some(n);
@@ -555,7 +555,7 @@ fn command_of(name: &str, flags: Flags) -> Result<Command, Error> {
                     harness,
                     max_tokens: flags
                         .max_tokens
-                        .unwrap_or(drift_session::DEFAULT_RESTATE_TOKENS),
+                        .unwrap_or(drift_session::restate::DEFAULT_RESTATE_TOKENS),
                     tool_policy: flags.tool_policy,
                 }
             }

@@ -21,7 +21,8 @@ use drift_core::{
     simulate, unheard_hooks, window_misfit,
 };
 use drift_session::{
-    LossKind, SessionAudit, Transcript, audit_session, place, session_losses_with, speaker, when,
+    SessionAudit, Transcript, audit_session,
+    restate::{LossKind, place, session_losses_with, speaker, when},
 };
 
 use crate::error::Error;
@@ -176,7 +177,7 @@ fn failing(o: Outcome) -> bool {
 
 /// What a log's compactions lost, and the rules an encrypted compaction
 /// may have lost (nobody can read what it kept), as
-/// [`drift_session::session_losses_with`] lists them.
+/// [`drift_session::restate::session_losses_with`] lists them.
 fn log_rules(t: &Transcript, audit: &SessionAudit, tool_policy: bool) -> Vec<RemedyRule> {
     session_losses_with(t, audit, tool_policy)
         .into_iter()

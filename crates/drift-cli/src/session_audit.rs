@@ -6,8 +6,9 @@ use std::fmt::Write as _;
 
 use drift_core::thousands;
 use drift_session::{
-    AfterPart, CompactionReport, Fate, IdChange, LostRule, MeasuredRetention, SessionAudit, Step,
-    StepState, Transcript, audit_session,
+    MeasuredRetention, SessionAudit, Transcript,
+    audit::{AfterPart, CompactionReport, Fate, IdChange, LostRule, Step, StepState},
+    audit_session,
 };
 
 use crate::error::Error;
@@ -84,7 +85,10 @@ fn fate_word(f: Fate) -> &'static str {
 }
 
 /// How a compaction was set off and what it did to the context's size.
-fn sizes(c: &CompactionReport, trigger: Option<drift_session::CompactionTrigger>) -> String {
+fn sizes(
+    c: &CompactionReport,
+    trigger: Option<drift_session::transcript::CompactionTrigger>,
+) -> String {
     let mut parts: Vec<String> = trigger.map(|t| t.id().to_string()).into_iter().collect();
     match (c.tokens_before, c.tokens_after) {
         (Some(b), Some(a)) => parts.push(format!("{} → {} tokens", thousands(b), thousands(a))),
@@ -181,8 +185,8 @@ fn text(out: &mut String, log: &Audited, options: Options) {
     let record = t.format.record_name();
     for (c, audit) in report.compactions.iter().zip(&a.compactions) {
         let what = match c.kind {
-            drift_session::CompactionKind::Summary => "Compaction",
-            drift_session::CompactionKind::ToolResults => "Tool results cleared",
+            drift_session::transcript::CompactionKind::Summary => "Compaction",
+            drift_session::transcript::CompactionKind::ToolResults => "Tool results cleared",
         };
         let _ = writeln!(
             out,
@@ -202,7 +206,7 @@ fn text(out: &mut String, log: &Audited, options: Options) {
             };
             let _ = writeln!(out, "  Its summary cannot be read ({why}): {left}.");
         }
-        if c.kind == drift_session::CompactionKind::ToolResults {
+        if c.kind == drift_session::transcript::CompactionKind::ToolResults {
             let _ = writeln!(
                 out,
                 "  {} cleared; no summary.",
@@ -415,7 +419,7 @@ Lineage: {} across {}: {}",
         );
     }
     let imported = drift_session::import(&log.transcript, &drift_session::ImportOptions::default());
-    let after = drift_session::actions_after_loss(&log.transcript, &log.audit, &imported);
+    let after = drift_session::import::actions_after_loss(&log.transcript, &log.audit, &imported);
     if !after.is_empty() {
         let _ = writeln!(
             out,
@@ -455,7 +459,7 @@ Lineage: {} across {}: {}",
             if w.over_line {
                 format!(
                     ", above the model's line ({:.0}%): the model reads this round as fabricated history",
-                    100.0 * drift_session::LAUNDERING_LINE
+                    100.0 * drift_session::audit::LAUNDERING_LINE
                 )
             } else {
                 String::new()
@@ -554,7 +558,7 @@ pub fn retention(paths: &[String], json: bool) -> Result<String, Error> {
     let _ = writeln!(
         out,
         "\nEach step is one round of the model's: a rule the agent still had, summarised once. The estimate is the retention per round that best explains the steps (their maximum likelihood). The model applies the same retention at every depth; how far the share carried at one depth (of {} steps or more) lies from it: {}.",
-        drift_session::MIN_FIT_STEPS,
+        drift_session::audit::MIN_FIT_STEPS,
         if gaps.is_empty() {
             "too few steps at any depth to tell".to_string()
         } else {

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use drift_session::{Authority, InForce, SessionFinder};
+use drift_session::rules::{Authority, InForce, SessionFinder};
 
 use crate::labels::{By, Split};
 use crate::real::Case;

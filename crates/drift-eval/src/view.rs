@@ -6,7 +6,13 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
-use drift_session::{AfterPart, Authority, CompactionKind, Fate, Transcript, audit_session};
+use drift_session::{
+    Transcript,
+    audit::{AfterPart, Fate},
+    audit_session,
+    rules::Authority,
+    transcript::CompactionKind,
+};
 
 use crate::labels::By;
 
@@ -95,7 +101,7 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
         .iter()
         .filter(|c| summaries.contains(&c.record))
         .map(|c| {
-            let rule = |r: &drift_session::SessionRule, unjudged: bool| {
+            let rule = |r: &drift_session::audit::SessionRule, unjudged: bool| {
                 let fate = if unjudged {
                     Reported::Unjudged
                 } else {
@@ -134,9 +140,9 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
 /// The judge on one rule and one summary: the fate of the rule, and the
 /// evidence and reason.
 pub fn judge(rule: &str, summary: &str) -> (Option<Reported>, String) {
-    use drift_session::{After, FateJudge, StructuralJudge};
-    let verdict =
-        StructuralJudge::<drift_session::NoSimilarity>::default().judge(rule, &After::new(summary));
+    use drift_session::judge::{After, FateJudge, StructuralJudge};
+    let verdict = StructuralJudge::<drift_session::judge::NoSimilarity>::default()
+        .judge(rule, &After::new(summary));
     let why = format!(
         "{} ({:.2}): {}",
         verdict.why.words(),

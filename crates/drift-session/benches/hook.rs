@@ -23,7 +23,9 @@ use support::{claude_session, read_group};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use drift_session::{
-    DEFAULT_RESTATE_TOKENS, audit_latest_compaction, losses, read_transcript, restate,
+    audit::audit_latest_compaction,
+    read_transcript, restate,
+    restate::{DEFAULT_RESTATE_TOKENS, losses},
 };
 
 fn benches(c: &mut Criterion) {

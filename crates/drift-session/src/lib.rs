@@ -3,18 +3,19 @@
 //! What reads a real agent session, built on the simulation engine
 //! (`drift-core`):
 //!
-//! | what | items | module |
+//! | what | entry points, here | the rest, in its module |
 //! | --- | --- | --- |
-//! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`TranscriptFormat`] | `transcript` |
-//! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`], [`import_text`], [`Imported`], [`ImportOptions`] | `import` |
-//! | a real compaction checked against what it replaced | [`audit`], [`audit_text`], [`Audit`] | `audit` |
-//! | every compaction a log records, rule by rule, and retention measured from logs | [`audit_session`], [`audit_latest_compaction`], [`SessionAudit`], [`MeasuredRetention`] | `audit/session` |
-//! | which clauses of a text are rules, of what form; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`RuleForm`], [`Source`], [`is_harness_text`], [`operator_content`], [`RuleBook`] | `rules` |
-//! | what a compaction lost, restated for the harness to put back | [`losses`], [`session_losses`], [`restate`], [`Loss`], [`Restatement`] | `restate` |
-//! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | `entail` |
-//! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | `guard` |
+//! | session logs in every format a harness writes, as messages | [`read_transcript`], [`Transcript`], [`Message`], [`MessageRole`], [`TranscriptFormat`], [`TranscriptError`] | [`transcript`]: compactions, provenance, damaged lines |
+//! | a session as a scenario to simulate: its rules as facts, its risky tool calls as actions | [`import`](import()), [`import_text`], [`Imported`], [`ImportOptions`] | [`mod@import`]: the guesses, the model beside the log, the actions after a loss |
+//! | a real compaction checked against what it replaced; every compaction of a log, rule by rule; the list people act on; rules across compactions; retention measured | [`audit`](audit()), [`audit_text`], [`Audit`], [`audit_session`], [`SessionAudit`], [`report`](report()), [`Report`], [`lineage`](lineage()), [`Lineage`], [`MeasuredRetention`] | [`mod@audit`]: findings, fates, evidence, laundering |
+//! | which clauses of a text are rules; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`Source`], [`RuleBook`] | [`rules`]: forms, who gave a rule, the finder seam |
+//! | what a compaction lost, restated for the harness to put back | [`session_losses`], [`restate`](restate()), [`Loss`], [`Restatement`] | [`mod@restate`]: budgets, one compaction's losses |
+//! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | [`entail`]: entities and sentences of a text |
+//! | what a summary did to one rule | | [`judge`]: the `FateJudge` seam and the judge shipped |
+//! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | [`guard`]: their errors, reports and settings |
 //!
-//! Every public item is re-exported here, at one path.
+//! The entry points are re-exported here; every other public item is at
+//! one path, in its module.
 //!
 //! ## Invariants
 //!
@@ -32,64 +33,27 @@
 
 extern crate alloc;
 
-mod audit;
-mod entail;
-mod guard;
-mod import;
-mod judge;
-mod restate;
-mod rules;
-mod transcript;
+pub mod audit;
+pub mod entail;
+pub mod guard;
+pub mod import;
+pub mod judge;
+pub mod restate;
+pub mod rules;
+pub mod transcript;
 
+// The entry points; everything else is in its module.
 pub use audit::{
-    AUDIT_FORMAT, AfterPart, Audit, AuditCounts, BeforeMention, CODEX_USER_MESSAGE_TOKENS,
-    ChangedId, CompactionAudit, DroppedConstraint, Evidence, Fate, FateCounts, IdChange,
-    InventedRule, Invention, MAX_SENTENCE_BYTES, MIN_FIT_STEPS, MeasuredRetention, MessageField,
-    Place, RuleFate, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, Unsupported,
-    VanishedReasoning, Weakening, audit, audit_latest_compaction, audit_session,
-    audit_session_with, audit_text,
+    Audit, Lineage, MeasuredRetention, Report, SessionAudit, audit, audit_session, audit_text,
+    lineage, report,
 };
-pub use audit::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
-pub use audit::{
-    LAUNDERING_LINE, LaunderedClaim, Laundering, Lineage, LineagePoint, RuleLineage, Step,
-    StepState, lineage,
-};
-pub use entail::scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
-pub use entail::{
-    Contradiction, Entailment, Judgement, LexicalEntailment, LexicalJudgement, Lookalike, Mention,
-    ReasoningKind, RuleCue, lookalike,
-};
-pub use guard::{
-    BLOCK_CLOSE, BLOCK_OPEN, BLOCK_PREAMBLE, Belief, BeliefClass, BindingError, BindingLedger,
-    BoundaryError, BoundaryGate, BoundaryReport, Claim, ClaimReason, ClaimReport, ClaimStatus,
-    Commitment, CommitmentError, CommitmentLedger, Constraint, ConstraintError, ConstraintStore,
-    GateSettings, Inventory, InventoryResource, LedgerEntry, LedgerEntryKind, Resolution, Rewrite,
-    RewriteChange, RewriteRefused, Spill, UnverifiedTag,
-};
-pub use import::{
-    ActionAfterLoss, Beside, BesideCell, BesideRow, Measured, actions_after_loss, beside, measured,
-};
-pub use import::{
-    ActionGuess, FactGuess, Governance, ImportOptions, Imported, LoggedCompaction, MessageTurn,
-    Notice, Origin, PATTERNS, Pattern, SkipReason, SkippedAction, TokenEstimate, default_policy,
-    import, import_text,
-};
-pub use judge::{
-    After, FateJudge, NoSimilarity, Section, Similarity, StructuralJudge, Verdict, Why, judge_all,
-};
-pub use restate::{
-    DEFAULT_RESTATE_TOKENS, Loss, LossKind, MAX_CONTEXT_CHARS, MIN_RESTATE_TOKENS, Restatement,
-    losses, losses_with, place, restate, session_losses, session_losses_with, speaker, when,
-};
-pub use rules::{
-    Authority, BookRule, InForce, Rule, RuleBook, RuleFinder, RuleForm, RulePlace, SessionFinder,
-    Source, StandingRule, TextOrigin, find_rules, is_harness_text, operator_content, rule_key,
-    shorten, summary_body,
-};
-pub use transcript::text::strip_line_numbers;
+pub use entail::{Entailment, Judgement, LexicalEntailment};
+pub use guard::{BindingLedger, BoundaryGate, CommitmentLedger, ConstraintStore};
+pub use import::{ImportOptions, Imported, import, import_text};
+pub use restate::{Loss, Restatement, restate, session_losses};
+pub use rules::{Rule, RuleBook, Source, find_rules};
 pub use transcript::{
-    CallStatus, Compaction, CompactionKind, CompactionTrigger, DamagedLine, Message, MessageRole,
-    Provenance, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };
 
 /// The README's Rust examples, compiled and run as doc tests so that they

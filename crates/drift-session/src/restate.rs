@@ -28,7 +28,7 @@
 //! are read from it, as statements of the same rules.
 //!
 //! ```
-//! use drift_session::{audit_latest_compaction, losses, read_transcript, restate};
+//! use drift_session::{read_transcript, restate, audit::audit_latest_compaction, restate::losses};
 //!
 //! let log = concat!(
 //!     r#"{"type":"user","message":{"role":"user","content":"Never restart payments-api without an approver."},"uuid":"a","timestamp":"2026-03-01T09:00:00Z"}"#, "\n",

@@ -4,8 +4,10 @@
 //! the actions the agent took and the calls that are not actions.
 
 use drift_session::{
-    CallStatus, CompactionTrigger, ImportOptions, Imported, MessageRole, Provenance, SkipReason,
-    Transcript, TranscriptFormat, import, read_transcript,
+    ImportOptions, Imported, MessageRole, Transcript, TranscriptFormat, import,
+    import::SkipReason,
+    read_transcript,
+    transcript::{CallStatus, CompactionTrigger, Provenance},
 };
 
 fn path(name: &str) -> String {
@@ -533,9 +535,15 @@ fn a_log_still_being_written_reads_up_to_its_last_line() {
 
 // ------------------------------------------------------------ session audit
 
-use drift_session::{AfterPart, Fate, audit_session};
+use drift_session::{
+    audit::{AfterPart, Fate},
+    audit_session,
+};
 
-fn rule<'a>(c: &'a drift_session::CompactionAudit, needle: &str) -> &'a drift_session::SessionRule {
+fn rule<'a>(
+    c: &'a drift_session::audit::CompactionAudit,
+    needle: &str,
+) -> &'a drift_session::audit::SessionRule {
     c.rules
         .iter()
         .find(|r| r.rule.text.contains(needle))
@@ -714,7 +722,10 @@ fn claude_code_tool_results_cleared_and_messages_preserved() {
     let t = read("claude-code-2.1-records.jsonl");
     assert_eq!(t.compactions.len(), 2);
     let micro = &t.compactions[0];
-    assert_eq!(micro.kind, drift_session::CompactionKind::ToolResults);
+    assert_eq!(
+        micro.kind,
+        drift_session::transcript::CompactionKind::ToolResults
+    );
     assert_eq!((micro.record, micro.summary), (15, None));
     assert_eq!(
         (micro.tokens_before, micro.tokens_after),
@@ -731,7 +742,7 @@ fn claude_code_tool_results_cleared_and_messages_preserved() {
     // The compaction: its summary comes after a message typed as it ran,
     // and it kept one message word for word.
     let c = &t.compactions[1];
-    assert_eq!(c.kind, drift_session::CompactionKind::Summary);
+    assert_eq!(c.kind, drift_session::transcript::CompactionKind::Summary);
     assert_eq!((c.record, c.trigger), (18, Some(CompactionTrigger::Manual)));
     assert_eq!(
         (c.tokens_before, c.tokens_after),

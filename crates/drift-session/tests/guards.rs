@@ -3,9 +3,11 @@
 
 use drift_session::Judgement;
 use drift_session::{
-    Belief, BindingError, BindingLedger, BoundaryError, BoundaryGate, Claim, ClaimReason,
-    ClaimStatus, Commitment, CommitmentLedger, ConstraintStore, GateSettings, Inventory, Rewrite,
-    RewriteChange,
+    BindingLedger, BoundaryGate, CommitmentLedger, ConstraintStore,
+    guard::{
+        Belief, BindingError, BoundaryError, Claim, ClaimReason, ClaimStatus, Commitment,
+        GateSettings, Inventory, Rewrite, RewriteChange,
+    },
 };
 use proptest::prelude::*;
 

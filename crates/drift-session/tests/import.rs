@@ -7,10 +7,16 @@
 use std::fmt::Write as _;
 
 use drift_core::{Kind, Preset, Role, parse_scenario, scenario_to_json, simulate};
-use drift_session::MessageField;
-use drift_session::{Governance, ImportOptions, Imported, Notice, RuleForm, import, import_text};
+use drift_session::audit::MessageField;
 use drift_session::{
-    Message, MessageRole, Origin, Transcript, TranscriptError, TranscriptFormat, read_transcript,
+    ImportOptions, Imported, import,
+    import::{Governance, Notice},
+    import_text,
+    rules::RuleForm,
+};
+use drift_session::{
+    Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, import::Origin,
+    read_transcript,
 };
 use proptest::prelude::*;
 
@@ -308,7 +314,7 @@ fn ops_claude_code() {
     let brief = t
         .messages
         .iter()
-        .find(|m| m.provenance == drift_session::Provenance::Brief)
+        .find(|m| m.provenance == drift_session::transcript::Provenance::Brief)
         .expect("the sidechain line is the subagent's brief");
     assert_eq!(brief.text, "Subagent brief: never deploy anything.");
     assert!(
@@ -558,7 +564,7 @@ fn options_out_of_range_are_clamped_and_said() {
         id: "x".into(),
         window_tokens: 0,
         policy: Some(Preset::None),
-        estimate: drift_session::TokenEstimate { chars_per_token: 0 },
+        estimate: drift_session::import::TokenEstimate { chars_per_token: 0 },
         tail_turns: 0,
         summary_tokens: 0,
     };
@@ -664,7 +670,7 @@ proptest! {
     fn imports_always_validate(t in transcript(), window in 0u64..5_000, per in 0u32..8) {
         let options = ImportOptions {
             window_tokens: window,
-            estimate: drift_session::TokenEstimate { chars_per_token: per },
+            estimate: drift_session::import::TokenEstimate { chars_per_token: per },
             ..ImportOptions::default()
         };
         let imported = import(&t, &options);

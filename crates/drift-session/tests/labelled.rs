@@ -11,7 +11,11 @@ use std::path::Path;
 #[path = "../../drift-eval/src/scores_file.rs"]
 mod scores_file;
 
-use drift_session::{Audit, Fate, IdChange, audit_text};
+use drift_session::{
+    Audit,
+    audit::{Fate, IdChange},
+    audit_text,
+};
 
 /// One labelled pair.
 struct Pair {
@@ -157,7 +161,7 @@ fn words(text: &str) -> BTreeSet<String> {
 
 /// The audit's rule that states `clause`: the one whose sentence shares the
 /// most of the clause's words, when that is at least three quarters.
-fn rule_for<'a>(audit: &'a Audit, clause: &str) -> Option<&'a drift_session::RuleFate> {
+fn rule_for<'a>(audit: &'a Audit, clause: &str) -> Option<&'a drift_session::audit::RuleFate> {
     let want = words(clause);
     audit
         .rules

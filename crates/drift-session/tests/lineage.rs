@@ -4,7 +4,10 @@
 mod common;
 
 use common::{claude_log, summary};
-use drift_session::{Fate, StepState, audit_session, lineage, read_transcript};
+use drift_session::{
+    audit::{Fate, StepState},
+    audit_session, lineage, read_transcript,
+};
 
 const RULE: &str = "Never push to the release branch without a green CI run.";
 
@@ -114,7 +117,7 @@ fn a_claim_only_the_summary_before_supports_is_laundered() {
     assert!(second.share > 0.0 && second.share < 1.0);
     assert_eq!(
         second.over_line,
-        second.share > drift_session::LAUNDERING_LINE
+        second.share > drift_session::audit::LAUNDERING_LINE
     );
 }
 
@@ -169,7 +172,10 @@ fn retention_counts_each_round_the_agent_still_had_the_rule() {
 
 #[test]
 fn the_model_beside_the_log_rule_by_rule() {
-    use drift_session::{ImportOptions, Notice, beside, import, measured};
+    use drift_session::{
+        ImportOptions, import,
+        import::{Notice, beside, measured},
+    };
     let mut turns: Vec<(String, String)> = vec![("user".into(), RULE.into())];
     for i in 0..30 {
         turns.push((
@@ -232,7 +238,7 @@ fn the_model_beside_the_log_rule_by_rule() {
 
 #[test]
 fn calls_that_ran_after_their_rule_was_lost() {
-    use drift_session::{ImportOptions, actions_after_loss, import};
+    use drift_session::{ImportOptions, import, import::actions_after_loss};
     let rule = "Never delete the prod-east namespace without asking me first.";
     let log = |restate: bool| {
         let mut turns: Vec<(&str, &str)> = vec![

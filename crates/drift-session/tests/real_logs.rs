@@ -6,7 +6,7 @@
 
 use std::path::PathBuf;
 
-use drift_session::{CompactionKind, read_transcript};
+use drift_session::{read_transcript, transcript::CompactionKind};
 
 fn logs() -> Option<PathBuf> {
     let dir = std::env::var_os("DRIFT_REAL_LOGS").map_or_else(

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{claude_log, summary};
-use drift_session::{Authority, Fate, audit_session, read_transcript, report};
+use drift_session::{audit::Fate, audit_session, read_transcript, report, rules::Authority};
 
 const RULE: &str = "Never push to the release branch without a green CI run.";
 

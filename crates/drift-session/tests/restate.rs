@@ -3,8 +3,10 @@
 //! same rules when it is itself in the log at the next compaction.
 
 use drift_session::{
-    CompactionAudit, Fate, IdChange, Loss, LossKind, MIN_RESTATE_TOKENS, Transcript,
-    audit_latest_compaction, audit_session, audit_text, losses, read_transcript, restate,
+    Loss, Transcript,
+    audit::{CompactionAudit, Fate, IdChange, audit_latest_compaction},
+    audit_session, audit_text, read_transcript, restate,
+    restate::{LossKind, MIN_RESTATE_TOKENS, losses},
     session_losses,
 };
 use proptest::prelude::*;
@@ -115,7 +117,7 @@ fn claude_code_2_1_losses_in_order_of_risk() {
     );
     // The runbook a tool read is data: its rules are lost too, but they
     // are restated only on request, and said to be a tool's.
-    let with_tools = drift_session::losses_with(&t, &audit, true);
+    let with_tools = drift_session::restate::losses_with(&t, &audit, true);
     let runbook: Vec<&str> = with_tools
         .iter()
         .filter(|l| !l.authority.trusted())
@@ -157,7 +159,7 @@ fn the_restatement_names_who_where_and_when() {
         r.text
     );
     // A tool's policy, when asked for, is marked as what a tool printed.
-    let with_tools = drift_session::losses_with(&t, &audit, true);
+    let with_tools = drift_session::restate::losses_with(&t, &audit, true);
     let r2 = restate(&t, &audit, &with_tools, 1_500).unwrap();
     assert!(
         r2.text.contains(
@@ -364,7 +366,7 @@ fn session_losses_list_each_rule_once() {
     assert_eq!(all.len(), 4);
 }
 
-static SESSION: std::sync::LazyLock<(Transcript, drift_session::CompactionAudit)> =
+static SESSION: std::sync::LazyLock<(Transcript, drift_session::audit::CompactionAudit)> =
     std::sync::LazyLock::new(|| {
         let t = read(&fixture("claude-code-2.1.jsonl"));
         let audit = audit_latest_compaction(&t).unwrap();

@@ -17,8 +17,10 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use drift_session::{
-    Rule, RuleBook, RuleForm, Source, Span, find_rules, is_harness_text, operator_content,
-    summary_body,
+    Rule, RuleBook, Source,
+    entail::Span,
+    find_rules,
+    rules::{RuleForm, is_harness_text, operator_content, summary_body},
 };
 use proptest::prelude::*;
 

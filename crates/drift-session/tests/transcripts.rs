@@ -3,7 +3,7 @@
 //! audit panic or point outside its text.
 
 use drift_session::LexicalEntailment;
-use drift_session::{Audit, MessageField, audit, audit_text};
+use drift_session::{Audit, audit, audit::MessageField, audit_text};
 use drift_session::{MessageRole, Transcript, TranscriptFormat, read_transcript};
 use proptest::prelude::*;
 
@@ -157,9 +157,10 @@ fn the_responses_plan_audits_its_merged_tickets() {
 
 /// Every span of an audit lies on character boundaries inside its text.
 fn spans_fit(a: &Audit, before: &Transcript, after: &str) -> Result<(), TestCaseError> {
-    let fits =
-        |text: &str, s: drift_session::Span| s.start <= s.end && text.get(s.start..s.end).is_some();
-    let place_fits = |p: &drift_session::Place| {
+    let fits = |text: &str, s: drift_session::entail::Span| {
+        s.start <= s.end && text.get(s.start..s.end).is_some()
+    };
+    let place_fits = |p: &drift_session::audit::Place| {
         before
             .messages
             .get(p.message)

@@ -5,8 +5,11 @@
 
 use std::collections::BTreeMap;
 
-use drift_session::Span;
-use drift_session::{Audit, MessageField, Place};
+use drift_session::entail::Span;
+use drift_session::{
+    Audit,
+    audit::{MessageField, Place},
+};
 
 /// A group of findings, as the audit lists them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -10,7 +10,7 @@
 //! ## The lexical checker
 //!
 //! [`LexicalEntailment`] compares the checkable details of a claim with the
-//! source, entity by entity ([`scan`] finds them):
+//! source, entity by entity (`scan` finds them):
 //!
 //! - **Entities must occur in the source.** Identifiers (`payments-api`,
 //!   `db_prod_01`, anything in backticks), tickets (`T-14`, `#512`),
@@ -54,7 +54,7 @@
 //!   what transcripts list.
 //!
 //! The measured precision and recall on a labelled set are in
-//! [`crate::audit`]'s documentation, since the audit is where every one of
+//! [`crate::audit`](mod@crate::audit)'s documentation, since the audit is where every one of
 //! these checks is used.
 //!
 //! ```
@@ -75,6 +75,8 @@
 pub(crate) mod lexicon;
 pub(crate) mod rules;
 pub(crate) mod scan;
+
+pub use scan::{Entity, EntityKind, Sentence, Span, entities, sentences};
 pub(crate) mod support;
 
 use alloc::string::{String, ToString};
@@ -86,7 +88,7 @@ pub(crate) use rules::{
     Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark, rule_cue,
 };
 pub use rules::{ReasoningKind, RuleCue, lookalike};
-use scan::{EntityKind, Span, Token};
+use scan::Token;
 use support::{Bag, Support, SupportBuilder};
 
 /// How a source stands to a claim. Every score is in `[0, 1]`.

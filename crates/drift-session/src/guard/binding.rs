@@ -16,7 +16,7 @@
 //! database"; "the database" matches every database.
 //!
 //! ```
-//! use drift_session::{BindingError, BindingLedger, Inventory};
+//! use drift_session::{BindingLedger, guard::{BindingError, Inventory}};
 //!
 //! let inventory = Inventory::new()
 //!     .with("db-staging-01", "database", ["staging database"])

@@ -28,7 +28,7 @@
 //!
 //! ```
 //! use drift_session::LexicalEntailment;
-//! use drift_session::{BoundaryError, BoundaryGate, Claim, ClaimStatus};
+//! use drift_session::{BoundaryGate, guard::{BoundaryError, Claim, ClaimStatus}};
 //!
 //! let raw = ["turn 212: we are still on libfoo 2.3.1, do not bump."];
 //! let mut gate = BoundaryGate::new();

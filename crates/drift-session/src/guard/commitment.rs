@@ -19,7 +19,7 @@
 //!
 //! ```
 //! use drift_session::LexicalEntailment;
-//! use drift_session::{RewriteChange, Commitment, CommitmentLedger, Rewrite};
+//! use drift_session::{CommitmentLedger, guard::{RewriteChange, Commitment, Rewrite}};
 //!
 //! let mut ledger = CommitmentLedger::new();
 //! ledger

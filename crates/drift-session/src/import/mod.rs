@@ -13,7 +13,7 @@
 //! simulating; the edited scenario is an ordinary `scenario@1` file.
 //!
 //! ```
-//! use drift_session::{ImportOptions, Governance, RuleForm, import_text};
+//! use drift_session::{ImportOptions, import_text, import::Governance, rules::RuleForm};
 //! use drift_core::{Kind, Role, simulate};
 //!
 //! let log = r#"{"type":"message","role":"developer","content":"Never restart payments-api without an approver."}
@@ -84,7 +84,7 @@
 //! and a shell command the operator ran state none; the model's own
 //! messages, compaction summaries and subagent briefs only restate.
 //!
-//! A rule stated again, quoted back or restated ([`crate::rule_key`]:
+//! A rule stated again, quoted back or restated ([`crate::rules::rule_key`]:
 //! case, quotes and punctuation aside) is one fact, at the first place it
 //! is stated, with every place counted in [`FactGuess::occurrences`]; a
 //! rule only ever restated is no fact. Ids are the first content words of
@@ -101,7 +101,7 @@
 //!
 //! A tool call is an action when it ran (a call the user rejected, an
 //! approval request, a refused request are listed as not run) and its
-//! command (see [`patterns`]: the command of its JSON arguments, file
+//! command (see `patterns`: the command of its JSON arguments, file
 //! contents and justifications left out; a patch's file operations) or its
 //! tool name matches one of these patterns, case-insensitively, outside the
 //! read-only steps of the command (`kubectl get`, `grep`, `SELECT`,
@@ -134,7 +134,7 @@
 //!
 //! An action is **governed by** the facts before it (in message order) that
 //! mention one of the resources its command names: an identifier, ticket or
-//! path found by [`crate::entail::scan`], compared lowercase, where
+//! path found by `entail::scan`, compared lowercase, where
 //! `payments-api` also covers `payments-api-7d9f8` and
 //! `deployment/payments-api`, and `config/pool.toml` also covers
 //! `/srv/app/config/pool.toml`. Failing that, it is governed by
@@ -202,7 +202,7 @@ impl TokenEstimate {
     /// at least 1.
     ///
     /// ```
-    /// use drift_session::TokenEstimate;
+    /// use drift_session::import::TokenEstimate;
     /// assert_eq!(TokenEstimate::DEFAULT.tokens(9), 3);
     /// assert_eq!(TokenEstimate::DEFAULT.tokens(0), 1);
     /// ```
@@ -299,7 +299,7 @@ pub struct FactGuess {
     pub cue: &'static str,
     /// How many times the session states it, restatements included.
     pub occurrences: usize,
-    /// The rule in force it is ([`crate::InForce::rules`], the session
+    /// The rule in force it is ([`crate::rules::InForce::rules`], the session
     /// audit's [`crate::SessionAudit::rules`]): where its measured fates are.
     pub rule: usize,
     /// Who gave it.

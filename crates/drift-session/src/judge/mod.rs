@@ -11,11 +11,11 @@
 //!   sentence of the summary (and every pair of neighbouring ones) is
 //!   scored by how much of the rule's content it holds, named things and
 //!   values weighing most, a word counting when the summary has the same
-//!   stem, a word of its group in [`tables::SAME`], or a word the
+//!   stem, a word of its group in `tables::SAME`, or a word the
 //!   [`Similarity`] signal relates to it. Similarity rescues paraphrases
 //!   ("execute" for "run"), but never decides alone that a rule is there:
 //!   embeddings are blind to negation, so the verdict is structure's.
-//! - **Structure** decides ([`frame`]): in the sentence found, a rule that
+//! - **Structure** decides (`frame`): in the sentence found, a rule that
 //!   forbade now permits or is said to be lifted, or the two sides of a
 //!   preference swapped, is **contradicted**; a value of the rule replaced
 //!   by another of its kind ("3 replicas" for "2"), a firm word replaced by

@@ -741,7 +741,7 @@ impl RegionWalker {
 /// content (see [`operator_content`]).
 ///
 /// ```
-/// use drift_session::is_harness_text;
+/// use drift_session::rules::is_harness_text;
 ///
 /// assert!(is_harness_text(
 ///     "<environment_context>\n  <cwd>/srv</cwd>\n  <sandbox_mode>workspace-write</sandbox_mode>\n</environment_context>"
@@ -784,7 +784,7 @@ pub fn is_harness_text(text: &str) -> bool {
 /// text (trimmed); for harness boilerplate, "".
 ///
 /// ```
-/// use drift_session::operator_content;
+/// use drift_session::rules::operator_content;
 ///
 /// let injected = "# AGENTS.md instructions for /srv/app\n\n<INSTRUCTIONS>\n- Use pnpm.\n- Never push to main.\n</INSTRUCTIONS>";
 /// assert_eq!(operator_content(injected), "- Use pnpm.\n- Never push to main.");
@@ -836,8 +836,8 @@ fn line_start(text: &str, at: usize, kind: UnitKind) -> usize {
 /// Letta's system alert, deepagents' "Here is a summary of the
 /// conversation to date:", OpenHands' sections), from its first sentence to
 /// its last; `None` when `text` holds no summary envelope.
-pub fn summary_body(text: &str) -> Option<crate::Span> {
-    let mut span: Option<crate::Span> = None;
+pub fn summary_body(text: &str) -> Option<crate::entail::Span> {
+    let mut span: Option<crate::entail::Span> = None;
     read(text, Source::Chat, |unit| {
         if unit.region == Region::Restated {
             let s = span.get_or_insert(unit.span);

@@ -423,7 +423,7 @@ impl Rule {
 /// span keeps its operative words whole; this is only for showing it.
 ///
 /// ```
-/// use drift_session::shorten;
+/// use drift_session::rules::shorten;
 ///
 /// assert_eq!(shorten("Never  drain\na node", 40), "Never drain a node");
 /// assert_eq!(

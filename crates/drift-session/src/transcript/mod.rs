@@ -8,14 +8,14 @@
 //! source documents:
 //!
 //! - **Claude Code session logs** (`~/.claude/projects/<project>/<session>.jsonl`,
-//!   1.0.x to 2.1.x): see [`claude`](self::claude) for the line types.
+//!   1.0.x to 2.1.x): see `claude` for the line types.
 //! - **Codex CLI rollouts** (`~/.codex/sessions/YYYY/MM/DD/rollout-*.jsonl`),
 //!   before and after the 2025 `{timestamp, type, payload}` envelope: see
-//!   [`codex`](self::codex).
+//!   `codex`.
 //! - **OpenAI Responses items**: a request body, a Response object, an
 //!   `input_items` or conversation items list (newest first by default),
 //!   a `/responses/compact` result, a JSON array of items, or one item per
-//!   line: see [`responses`](self::responses).
+//!   line: see `responses`.
 //! - Anything else is plain text: one message of unknown role.
 //!
 //! Nothing is dropped silently: records that hold nothing a model reads
@@ -32,7 +32,7 @@
 //! tool arguments are kept as the JSON text the model wrote.
 //!
 //! ```
-//! use drift_session::{MessageRole, Provenance, TranscriptFormat, read_transcript};
+//! use drift_session::{MessageRole, TranscriptFormat, read_transcript, transcript::Provenance};
 //!
 //! let log = r#"{"type":"message","role":"user","content":[{"type":"input_text","text":"Do not bump libfoo."}]}
 //! {"type":"function_call","name":"shell","arguments":"{\"cmd\":\"cat Cargo.toml\"}","call_id":"c1"}
@@ -53,6 +53,8 @@ mod jsonl;
 pub(crate) mod profile;
 pub(crate) mod responses;
 pub(crate) mod text;
+
+pub use text::strip_line_numbers;
 
 use alloc::collections::BTreeMap;
 use alloc::string::{String, ToString};

@@ -55,7 +55,7 @@ pub(crate) fn arguments_text(value: Option<&Value>) -> Option<String> {
 /// (`7\tline`, from 2.1.86), when every non-empty line is numbered.
 ///
 /// ```
-/// # use drift_session::strip_line_numbers;
+/// # use drift_session::transcript::strip_line_numbers;
 /// assert_eq!(strip_line_numbers("     1→# Runbook\n     2→Never drain pool-1."), "# Runbook\nNever drain pool-1.");
 /// assert_eq!(strip_line_numbers("7\tNever drain pool-1.\n8\t"), "Never drain pool-1.\n");
 /// assert_eq!(strip_line_numbers("3 nodes\n4 pods"), "3 nodes\n4 pods");

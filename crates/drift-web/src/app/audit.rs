@@ -7,7 +7,10 @@
 
 use std::time::Duration;
 
-use drift_session::{Audit, IdChange, MessageField, audit};
+use drift_session::{
+    Audit, audit,
+    audit::{IdChange, MessageField},
+};
 use drift_session::{MessageRole, Transcript, read_transcript};
 use leptos::html::Textarea;
 use leptos::prelude::*;

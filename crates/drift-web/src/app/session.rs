@@ -463,13 +463,9 @@ fn ImportResults(import: Import) -> impl IntoView {
         let (facts, placed) = imported.with(|g| g.as_ref().map(|g| (g.fact_rules(), g.placed)))?;
         let run = simulate(&s).ok()?;
         compactions.with(|c| match c {
-            Some(Ok(c)) => Some(crate::imported::beside_html(&drift_session::beside(
-                &s,
-                &run,
-                &facts,
-                &c.measured,
-                placed,
-            ))),
+            Some(Ok(c)) => Some(crate::imported::beside_html(
+                &drift_session::import::beside(&s, &run, &facts, &c.measured, placed),
+            )),
             _ => None,
         })
     });

@@ -10,9 +10,13 @@
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_core::{Outcome, RoundState};
 use drift_session::{
-    AfterPart, Authority, Beside, BesideRow, CompactionKind, Fate, Governance, ImportOptions,
-    Imported, Lineage, LostRule, Measured, MeasuredRetention, Notice, SessionAudit, Step,
-    StepState, Transcript, audit_session, import, read_transcript, shorten,
+    ImportOptions, Imported, Lineage, MeasuredRetention, SessionAudit, Transcript,
+    audit::{AfterPart, Fate, LostRule, Step, StepState},
+    audit_session, import,
+    import::{Beside, BesideRow, Governance, Measured, Notice},
+    read_transcript,
+    rules::{Authority, shorten},
+    transcript::CompactionKind,
 };
 
 use crate::chart::{Axis, Chart, Marker, Row, Step as ChartStep};
@@ -95,7 +99,7 @@ impl Compactions {
                 lineage_html(t, &lineage)
             ),
             retention: measured.retention(),
-            measured: drift_session::measured(&lineage),
+            measured: drift_session::import::measured(&lineage),
         }
     }
 
@@ -345,7 +349,7 @@ pub fn lineage_html(t: &Transcript, lineage: &Lineage) -> String {
     )
 }
 
-/// The model beside the log (see [`drift_session::beside`]): how often the
+/// The model beside the log (see [`drift_session::import::beside`]): how often the
 /// two agree on whether a rule is carried, then one row per rule (those
 /// that disagree first), a cell per round: the fidelity the model gives it
 /// after the round, and the fate the log shows at the compaction.
@@ -635,7 +639,7 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
 
 impl Guesses {
     /// Each guessed fact's id with the index of the rule in force it
-    /// stands for, as [`drift_session::beside`] pairs them.
+    /// stands for, as [`drift_session::import::beside`] pairs them.
     pub fn fact_rules(&self) -> Vec<(String, usize)> {
         self.scenario
             .facts

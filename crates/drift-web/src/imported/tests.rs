@@ -106,7 +106,7 @@ fn the_model_beside_the_log_lists_what_disagrees_first() {
     assert_eq!(g.placed, 1);
     let run = drift_core::simulate(&g.scenario).unwrap();
     let facts = g.fact_rules();
-    let b = drift_session::beside(&g.scenario, &run, &facts, &c.measured, g.placed);
+    let b = drift_session::import::beside(&g.scenario, &run, &facts, &c.measured, g.placed);
     let html = beside_html(&b);
     assert!(html.contains("The model and the log agree"), "{html}");
     let first = html.find("<tr data-fact=").expect("a row");
@@ -123,7 +123,7 @@ fn the_model_beside_the_log_lists_what_disagrees_first() {
     assert_eq!(Guesses::from_json(&g.to_json()).unwrap(), g);
     assert_eq!(Compactions::from_json(&c.to_json()).unwrap(), c);
     // Nothing to compare without a placed round.
-    let none = drift_session::beside(&g.scenario, &run, &facts, &c.measured, 0);
+    let none = drift_session::import::beside(&g.scenario, &run, &facts, &c.measured, 0);
     assert!(beside_html(&none).contains("id=\"beside-none\""));
 }
 

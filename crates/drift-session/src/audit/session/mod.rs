@@ -271,7 +271,7 @@ impl SessionAudit {
                 lineage: super::lineage(transcript, self),
                 actions_after_loss: {
                     let imported = crate::import(transcript, &crate::ImportOptions::default());
-                    crate::actions_after_loss(transcript, self, &imported)
+                    crate::import::actions_after_loss(transcript, self, &imported)
                         .into_iter()
                         .map(|a| WireAfterLoss {
                             action: a.action,

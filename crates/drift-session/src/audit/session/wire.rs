@@ -18,7 +18,7 @@ pub(super) struct WireLineage {
     #[serde(flatten)]
     pub(super) lineage: super::super::Lineage,
     /// Calls that ran after a compaction lost their rule
-    /// ([`crate::actions_after_loss`]).
+    /// ([`crate::import::actions_after_loss`]).
     pub(super) actions_after_loss: Vec<WireAfterLoss>,
 }
 

@@ -5,7 +5,7 @@
 //! non-ASCII characters are letters as far as the scanner is concerned.
 //!
 //! ```
-//! use drift_session::{EntityKind, entities};
+//! use drift_session::{entail::{EntityKind, entities}};
 //!
 //! let text = "We are still on libfoo 2.3.1 (see T-14 and src/deps.toml); do not bump.";
 //! let found: Vec<(EntityKind, &str)> = entities(text).map(|e| (e.kind, e.text)).collect();
