@@ -40,6 +40,7 @@ pub mod import;
 pub mod judge;
 pub mod restate;
 pub mod rules;
+mod session;
 pub mod transcript;
 
 // The entry points; everything else is in its module.
@@ -52,6 +53,7 @@ pub use guard::{BindingLedger, BoundaryGate, CommitmentLedger, ConstraintStore};
 pub use import::{ImportOptions, Imported, import, import_text};
 pub use restate::{Loss, Restatement, restate, session_losses};
 pub use rules::{Rule, RuleBook, Source, find_rules};
+pub use session::Session;
 pub use transcript::{
     Message, MessageRole, Transcript, TranscriptError, TranscriptFormat, read_transcript,
 };

@@ -643,10 +643,11 @@ const COMPACTIONS: &str = "drift:compactions";
 
 #[cfg(feature = "session")]
 std::thread_local! {
-    /// The transcript the import worker read last, with the number of the
+    /// The session the import worker read last, with the number of the
     /// request that sent it: its compactions are audited from this one
-    /// reading, so a log crosses to the worker, and is parsed, once.
-    static LAST_READ: core::cell::RefCell<Option<(u64, drift_session::Transcript)>> =
+    /// reading, so a log crosses to the worker, is parsed and has its rules
+    /// found once.
+    static LAST_READ: core::cell::RefCell<Option<(u64, drift_session::Session)>> =
         const { core::cell::RefCell::new(None) };
 }
 
@@ -681,9 +682,9 @@ pub fn import_reply(message: &str) -> String {
             }
         }
         None => {
-            let t = crate::imported::read_log(text)?;
-            let guesses = Guesses::of_transcript(&t);
-            LAST_READ.with_borrow_mut(|last| *last = Some((seq, t)));
+            let session = crate::imported::read_log(text)?;
+            let guesses = Guesses::of_session(&session);
+            LAST_READ.with_borrow_mut(|last| *last = Some((seq, session)));
             Ok(guesses.to_json())
         }
     })

@@ -133,12 +133,12 @@ pub use lineage::{
     StepState, lineage,
 };
 pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, SourceCount, report};
-pub(crate) use session::harness_restores;
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MIN_FIT_STEPS,
     MeasuredRetention, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction,
     audit_session, audit_session_with,
 };
+pub(crate) use session::{audit_with_rules, harness_restores};
 
 /// The `format` of an audit's JSON.
 pub const AUDIT_FORMAT: &str = "compaction-drift/audit@1";

@@ -37,8 +37,11 @@ pub(super) const MIN_RESOURCE: usize = 3;
 
 /// The facts of a session: its rules in force ([`InForce`], the rules the
 /// session audit judges), each at its first statement, in order.
-pub(super) fn read_facts(transcript: &Transcript, turns: &[MessageTurn]) -> Vec<FoundFact> {
-    let in_force = InForce::read(transcript, &SessionFinder);
+pub(super) fn read_facts(
+    transcript: &Transcript,
+    in_force: &InForce,
+    turns: &[MessageTurn],
+) -> Vec<FoundFact> {
     let briefs: Vec<(usize, &str)> = transcript
         .messages
         .iter()

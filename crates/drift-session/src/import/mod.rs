@@ -515,9 +515,23 @@ pub fn import_text(text: &str, options: &ImportOptions) -> Result<Imported, Tran
 /// Imports a transcript as a scenario (see the module docs). Never fails:
 /// any transcript gives a valid scenario.
 pub fn import(transcript: &Transcript, options: &ImportOptions) -> Imported {
+    import_with_rules(
+        transcript,
+        &InForce::read(transcript, &SessionFinder),
+        options,
+    )
+}
+
+/// [`import`], with the transcript's rules in force already read (see
+/// [`crate::Session`]).
+pub(crate) fn import_with_rules(
+    transcript: &Transcript,
+    in_force: &InForce,
+    options: &ImportOptions,
+) -> Imported {
     let mut notices = Vec::new();
     let plan = plan_turns(transcript, options.estimate, MAX_TURNS, &mut notices);
-    let facts = read_facts(transcript, &plan.message_turns);
+    let facts = read_facts(transcript, in_force, &plan.message_turns);
     let (actions, skipped) = read_actions(transcript, &plan.message_turns, &facts);
     let harness = harness(&plan, options, &mut notices);
     let policy = options

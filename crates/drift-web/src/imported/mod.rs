@@ -10,11 +10,9 @@
 use drift_core::{Kind, PolicyChoice, Scenario, parse_scenario, scenario_to_json};
 use drift_core::{Outcome, RoundState};
 use drift_session::{
-    ImportOptions, Imported, Lineage, MeasuredRetention, SessionAudit, Transcript,
+    ImportOptions, Imported, Lineage, MeasuredRetention, Session, SessionAudit, Transcript,
     audit::{AfterPart, Fate, LostRule, Step, StepState},
-    audit_session, import,
     import::{Beside, BesideRow, Governance, Measured, Notice},
-    read_transcript,
     rules::{Authority, shorten},
     transcript::CompactionKind,
 };
@@ -73,22 +71,24 @@ pub struct Compactions {
     pub measured: Vec<Measured>,
 }
 
-/// Reads a session log in any format the importer reads, or says why it
-/// could not, naming the line.
-pub fn read_log(text: &str) -> Result<Transcript, String> {
-    read_transcript(text).map_err(|e| format!("The transcript could not be read: {e}"))
+/// Reads a session log in any format the importer reads, and finds its
+/// rules once for the guesses and the audit, or says why it could not,
+/// naming the line.
+pub fn read_log(text: &str) -> Result<Session, String> {
+    Session::read(text).map_err(|e| format!("The transcript could not be read: {e}"))
 }
 
 impl Compactions {
     /// Audits every compaction of `transcript`, or says why it could not be
     /// read, naming the line.
     pub fn read(transcript: &str) -> Result<Compactions, String> {
-        read_log(transcript).map(|t| Compactions::of(&t))
+        read_log(transcript).map(|s| Compactions::of(&s))
     }
 
-    /// Audits every compaction of a transcript already read.
-    pub fn of(t: &Transcript) -> Compactions {
-        let audit = audit_session(t);
+    /// Audits every compaction of a session already read.
+    pub fn of(session: &Session) -> Compactions {
+        let t = &session.transcript;
+        let audit = session.audit();
         let mut measured = MeasuredRetention::default();
         measured.add(t, &audit);
         let lineage = drift_session::lineage(t, &audit);
@@ -652,13 +652,13 @@ impl Guesses {
     /// Reads `transcript` (any format the importer reads) with the default
     /// options, or says why it could not, naming the line.
     pub fn read(transcript: &str) -> Result<Guesses, String> {
-        read_log(transcript).map(|t| Guesses::of_transcript(&t))
+        read_log(transcript).map(|s| Guesses::of_session(&s))
     }
 
-    /// The guesses of a transcript already read, imported with the default
+    /// The guesses of a session already read, imported with the default
     /// options.
-    pub fn of_transcript(t: &Transcript) -> Guesses {
-        Guesses::of(&import(t, &ImportOptions::default()))
+    pub fn of_session(session: &Session) -> Guesses {
+        Guesses::of(&session.import(&ImportOptions::default()))
     }
 
     /// The guesses of an import, explained.

@@ -334,7 +334,16 @@ pub fn audit_session_with(
     finder: &impl RuleFinder,
     judge: &impl FateJudge,
 ) -> SessionAudit {
-    let in_force = InForce::read(transcript, finder);
+    audit_with_rules(transcript, InForce::read(transcript, finder), judge)
+}
+
+/// [`audit_session_with`], with the transcript's rules in force already
+/// read (see [`crate::Session`]).
+pub(crate) fn audit_with_rules(
+    transcript: &Transcript,
+    in_force: InForce,
+    judge: &impl FateJudge,
+) -> SessionAudit {
     let compactions = transcript
         .compactions
         .iter()
