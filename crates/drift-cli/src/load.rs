@@ -112,10 +112,15 @@ pub fn scenario(input: &str) -> Result<Scenario, Error> {
             .map_err(|e| Error::at(input, format!("cannot read: {e}")))?;
         return parse_scenario(&text).map_err(|e| Error::at(input, e));
     }
-    builtin(input).ok_or_else(|| {
+    builtin_scenario(input)
+}
+
+/// The built-in scenario `id`, or an error naming every built-in.
+pub fn builtin_scenario(id: &str) -> Result<Scenario, Error> {
+    builtin(id).ok_or_else(|| {
         let ids: Vec<&str> = builtin_ids().collect();
         Error::at(
-            input,
+            id,
             format!(
                 "no such file or built-in scenario (built-ins: {})",
                 ids.join(", ")

@@ -17,8 +17,8 @@ use std::path::Path;
 
 use drift_core::{
     Outcome, Remedied, RemedyHarness, RemedyPaths, RemedyRule, RemedyText, Run, Scenario,
-    apply_remedy, builtin, builtin_ids, explain, parse_scenario, remedy_rules, remedy_text,
-    simulate, unheard_hooks, window_misfit,
+    apply_remedy, explain, parse_scenario, remedy_rules, remedy_text, simulate, unheard_hooks,
+    window_misfit,
 };
 use drift_session::{
     SessionAudit, Transcript, audit_session,
@@ -72,18 +72,7 @@ fn machine() -> RemedyPaths {
 fn read(input: &str) -> Result<Subject, Error> {
     let path = Path::new(input);
     if input != "-" && !path.exists() {
-        return builtin(input)
-            .map(|s| Subject::Scenario(Box::new(s)))
-            .ok_or_else(|| {
-                let ids: Vec<&str> = builtin_ids().collect();
-                Error::at(
-                    input,
-                    format!(
-                        "no such file or built-in scenario (built-ins: {})",
-                        ids.join(", ")
-                    ),
-                )
-            });
+        return crate::load::builtin_scenario(input).map(|s| Subject::Scenario(Box::new(s)));
     }
     let text = read_text(input, "the input")?;
     let is_scenario = serde_json::from_str::<serde_json::Value>(&text)
