@@ -670,12 +670,7 @@ pub fn import_reply(message: &str) -> String {
     answer(message, |text| match text.strip_prefix(COMPACTIONS) {
         Some(rest) => {
             let read = rest.trim().parse::<u64>().ok();
-            let held = LAST_READ.with_borrow_mut(|last| {
-                last.as_ref()
-                    .is_some_and(|(n, _)| Some(*n) == read)
-                    .then(|| last.take())
-                    .flatten()
-            });
+            let held = LAST_READ.with_borrow_mut(|last| last.take_if(|(n, _)| Some(*n) == read));
             match held {
                 Some((_, t)) => Ok(Compactions::of(&t).to_json()),
                 None => Err("The compactions could not be audited: the log is no longer held; load it again".to_string()),
