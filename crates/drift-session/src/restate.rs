@@ -352,6 +352,7 @@ pub fn speaker(transcript: &Transcript, index: usize) -> String {
     let who = match (m.provenance, m.role) {
         (Provenance::Queued, _) => "the user (typed while the agent worked)".to_string(),
         (Provenance::Answer, _) => "the user (answering the agent's questions)".to_string(),
+        (Provenance::Rejection, _) => "the user (rejecting a tool call)".to_string(),
         (Provenance::ProjectFile, _) => "a project instruction file".to_string(),
         (Provenance::Hook, _) => "a hook".to_string(),
         (Provenance::Skill, _) => "a skill".to_string(),

@@ -244,12 +244,13 @@ fn claude_code_1_0_rejections_shell_and_old_compaction() {
             ),
         ],
     );
-    // The reason given for a rejection is the user's own message.
+    // The reason given for a rejection is the user's own message, typed
+    // when rejecting.
     assert_eq!(
         provenance_of(&t, "Never force-push main, I said that."),
         [
             (MessageRole::Tool, Provenance::Harness),
-            (MessageRole::User, Provenance::Said)
+            (MessageRole::User, Provenance::Rejection)
         ]
     );
     let rejected = t
@@ -807,4 +808,108 @@ fn codex_0_146_world_state_ide_wrapper_and_windows() {
             "Fix the failing parser test."
         ]
     );
+}
+
+#[test]
+fn claude_code_branches_rejections_and_answers() {
+    let t = read("claude-code-2.1-branches.jsonl");
+    let said = |needle: &str| -> Vec<(Provenance, usize)> {
+        t.messages
+            .iter()
+            .filter(|m| m.role == MessageRole::User && m.text.contains(needle))
+            .map(|m| (m.provenance, m.record))
+            .collect()
+    };
+    // The turn the user rewound over was never in the context again: it is
+    // left out, and so is the reply on that branch; its rewrite stays.
+    assert!(said("Never touch the migrations folder").is_empty());
+    assert!(
+        !t.messages
+            .iter()
+            .any(|m| m.text.contains("leave migrations/ alone"))
+    );
+    assert_eq!(
+        said("Keep the migrations folder read-only"),
+        [(Provenance::Said, 5)]
+    );
+    // Calls made in parallel are no branch: both results are read.
+    let results: Vec<usize> = t
+        .messages
+        .iter()
+        .filter(|m| m.role == MessageRole::Tool && m.tool_name.as_deref() == Some("Bash"))
+        .map(|m| m.record)
+        .collect();
+    assert_eq!(results, [8, 9]);
+    // A line written again with the same uuid is one message.
+    assert_eq!(said("Use pnpm, not npm"), [(Provenance::Said, 1)]);
+    // A parent the log never wrote, and a boundary whose logical parent is
+    // missing, continue the log as written.
+    assert_eq!(
+        said("Run the tests before each commit"),
+        [(Provenance::Said, 16)]
+    );
+    // The options chosen, each with its question.
+    assert_eq!(
+        said("Which database"),
+        [(Provenance::Answer, 11)],
+        "{:#?}",
+        t.messages
+    );
+    let answers = &t
+        .messages
+        .iter()
+        .find(|m| m.record == 11 && m.role == MessageRole::User)
+        .unwrap()
+        .text;
+    assert_eq!(
+        answers,
+        "Which database should we use? → PostgreSQL\nShould I keep the v1 API? → Keep it unchanged"
+    );
+    // The reason typed when rejecting an edit, in the wording of 2.1.
+    let reason = t
+        .messages
+        .iter()
+        .find(|m| m.provenance == Provenance::Rejection)
+        .expect("the rejection's reason is read");
+    assert_eq!(
+        reason.text,
+        "don't edit generated files; change the template instead"
+    );
+    assert_eq!(reason.record, 13);
+    let edit = t
+        .messages
+        .iter()
+        .find(|m| m.tool_name.as_deref() == Some("Edit") && m.is_call())
+        .unwrap();
+    assert_eq!(edit.status, CallStatus::Rejected);
+    // A plan interview ended: the answers given are the user's, the
+    // unanswered question and the harness's words are not.
+    assert_eq!(said("Which region"), [(Provenance::Answer, 19)]);
+    assert!(
+        t.messages
+            .iter()
+            .any(|m| m.text == "Which region should the database run in? → eu-west-1 only")
+    );
+    assert!(said("What is the budget").is_empty());
+    assert!(said("enough answers for the plan interview").is_empty());
+    // Skipped, and said so.
+    let skipped = |kind: &str| {
+        t.skipped_records
+            .iter()
+            .find(|(k, _)| k == kind)
+            .map(|(_, n)| *n)
+    };
+    assert_eq!(skipped("abandoned branch"), Some(2));
+    assert_eq!(skipped("copy of a line read before"), Some(1));
+    // The compaction is found, and the rules in force at it are the ones
+    // said on the chain that leads to it.
+    assert_eq!(t.summaries().count(), 1);
+    let session = drift_session::Session::of(t.clone());
+    let at = t.summaries().next().unwrap().at;
+    let in_force: Vec<&str> = session.rules.at(at).map(|(_, r)| r.text.as_str()).collect();
+    let holds = |needle: &str| in_force.iter().any(|r| r.contains(needle));
+    assert!(holds("pnpm"), "{in_force:#?}");
+    assert!(holds("read-only"), "{in_force:#?}");
+    assert!(holds("template"), "{in_force:#?}");
+    assert!(!holds("Never touch"), "{in_force:#?}");
 }

@@ -39,7 +39,7 @@ use crate::entail::lexicon::{is_stopword, stem};
 use crate::entail::scan::{Span, for_each_token, sentences};
 use crate::rules::Authority;
 use crate::rules::chat::is_unspaced;
-use crate::transcript::{CompactionKind, MessageRole, Provenance, Transcript};
+use crate::transcript::{CompactionKind, MessageRole, Transcript};
 use drift_core::Kind;
 
 /// The model's laundering line: the default `laundering_threshold` of a
@@ -282,10 +282,7 @@ fn points(t: &Transcript, audit: &SessionAudit) -> Vec<LineagePoint> {
             .messages
             .iter()
             .take(c.at)
-            .filter(|m| {
-                m.role == MessageRole::User
-                    && matches!(m.provenance, Provenance::Said | Provenance::Queued)
-            })
+            .filter(|m| m.role == MessageRole::User && m.provenance.typed())
             .count();
         let laundering = match (c.kind, c.summary, prior) {
             (CompactionKind::Summary, Some(now), Some((before, since))) => {

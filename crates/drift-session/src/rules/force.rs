@@ -515,9 +515,7 @@ fn quoted_back(t: &Transcript, i: usize) -> Vec<Span> {
     let mut size = 0;
     for earlier in t.messages.get(..i).unwrap_or_default().iter().rev() {
         match earlier.role {
-            MessageRole::User
-                if matches!(earlier.provenance, Provenance::Said | Provenance::Queued) =>
-            {
+            MessageRole::User if earlier.provenance.typed() => {
                 break;
             }
             MessageRole::Assistant => {
@@ -598,6 +596,11 @@ fn reading(
             TextOrigin::Typed,
             Authority::User,
             "typed while the agent worked",
+        ),
+        (MessageRole::User, Provenance::Rejection) => r(
+            TextOrigin::Typed,
+            Authority::User,
+            "typed when rejecting a tool call",
         ),
         (MessageRole::User, Provenance::Answer) => r(
             TextOrigin::Answers,

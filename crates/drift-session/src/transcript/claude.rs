@@ -16,8 +16,20 @@
 //!   arguments a user typed after a command are the user's), interruption
 //!   markers, task notifications, IDE selections, the compaction summary's
 //!   preamble. A `!` shell command is [`Provenance::UserShell`]. A tool use
-//!   the user rejected is [`CallStatus::Rejected`]; the reason they gave is
-//!   their own message.
+//!   the user rejected is [`CallStatus::Rejected`]; the reason they typed
+//!   (after "To tell you how to proceed, the user said:" since 2.1, after
+//!   "The user provided the following reason for the rejection:" before)
+//!   is their own message, [`Provenance::Rejection`]; when they end a plan
+//!   interview, the answers they gave are [`Provenance::Answer`].
+//! - The answers to the agent's questions (AskUserQuestion's result,
+//!   `User has answered your questions: "<question>"="<option>"`): each
+//!   chosen option with its question, one `question → option` per line,
+//!   [`Provenance::Answer`].
+//! - The log is a tree (`uuid`, `parentUuid`): a message said only on a
+//!   branch the session abandoned (a rewind) was never in the context
+//!   that came after, and is left out (counted as `abandoned branch`); a
+//!   line written again (the same uuid and time) is read once (see
+//!   `tree`).
 //! - `isMeta` lines: a skill's body is [`Provenance::Skill`], the rest is
 //!   harness text.
 //! - Compactions: a `system` line of subtype `compact_boundary` (its
@@ -54,6 +66,7 @@ use serde_json::{Map, Value};
 
 use super::jsonl::{JsonLine, JsonLines};
 use super::text::{arguments_text, content_text, strip_line_numbers, strip_reminders};
+use super::tree::Node;
 use super::{
     CallStatus, Compaction, CompactionKind, CompactionTrigger, Message, MessageRole, Provenance,
     Transcript, TranscriptBuilder, TranscriptError, TranscriptFormat, str_field,
@@ -120,13 +133,35 @@ pub(crate) struct State {
     queued: BTreeMap<String, usize>,
     /// Messages to leave out when the log is read (copies).
     pub(crate) copies: BTreeSet<usize>,
+    /// The main session's records as the tree they form (see `tree`).
+    pub(crate) nodes: Vec<Node>,
+    /// The uuids and times of the user and assistant lines read: a line
+    /// written again (a resumed session), the same record at the same time,
+    /// is read once.
+    read_uuids: BTreeSet<(String, String)>,
 }
 
 /// One line of a Claude Code log.
 pub(crate) fn line(r: &mut TranscriptBuilder, object: &Map<String, Value>, record: usize) {
+    let sidechain = object.get("isSidechain") == Some(&Value::Bool(true));
+    if !sidechain && let Some(uuid) = str_field(object, "uuid") {
+        let talk = matches!(str_field(object, "type"), Some("user" | "assistant"));
+        let written = str_field(object, "timestamp");
+        if talk
+            && let Some(time) = written
+            && !r
+                .claude
+                .read_uuids
+                .insert((uuid.to_string(), time.to_string()))
+        {
+            // The same line written again (a resumed session): read once.
+            r.skip("copy of a line read before");
+            return;
+        }
+        r.claude.nodes.push(node(object, uuid, talk, record));
+    }
     match str_field(object, "type").unwrap_or("") {
         kind @ ("user" | "assistant") => {
-            let sidechain = object.get("isSidechain") == Some(&Value::Bool(true));
             let agent = str_field(object, "agentId")
                 .map(ToString::to_string)
                 .or_else(|| {
@@ -158,6 +193,51 @@ pub(crate) fn line(r: &mut TranscriptBuilder, object: &Map<String, Value>, recor
         "queue-operation" => queue_operation(r, object, record),
         other => r.skip(other),
     }
+}
+
+/// A record as a node of the session's tree.
+fn node(object: &Map<String, Value>, uuid: &str, talk: bool, record: usize) -> Node {
+    let blocks = object
+        .get("message")
+        .and_then(|m| m.get("content"))
+        .and_then(Value::as_array)
+        .map_or(&[][..], Vec::as_slice);
+    Node {
+        record,
+        uuid: uuid.to_string(),
+        parent: str_field(object, "parentUuid").map(ToString::to_string),
+        logical_parent: str_field(object, "logicalParentUuid").map(ToString::to_string),
+        talk,
+        typed: str_field(object, "type") == Some("user")
+            && !blocks
+                .iter()
+                .any(|b| b.get("type").and_then(Value::as_str) == Some("tool_result")),
+        boundary: str_field(object, "subtype") == Some("compact_boundary"),
+    }
+}
+
+/// The messages of the main session said only on a branch it abandoned
+/// (see `tree`): left out when the log is read. A compaction's summary
+/// stays, whatever branch it is on.
+pub(crate) fn abandoned_messages(r: &mut TranscriptBuilder) -> BTreeSet<usize> {
+    let records = super::tree::abandoned(&r.claude.nodes);
+    if records.is_empty() {
+        return BTreeSet::new();
+    }
+    for _ in &records {
+        r.skip("abandoned branch");
+    }
+    r.messages
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| {
+            m.file == 0
+                && m.agent.is_none()
+                && m.role != MessageRole::Summary
+                && records.contains(&m.record)
+        })
+        .map(|(i, _)| i)
+        .collect()
 }
 
 /// The metadata object of a boundary line, under either spelling.
@@ -638,13 +718,92 @@ fn between<'t>(text: &'t str, open: &str, close: &str) -> Option<&'t str> {
     rest.get(..rest.find(close)?)
 }
 
-/// What a rejected tool use's result says, and where the user's own reason
-/// starts.
+/// What a rejected tool use's result says.
 const REJECTED: &[&str] = &[
     "The user doesn't want to proceed with this tool use",
     "The user doesn't want to take this action right now",
 ];
-const REASON: &str = "The user provided the following reason for the rejection:";
+
+/// Where the reason the user typed when rejecting starts: the wording of
+/// Claude Code 2.1 and later, then the earlier one.
+const REASONS: &[&str] = &[
+    "To tell you how to proceed, the user said:",
+    "The user provided the following reason for the rejection:",
+];
+
+/// The harness's note that can follow a rejection: not the user's words.
+const REJECTION_NOTE: &str = "\n\nNote: The user's next message may contain";
+
+/// What the harness writes in the reason's place when the user ends a plan
+/// interview: their answers, if any, follow, one question at a time.
+const PLAN_INTERVIEW: &str =
+    "The user has indicated they have provided enough answers for the plan interview.";
+
+/// What a rejection's result holds of the user's: the reason they typed,
+/// or their answers when they ended a plan interview.
+enum Rejection {
+    Reason(String),
+    Answers(String),
+    Nothing,
+}
+
+fn rejection(raw: &str) -> Rejection {
+    let Some(reason) = REASONS.iter().find_map(|marker| {
+        let at = raw.find(marker)? + marker.len();
+        raw.get(at..)
+    }) else {
+        return Rejection::Nothing;
+    };
+    let reason = reason
+        .find(REJECTION_NOTE)
+        .map_or(reason, |end| reason.get(..end).unwrap_or(reason))
+        .trim();
+    if let Some(interview) = reason.strip_prefix(PLAN_INTERVIEW) {
+        return interview_answers(interview).map_or(Rejection::Nothing, Rejection::Answers);
+    }
+    if reason.is_empty() {
+        Rejection::Nothing
+    } else {
+        Rejection::Reason(reason.to_string())
+    }
+}
+
+/// The answers of an ended plan interview (`- "<question>"` and the answer
+/// on the lines below, or "(No answer provided)"), one `Q → A` per line.
+fn interview_answers(text: &str) -> Option<String> {
+    let mut out = String::new();
+    let mut question: Option<&str> = None;
+    let mut answer = String::new();
+    let flush = |question: Option<&str>, answer: &mut String, out: &mut String| {
+        let a = answer.trim();
+        if let Some(q) = question
+            && !a.is_empty()
+            && a != "(No answer provided)"
+        {
+            if !out.is_empty() {
+                out.push('\n');
+            }
+            out.push_str(q);
+            out.push_str(" → ");
+            out.push_str(a.strip_prefix("Answer:").unwrap_or(a).trim());
+        }
+        answer.clear();
+    };
+    for line in text.lines() {
+        if let Some(q) = line
+            .strip_prefix("- \"")
+            .and_then(|q| q.trim_end().strip_suffix('"'))
+        {
+            flush(question, &mut answer, &mut out);
+            question = Some(q.trim());
+        } else if question.is_some() && line.starts_with(' ') {
+            answer.push_str(line.trim());
+            answer.push(' ');
+        }
+    }
+    flush(question, &mut answer, &mut out);
+    (!out.is_empty()).then_some(out)
+}
 
 fn tool_result(
     r: &mut TranscriptBuilder,
@@ -660,18 +819,15 @@ fn tool_result(
         if let Some(call) = id.and_then(|id| r.call_message(id)) {
             call.status = CallStatus::Rejected;
         }
-        let reason = raw
-            .find(REASON)
-            .and_then(|i| raw.get(i + REASON.len()..))
-            .map(str::trim)
-            .filter(|s| !s.is_empty())
-            .map(ToString::to_string);
         r.output(id, raw.clone(), record).provenance = Provenance::Harness;
-        if let Some(reason) = reason {
-            let mut m = Message::new(MessageRole::User, reason, record);
-            m.agent = agent;
-            r.push(m);
-        }
+        let (text, provenance) = match rejection(&raw) {
+            Rejection::Reason(reason) => (reason, Provenance::Rejection),
+            Rejection::Answers(answers) => (answers, Provenance::Answer),
+            Rejection::Nothing => return,
+        };
+        let mut m = Message::new(MessageRole::User, text, record).from(provenance);
+        m.agent = agent;
+        r.push(m);
         return;
     }
     let name = id

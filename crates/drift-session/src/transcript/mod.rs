@@ -53,6 +53,7 @@ mod jsonl;
 pub(crate) mod profile;
 pub(crate) mod responses;
 pub(crate) mod text;
+mod tree;
 
 pub use text::strip_line_numbers;
 
@@ -199,9 +200,22 @@ pub enum Provenance {
     /// The operator's answers to the agent's questions (Claude Code's
     /// AskUserQuestion): each a choice the operator made.
     Answer,
+    /// What the operator typed when rejecting a tool call (Claude Code):
+    /// often a correction, or a rule about how to work.
+    Rejection,
 }
 
 impl Provenance {
+    /// Whether a user message of this provenance is what the operator
+    /// typed: said in the chat, queued while the agent worked, or typed
+    /// when rejecting a tool call.
+    pub const fn typed(self) -> bool {
+        matches!(
+            self,
+            Provenance::Said | Provenance::Queued | Provenance::Rejection
+        )
+    }
+
     /// The identifier used in reports (`project_file`, …).
     pub const fn id(self) -> &'static str {
         match self {
@@ -214,6 +228,7 @@ impl Provenance {
             Provenance::Brief => "brief",
             Provenance::UserShell => "user_shell",
             Provenance::Answer => "answer",
+            Provenance::Rejection => "rejection",
         }
     }
 }
@@ -329,14 +344,16 @@ impl Message {
             Provenance::Hook => Source::HookContext,
             Provenance::Skill => Source::Skill,
             Provenance::Brief => Source::Assistant,
-            Provenance::Said | Provenance::Queued | Provenance::Answer => match self.role {
-                MessageRole::System | MessageRole::Developer => Source::SystemPrompt,
-                MessageRole::User | MessageRole::Unknown => Source::Chat,
-                MessageRole::Assistant => Source::Assistant,
-                MessageRole::Tool => Source::ToolOutput,
-                MessageRole::Summary => Source::Summary,
-                MessageRole::Reasoning => return None,
-            },
+            Provenance::Said | Provenance::Queued | Provenance::Answer | Provenance::Rejection => {
+                match self.role {
+                    MessageRole::System | MessageRole::Developer => Source::SystemPrompt,
+                    MessageRole::User | MessageRole::Unknown => Source::Chat,
+                    MessageRole::Assistant => Source::Assistant,
+                    MessageRole::Tool => Source::ToolOutput,
+                    MessageRole::Summary => Source::Summary,
+                    MessageRole::Reasoning => return None,
+                }
+            }
         })
     }
 }
@@ -761,7 +778,10 @@ impl TranscriptBuilder {
     /// The transcript, or an error when no record was of a known format.
     pub fn finish(mut self) -> Result<Transcript, TranscriptError> {
         let format = self.format.ok_or(TranscriptError::NotATranscript)?;
-        let copies = core::mem::take(&mut self.claude.copies);
+        let mut copies = core::mem::take(&mut self.claude.copies);
+        if format == TranscriptFormat::ClaudeCodeSession {
+            copies.extend(claude::abandoned_messages(&mut self));
+        }
         self.leave_out(&copies);
         Ok(self.into_transcript(format))
     }

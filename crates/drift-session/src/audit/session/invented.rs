@@ -110,7 +110,11 @@ pub(super) fn invented(
             matches!(m.role, MessageRole::User | MessageRole::Unknown)
                 && matches!(
                     m.provenance,
-                    Provenance::Said | Provenance::Queued | Provenance::Brief | Provenance::Answer
+                    Provenance::Said
+                        | Provenance::Queued
+                        | Provenance::Brief
+                        | Provenance::Answer
+                        | Provenance::Rejection
                 )
         })
         .map(|m| m.text.as_str())

@@ -651,10 +651,7 @@ fn compaction(
         let said = |m: &Message| {
             crate::rules::force::in_context(m, main.as_deref())
                 && matches!(m.role, MessageRole::User | MessageRole::Unknown)
-                && matches!(
-                    m.provenance,
-                    Provenance::Said | Provenance::Queued | Provenance::Brief
-                )
+                && (m.provenance.typed() || m.provenance == Provenance::Brief)
         };
         audit.changed_ids = super::audit_upto(t, c.at, &said, &summary_text)
             .changed_ids
