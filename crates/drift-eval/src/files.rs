@@ -7,9 +7,8 @@ use std::string::{String, ToString};
 use std::vec::Vec;
 use std::{env, format, fs};
 
-use crate::labels::Split;
 use crate::real::{self, Case};
-use crate::verdicts::{self, Item};
+use crate::verdicts::{self, Item, VerdictSet};
 
 /// The workspace root (this crate lives in `crates/drift-eval`).
 pub fn root() -> PathBuf {
@@ -58,28 +57,37 @@ pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>),
             Some((name, fs::read(&path).ok()?))
         })
         .collect();
+    real::cases(labels(labels_dir)?, logs)
+}
+
+/// The label files of `dir` (none when there is no such directory), each
+/// its name for messages and its text.
+///
+/// # Errors
+///
+/// A message naming a file that cannot be read.
+pub fn labels(dir: &Path) -> Result<Vec<(String, String)>, String> {
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
     let mut labels = Vec::new();
-    for file in files(labels_dir, &["labels"])? {
+    for file in files(dir, &["labels"])? {
         let shown = file.display().to_string();
         let text = fs::read_to_string(&file).map_err(|e| format!("{shown}: {e}"))?;
         labels.push((shown, text));
     }
-    real::cases(labels, logs)
+    Ok(labels)
 }
 
-/// The verdict items of `split` (`dev` or `held_out`) in `dir`: every
-/// `dev*.txt` or `held-out*.txt` file, in order of name; none for `finder`.
+/// The verdict items of `set` in `dir`: every `dev*.txt` or
+/// `held-out*.txt` file, in order of name.
 ///
 /// # Errors
 ///
 /// A message naming the directory or a file that cannot be read, or the
 /// first item of a file that does not parse.
-pub fn verdict_items(dir: &Path, split: Split) -> Result<Vec<Item>, String> {
-    let prefix = match split {
-        Split::Dev => "dev",
-        Split::HeldOut => "held-out",
-        Split::Finder => return Ok(Vec::new()),
-    };
+pub fn verdict_items(dir: &Path, set: VerdictSet) -> Result<Vec<Item>, String> {
+    let prefix = set.prefix();
     let mut items = Vec::new();
     for f in files(dir, &["txt"])?.iter().filter(|f| {
         f.file_name()

@@ -1,8 +1,8 @@
-//! The rule finder alone, on every message the user typed (and every
+//! The rule finder alone, on every unit the user gave (and every
 //! subagent's brief) of logs labelled whole: which of the labelled rules
 //! it finds (recall), and which of the rules it finds are labelled
-//! (precision). The labels of the `finder` split hold every standing rule
-//! of that text, so a rule found and not labelled is a false one.
+//! (precision). The labels hold every standing rule of that text, so a
+//! rule found and not labelled is a false one.
 
 use alloc::format;
 use alloc::string::{String, ToString};
@@ -10,7 +10,7 @@ use alloc::vec::Vec;
 
 use drift_session::rules::{Authority, InForce, SessionFinder};
 
-use crate::labels::{By, Split};
+use crate::labels::By;
 use crate::real::Case;
 use crate::text::{SAME, overlap, words};
 
@@ -27,9 +27,11 @@ pub struct FinderCounts {
     pub right: usize,
 }
 
-/// The finder's scores on a split.
+/// The finder's scores on a set of logs.
 #[derive(Clone, Debug, Default)]
 pub struct FinderScores {
+    /// The people (repositories) the logs come from.
+    pub repos: usize,
     pub logs: usize,
     /// The user's own words, then briefs.
     pub user: FinderCounts,
@@ -44,10 +46,13 @@ pub struct FinderScores {
     pub misses: Vec<String>,
 }
 
-/// Scores the finder on the cases of `split`.
-pub fn score(cases: &[Case], split: Split, misses: bool) -> FinderScores {
-    let mut s = FinderScores::default();
-    for case in cases.iter().filter(|c| c.labels.split == split) {
+/// Scores the finder on `cases`.
+pub fn score(cases: &[&Case], misses: bool) -> FinderScores {
+    let mut s = FinderScores {
+        repos: crate::real::repos(cases),
+        ..FinderScores::default()
+    };
+    for &case in cases {
         s.logs += 1;
         let lines = case.lines();
         let log = case.name.as_str();
@@ -134,8 +139,8 @@ fn counts(s: &mut FinderScores, by: By) -> Option<&mut FinderCounts> {
     }
 }
 
-/// The scores as a Markdown table.
-pub fn report(s: &FinderScores, split: &str) -> String {
+/// The scores as a Markdown table, headed with who they are measured on.
+pub fn report(s: &FinderScores, people: &str) -> String {
     use core::fmt::Write as _;
     let share = |a: usize, b: usize| {
         if b == 0 {
@@ -149,8 +154,8 @@ pub fn report(s: &FinderScores, split: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "### The rule finder alone, {split}: {} logs, every rule typed labelled\n",
-        s.logs
+        "### The rule finder alone, {people}: {} people, {} logs\n",
+        s.repos, s.logs
     );
     let _ = writeln!(
         out,
@@ -212,7 +217,7 @@ mod tests {
             bytes: LOG.as_bytes().to_vec(),
             transcript: drift_session::read_transcript(LOG).unwrap(),
         };
-        let s = score(&[case], Split::Finder, true);
+        let s = score(&[&case], true);
         assert!(s.stale.is_empty(), "{:?}", s.stale);
         assert_eq!(s.logs, 1);
         // "Never push to main" found; the printer (labelled a rule here to
@@ -222,7 +227,7 @@ mod tests {
         assert_eq!((s.nonrules, s.nonrules_found), (1, 0));
         assert_eq!(s.misses.len(), 2, "{:?}", s.misses);
         assert!(
-            report(&s, "finder")
+            report(&s, "across people")
                 .contains("| the user's own words | 2 | 1 / 2 = 0.50 | 2 | 1 / 2 = 0.50 |")
         );
     }

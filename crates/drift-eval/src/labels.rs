@@ -10,26 +10,91 @@ use core::fmt;
 
 use crate::anchor::{Anchor, AnchorError};
 
-/// Which part of the labelled set a log is in.
+/// Which part of the labelled set a log is in: who may learn from it
+/// (`docs/LABELLING.md`). Every log of a repository is in the same split.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Split {
-    /// Tuned on.
+    /// The first repositories labelled: the hand-written finder and judge
+    /// were tuned on them.
     Dev,
-    /// Kept apart from tuning: measured blind once, its misses read
-    /// after that (see `BENCHMARKS.md` for which figures are blind).
+    /// Kept apart from tuning once, measured blind, and tuned on since.
     HeldOut,
-    /// Logs with every rule typed labelled, no compaction: the finder
-    /// alone; measured blind once, its misses read after that.
+    /// Labelled for the rule finder first, measured blind once, and tuned
+    /// on since.
     Finder,
+    /// Repositories no part of the tool was tuned on.
+    Unseen,
+    /// A fifth of the people, fixed before any part was trained: measured
+    /// once, at the end of each change to the finder or the judge.
+    Frozen,
 }
 
 impl Split {
-    /// `dev`, `held_out` or `finder`.
+    /// `dev`, `held_out`, `finder`, `unseen` or `frozen`.
     pub const fn id(self) -> &'static str {
         match self {
             Split::Dev => "dev",
             Split::HeldOut => "held_out",
             Split::Finder => "finder",
+            Split::Unseen => "unseen",
+            Split::Frozen => "frozen",
+        }
+    }
+
+    fn parse(s: &str) -> Option<Split> {
+        Some(match s {
+            "dev" => Split::Dev,
+            "held_out" => Split::HeldOut,
+            "finder" => Split::Finder,
+            "unseen" => Split::Unseen,
+            "frozen" => Split::Frozen,
+            _ => return None,
+        })
+    }
+
+    /// Whose figures a log gives for what was tuned by hand.
+    pub const fn people(self) -> People {
+        match self {
+            Split::Dev | Split::HeldOut | Split::Finder => People::Tuned,
+            Split::Unseen => People::Unseen,
+            Split::Frozen => People::Frozen,
+        }
+    }
+}
+
+/// The people a figure is measured on, for the parts written and tuned by
+/// hand (the rule finder's cues, the judge's tables): those they were tuned
+/// on (an in-sample figure), those they never saw (the figure across
+/// people), and the frozen group, measured once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum People {
+    /// Repositories no part was tuned on.
+    Unseen,
+    /// The frozen group.
+    Frozen,
+    /// The repositories the hand-written parts were tuned on.
+    Tuned,
+}
+
+impl People {
+    /// Every group, in report order: across people first.
+    pub const ALL: [People; 3] = [People::Unseen, People::Frozen, People::Tuned];
+
+    /// `unseen`, `frozen` or `tuned`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            People::Unseen => "unseen",
+            People::Frozen => "frozen",
+            People::Tuned => "tuned",
+        }
+    }
+
+    /// For headings: who the figures are measured on.
+    pub const fn label(self) -> &'static str {
+        match self {
+            People::Unseen => "across people, on repositories never tuned on",
+            People::Frozen => "the frozen group, measured once",
+            People::Tuned => "in-sample, on the repositories tuned on",
         }
     }
 }
@@ -61,7 +126,7 @@ impl By {
 
     fn parse(s: &str) -> Option<By> {
         Some(match s {
-            "user" | "queued" | "command" => By::User,
+            "user" | "queued" | "command" | "rejection" | "answer" => By::User,
             "brief" => By::Brief,
             "system" | "developer" => By::System,
             "instruction_file" | "skill" | "hook" => By::Instructions,
@@ -178,6 +243,9 @@ pub struct LogLabels {
     pub file: String,
     /// FNV-1a 64 of the log's bytes.
     pub hash: u64,
+    /// The person: FNV-1a 32 of the repository the log comes from
+    /// (`owner/name`).
+    pub repo: Option<u32>,
     pub split: Split,
     /// Compactions by number (1-based) and the line of their marker.
     pub compactions: Vec<(usize, usize)>,
@@ -222,6 +290,7 @@ impl LogLabels {
         let mut labels = LogLabels {
             file: file.to_string(),
             hash: 0,
+            repo: None,
             split: Split::Dev,
             compactions: Vec::new(),
             rules: Vec::new(),
@@ -250,15 +319,22 @@ impl LogLabels {
                     saw_log = true;
                 }
                 Some("split") => {
-                    labels.split = match words.get(1).copied() {
-                        Some("dev") => Split::Dev,
-                        Some("held_out") => Split::HeldOut,
-                        Some("finder") => Split::Finder,
-                        other => {
-                            return Err(err(format!("split {other:?}: dev, held_out or finder")));
-                        }
-                    };
+                    let id = words.get(1).copied().unwrap_or("");
+                    labels.split = Split::parse(id).ok_or_else(|| {
+                        err(format!(
+                            "split {id:?}: dev, held_out, finder, unseen or frozen"
+                        ))
+                    })?;
                 }
+                Some("repo") => {
+                    let hex = words.get(1).copied().unwrap_or("");
+                    labels.repo = Some(
+                        u32::from_str_radix(hex, 16)
+                            .map_err(|_| err(format!("{hex:?} is not a repository's hash")))?,
+                    );
+                }
+                // The harness and its version, for people reading the file.
+                Some("harness") => {}
                 Some("compaction") => {
                     let n = words.get(1).and_then(|n| n.parse().ok());
                     let at = words.get(2).and_then(|l| line_number(l));
@@ -335,12 +411,14 @@ mod tests {
 
     #[test]
     fn a_label_file_reads() {
-        let text = "log 050a57c87cd47f41\nsplit held_out\ncompaction 1 L107\n\
+        let text = "log 050a57c87cd47f41\nharness claude_code 2.1.72\nrepo 3c5d07e2\nsplit held_out\ncompaction 1 L107\n\
             rule r1 L2:298-378#4288c85a by=queued kind=standing_rule form=obligation fates=1:kept,2:dropped restated=L9,L12\n\
             nonrule L196:395-414#1aa6f521 why=task\ninvented c1 L108:10-20#00000001\n";
         let l = LogLabels::parse("x.labels", text).unwrap();
         assert_eq!(l.hash, 0x050a_57c8_7cd4_7f41);
         assert_eq!(l.split, Split::HeldOut);
+        assert_eq!(l.repo, Some(0x3c5d_07e2));
+        assert_eq!(l.split.people(), People::Tuned);
         assert_eq!(l.compactions, [(1, 107)]);
         assert_eq!(l.rules[0].by, By::User);
         assert_eq!(
@@ -353,5 +431,11 @@ mod tests {
         let e = LogLabels::parse("x.labels", "log 1\nrule r1 L2:1-2#0 by=martian\n").unwrap_err();
         assert_eq!((e.line, e.why.as_str()), (2, "by=\"martian\""));
         assert!(LogLabels::parse("x.labels", "split dev\n").is_err());
+        let e = LogLabels::parse("x.labels", "log 1\nsplit later\n").unwrap_err();
+        assert_eq!(e.line, 2);
+        let e = LogLabels::parse("x.labels", "log 1\nrepo someone\n").unwrap_err();
+        assert_eq!(e.why, "\"someone\" is not a repository's hash");
+        let l = LogLabels::parse("x.labels", "log 1\nsplit frozen\n").unwrap();
+        assert_eq!(l.split.people(), People::Frozen);
     }
 }

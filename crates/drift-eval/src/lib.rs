@@ -1,12 +1,19 @@
 //! # drift-eval: how right Compaction Drift is, measured
 //!
-//! `cargo xtask eval` runs this crate's binary. It scores the session audit
-//! (which rules are in force, and what each compaction did to them) on real
-//! compactions labelled by careful reading (`eval/real/`, the logs read from
-//! `../shared/real-logs/`, see `docs/LABELLING.md`), and the judge on
-//! before/after verdict sets (`eval/verdicts/`): precision and recall per
-//! class, for the `dev` split (tuned on) and the `held_out` one (measured
-//! once).
+//! `cargo xtask eval` runs this crate's binary. It scores the rule finder
+//! ([`finder`]: which rules of the user's it finds) and the session audit
+//! ([`real`]: which rules are in force, and what each compaction did to
+//! them) on real logs labelled whole by careful reading (`eval/real/`, the
+//! logs read from `../shared/real-logs/`, see `docs/LABELLING.md`), and
+//! the judge on before/after verdict sets (`eval/verdicts/`).
+//!
+//! A person is the unit of generalisation: every label file names the
+//! repository (the person) its log comes from, and figures are given by
+//! [`People`](labels::People): first the people no part of the tool was
+//! tuned on (the figure across people), then the frozen group (measured
+//! once, at the end of each change to the finder or the judge), then the
+//! people the hand-written parts were tuned on (in-sample). [`agreement`]
+//! compares a second careful reader with the first: the ceiling.
 //!
 //! The tables it measures are one section each of `eval/SCORES.md`, the
 //! file of every score table, which `cargo xtask eval --write-scores`
@@ -27,6 +34,7 @@ extern crate alloc;
 #[cfg(feature = "std")]
 extern crate std;
 
+pub mod agreement;
 pub mod anchor;
 #[cfg(feature = "std")]
 pub mod files;

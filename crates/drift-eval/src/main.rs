@@ -3,22 +3,32 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use drift_eval::labels::Split;
+use drift_eval::labels::{LogLabels, People};
+use drift_eval::real::Case;
 use drift_eval::scores_file::{self, FILE};
-use drift_eval::{files, finder, real, report, scores, verdicts, view};
+use drift_eval::verdicts::VerdictSet;
+use drift_eval::{agreement, files, finder, real, report, scores, verdicts, view};
 
 const USAGE: &str = "\
-usage: cargo xtask eval [--split dev|held_out|finder|all] [--misses] [--logs DIR]
-                        [--write-scores]
+usage: cargo xtask eval [--people unseen|tuned|all] [--frozen] [--misses]
+                        [--logs DIR] [--write-scores]
 
-Scores the session audit on the labelled real compactions (eval/real/,
-logs from ../shared/real-logs/ or --logs / $DRIFT_REAL_LOGS), the judge on
-the before/after verdict sets (eval/verdicts/), and the rule finder alone
-on logs whose every typed rule is labelled (split finder). --split picks
-the part (default: dev); --misses lists every mismatch of the split.
---write-scores scores every split and writes its tables into
-eval/SCORES.md (`cargo xtask eval --write-scores` also writes the
-tables drift-session's tests measure there).
+Scores the rule finder and the session audit on the real logs labelled in
+eval/real/ (read from ../shared/real-logs/, or --logs / $DRIFT_REAL_LOGS),
+by the people they come from: first the people no part was tuned on
+(across people), then the people the hand-written parts were tuned on
+(in-sample); compares the second reader's labels (eval/second/) with the
+first's; and scores the judge on the before/after verdict sets
+(eval/verdicts/).
+
+  --people    only those people (default: all, which is unseen and tuned)
+  --frozen    also the frozen group: measured once, at the end of each
+              change to the finder or the judge (never with --misses)
+  --misses    list every mismatch of the people scored
+  --write-scores
+              write the tables measured into eval/SCORES.md (`cargo xtask
+              eval --write-scores` also writes those drift-session's tests
+              measure there)
 ";
 
 /// Writes `sections` into eval/SCORES.md, those of the real logs only when
@@ -26,7 +36,10 @@ tables drift-session's tests measure there).
 fn write_scores(root: &Path, sections: &[(&str, String)], real_logs_scored: bool) -> bool {
     let mut failed = false;
     for (name, text) in sections {
-        if name.starts_with("real-") && !real_logs_scored {
+        let of_real_logs = ["real-", "finder-", "second-"]
+            .iter()
+            .any(|p| name.starts_with(p));
+        if of_real_logs && !real_logs_scored {
             continue;
         }
         match scores_file::hold(root, name, text, true) {
@@ -46,104 +59,169 @@ fn write_scores(root: &Path, sections: &[(&str, String)], real_logs_scored: bool
     failed
 }
 
-fn main() -> ExitCode {
-    let mut split = "dev".to_string();
-    let mut misses = false;
-    let mut write = false;
-    let mut logs: Option<PathBuf> = None;
+/// What the command line asks for.
+struct Options {
+    people: Vec<People>,
+    misses: bool,
+    write: bool,
+    logs: Option<PathBuf>,
+}
+
+fn options() -> Result<Option<Options>, String> {
+    let mut o = Options {
+        people: vec![People::Unseen, People::Tuned],
+        misses: false,
+        write: false,
+        logs: None,
+    };
+    let mut frozen = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--split" => split = args.next().unwrap_or_default(),
-            "--misses" => misses = true,
-            "--write-scores" => write = true,
-            "--logs" => logs = args.next().map(PathBuf::from),
-            "-h" | "--help" => {
-                print!("{USAGE}");
-                return ExitCode::SUCCESS;
+            "--people" => {
+                o.people = match args.next().as_deref() {
+                    Some("unseen") => vec![People::Unseen],
+                    Some("tuned") => vec![People::Tuned],
+                    Some("all") => vec![People::Unseen, People::Tuned],
+                    other => return Err(format!("--people {other:?}: unseen, tuned or all")),
+                };
             }
-            other => {
-                eprint!("drift-eval: unknown argument {other:?}\n\n{USAGE}");
-                return ExitCode::from(2);
-            }
+            "--frozen" => frozen = true,
+            "--misses" => o.misses = true,
+            "--write-scores" => o.write = true,
+            "--logs" => o.logs = args.next().map(PathBuf::from),
+            "-h" | "--help" => return Ok(None),
+            other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if write {
-        split = "all".to_string();
+    if frozen {
+        if o.misses {
+            return Err(
+                "--frozen with --misses: the frozen group's misses are never read".to_string(),
+            );
+        }
+        o.people.insert(1, People::Frozen);
     }
-    let splits: Vec<Split> = match split.as_str() {
-        "dev" => vec![Split::Dev],
-        "held_out" => vec![Split::HeldOut],
-        "finder" => vec![Split::Finder],
-        "all" => vec![Split::Dev, Split::HeldOut, Split::Finder],
-        other => {
-            eprint!("drift-eval: --split {other:?}: dev, held_out, finder or all\n\n{USAGE}");
+    if o.write {
+        o.people = vec![People::Unseen, People::Tuned];
+        if frozen {
+            o.people.insert(1, People::Frozen);
+        }
+    }
+    Ok(Some(o))
+}
+
+/// How the real logs were scored.
+struct Scored {
+    /// Every labelled log was there.
+    all_there: bool,
+    /// Every anchor decoded.
+    decoded: bool,
+}
+
+/// The real logs' figures, by people, then the two readers compared: the
+/// sections measured, and how they were scored (the real logs' sections
+/// are written only when every log was there and every anchor decoded).
+fn real_logs(
+    root: &Path,
+    o: &Options,
+    sections: &mut Vec<(&'static str, String)>,
+) -> Result<Scored, String> {
+    let Some(dir) = o
+        .logs
+        .clone()
+        .filter(|p| p.is_dir())
+        .or_else(files::real_logs)
+    else {
+        println!("Real logs: skipped, no logs at ../shared/real-logs (or $DRIFT_REAL_LOGS).\n");
+        return Ok(Scored {
+            all_there: false,
+            decoded: true,
+        });
+    };
+    let (cases, missing) = files::cases(&root.join("eval/real"), &dir)?;
+    for m in &missing {
+        println!("{m}: its log is not in {}: skipped", dir.display());
+    }
+    let mut decoded = true;
+    for &people in &o.people {
+        let of: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.labels.split.people() == people)
+            .collect();
+        let misses = o.misses && people != People::Frozen;
+        let f = finder::score(&of, misses);
+        println!("{}", finder::report(&f, people.label()));
+        for m in &f.misses {
+            println!("- {m}");
+        }
+        for m in &f.stale {
+            println!("stale: {m}");
+        }
+        decoded &= f.stale.is_empty();
+        sections.push(scores::finder(&f, people));
+        let s = real::score(&of, misses);
+        println!("{}", report::real(&s, people.label()));
+        for m in &s.misses {
+            println!(
+                "- {} #{} {}: {} || {}",
+                m.log,
+                m.compaction,
+                m.what,
+                m.label.replace('\n', " "),
+                m.reported.replace('\n', " ")
+            );
+        }
+        decoded &= s.stale.is_empty();
+        sections.push(scores::real(&s, people));
+    }
+    let second = files::labels(&root.join("eval/second"))?;
+    if !second.is_empty() {
+        let second: Vec<LogLabels> = second
+            .iter()
+            .map(|(shown, text)| LogLabels::parse(shown, text).map_err(|e| e.to_string()))
+            .collect::<Result<_, _>>()?;
+        let a = agreement::compare(&cases, &second);
+        println!("{}", agreement::report(&a));
+        decoded &= a.stale.is_empty();
+        sections.push(scores::agreement(&a));
+    }
+    Ok(Scored {
+        all_there: missing.is_empty(),
+        decoded,
+    })
+}
+
+fn main() -> ExitCode {
+    let o = match options() {
+        Ok(Some(o)) => o,
+        Ok(None) => {
+            print!("{USAGE}");
+            return ExitCode::SUCCESS;
+        }
+        Err(e) => {
+            eprint!("drift-eval: {e}\n\n{USAGE}");
             return ExitCode::from(2);
         }
     };
     let root = files::root();
     let mut failed = false;
-    // The sections of eval/SCORES.md measured, and whether the real logs
-    // were all there to measure theirs.
     let mut sections: Vec<(&str, String)> = Vec::new();
-    let mut real_logs_scored = false;
-
-    // Real compactions.
-    match logs.filter(|p| p.is_dir()).or_else(files::real_logs) {
-        None => println!(
-            "Real compactions: skipped, no logs at ../shared/real-logs (or $DRIFT_REAL_LOGS).\n"
-        ),
-        Some(dir) => match files::cases(&root.join("eval/real"), &dir) {
-            Err(e) => {
-                eprintln!("drift-eval: {e}");
-                failed = true;
-            }
-            Ok((cases, missing)) => {
-                for m in &missing {
-                    println!("{m}: its log is not in {}: skipped", dir.display());
-                }
-                real_logs_scored = missing.is_empty();
-                for &s in splits.iter().filter(|&&s| s == Split::Finder) {
-                    let scores = finder::score(&cases, s, misses);
-                    println!("{}", finder::report(&scores, s.id()));
-                    for m in &scores.misses {
-                        println!("- {m}");
-                    }
-                    if !scores.stale.is_empty() {
-                        for m in &scores.stale {
-                            println!("stale: {m}");
-                        }
-                        failed = true;
-                        real_logs_scored = false;
-                    }
-                    sections.push(scores::finder(&scores));
-                }
-                for &s in splits.iter().filter(|&&s| s != Split::Finder) {
-                    let scores = real::score(&cases, s, misses);
-                    println!("{}", report::real(&scores, s.id()));
-                    for m in &scores.misses {
-                        println!(
-                            "- {} #{} {}: {} || {}",
-                            m.log,
-                            m.compaction,
-                            m.what,
-                            m.label.replace('\n', " "),
-                            m.reported.replace('\n', " ")
-                        );
-                    }
-                    if !scores.stale.is_empty() {
-                        failed = true;
-                        real_logs_scored = false;
-                    }
-                    sections.push(scores::real(&scores, s));
-                }
-            }
-        },
-    }
+    let real_logs_scored = match real_logs(&root, &o, &mut sections) {
+        Ok(scored) => {
+            failed |= !scored.decoded;
+            scored.all_there && scored.decoded
+        }
+        Err(e) => {
+            eprintln!("drift-eval: {e}");
+            failed = true;
+            false
+        }
+    };
 
     // Verdict sets.
-    for &s in splits.iter().filter(|&&s| s != Split::Finder) {
-        let items = match files::verdict_items(&root.join("eval/verdicts"), s) {
+    for set in VerdictSet::ALL {
+        let items = match files::verdict_items(&root.join("eval/verdicts"), set) {
             Ok(items) => items,
             Err(e) => {
                 eprintln!("drift-eval: {e}");
@@ -155,8 +233,8 @@ fn main() -> ExitCode {
             continue;
         }
         let scores = verdicts::score(&items, view::judge);
-        println!("{}", verdicts::report(&scores, s.id()));
-        if misses {
+        println!("{}", verdicts::report(&scores, set.id()));
+        if o.misses {
             for (id, class, reported, why) in &scores.misses {
                 println!(
                     "- {id} {} → {}: {why}",
@@ -165,10 +243,10 @@ fn main() -> ExitCode {
                 );
             }
         }
-        sections.push(scores::verdicts(&scores, s));
+        sections.push(scores::verdicts(&scores, set));
     }
 
-    if write {
+    if o.write {
         failed |= write_scores(&root, &sections, real_logs_scored);
     }
     if failed {

@@ -30,7 +30,7 @@ use alloc::vec::Vec;
 use drift_session::{Transcript, read_transcript};
 
 use crate::anchor::fnv64;
-use crate::labels::{By, LabelFate, LogLabels, Split};
+use crate::labels::{By, LabelFate, LogLabels};
 use crate::text::{SAME, overlap, words};
 use crate::view::{CompactionView, Reported, audit};
 
@@ -129,9 +129,19 @@ pub struct Miss {
     pub reported: String,
 }
 
-/// The scores of one split.
+/// How many people (repositories) `cases` come from.
+pub fn repos(cases: &[&Case]) -> usize {
+    let mut repos: Vec<Option<u32>> = cases.iter().map(|c| c.labels.repo).collect();
+    repos.sort_unstable();
+    repos.dedup();
+    repos.len()
+}
+
+/// The scores of one set of logs.
 #[derive(Clone, Debug, Default)]
 pub struct Scores {
+    /// The people (repositories) the logs come from.
+    pub repos: usize,
     pub logs: usize,
     pub compactions: usize,
     pub by: BTreeMap<By, ClassCounts>,
@@ -178,11 +188,14 @@ fn reported_matches(label: LabelFate, reported: Reported) -> bool {
     )
 }
 
-/// Scores `cases` of `split` (see the module docs). `misses` collects the
-/// mismatches to show.
-pub fn score(cases: &[Case], split: Split, misses: bool) -> Scores {
-    let mut s = Scores::default();
-    for case in cases.iter().filter(|c| c.labels.split == split) {
+/// Scores `cases` (see the module docs). `misses` collects the mismatches
+/// to show.
+pub fn score(cases: &[&Case], misses: bool) -> Scores {
+    let mut s = Scores {
+        repos: repos(cases),
+        ..Scores::default()
+    };
+    for &case in cases {
         s.logs += 1;
         let lines = case.lines();
         let log = case.name.as_str();

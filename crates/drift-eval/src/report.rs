@@ -36,13 +36,13 @@ fn row(out: &mut String, name: &str, c: &ClassCounts) {
     );
 }
 
-/// The tables for one split.
-pub fn real(s: &Scores, split: &str) -> String {
+/// The tables for one set of logs, headed with who they are measured on.
+pub fn real(s: &Scores, people: &str) -> String {
     let mut out = String::new();
     let _ = writeln!(
         out,
-        "### Real compactions, {split}: {} logs, {} compactions\n",
-        s.logs, s.compactions
+        "### Real compactions, {people}: {} people, {} logs, {} compactions\n",
+        s.repos, s.logs, s.compactions
     );
     out.push_str("| rules given by | in force (rule × compaction) | found | found share | carried, called lost | lost, caught | fate exact |\n");
     out.push_str("| --- | ---: | ---: | ---: | ---: | ---: | ---: |\n");

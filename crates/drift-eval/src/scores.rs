@@ -1,16 +1,18 @@
 //! The sections of `eval/SCORES.md` this crate measures: each the report
 //! `cargo xtask eval` prints for one set, with a note under its heading on
-//! what the set is and whether it was tuned on. `cargo xtask eval
-//! --write-scores` writes them; `tests/labels.rs` holds the file to them.
+//! who it is measured on and whether that is in-sample. `cargo xtask eval
+//! --write-scores` writes them; `tests/labels.rs` holds the file to them
+//! (all but the frozen group's, a record of a measurement made once).
 
 use alloc::format;
 use alloc::string::String;
 
+use crate::agreement::{self, Agreement};
 use crate::finder::{self, FinderScores};
-use crate::labels::Split;
+use crate::labels::People;
 use crate::real::Scores;
 use crate::report;
-use crate::verdicts::{self, VerdictScores};
+use crate::verdicts::{self, VerdictScores, VerdictSet};
 
 /// `report` with `note` as a paragraph under its first line (its heading).
 fn noted(report: &str, note: &str) -> String {
@@ -20,61 +22,82 @@ fn noted(report: &str, note: &str) -> String {
     }
 }
 
-/// The rule finder alone on the logs of split `finder`: the section's name
-/// and its text.
-pub fn finder(s: &FinderScores) -> (&'static str, String) {
-    let note = "Split `finder` of `eval/real/`: real logs no compaction set had \
-        labelled, labelled whole (every standing rule the user typed and every \
-        subagent brief's, and a sample of rule-like sentences that are none) \
-        without the tool's output. Measured blind once (`BENCHMARKS.md` has that \
-        measurement); its misses were read and the finder was tuned on them \
-        since.";
+/// What the logs of `people` are, for the note under a table.
+const fn about(people: People) -> &'static str {
+    match people {
+        People::Unseen => {
+            "Logs of `eval/real/` of split `unseen`: people (repositories) whose \
+             logs no part of the tool was written or tuned on, labelled whole by \
+             careful reading without the tool's output. The figure across people \
+             for the hand-written finder and judge."
+        }
+        People::Frozen => {
+            "Logs of `eval/real/` of split `frozen`: a fifth of the people, fixed \
+             before any part was trained and never read, trained or tuned on. \
+             Measured once, at the end of each change to the finder or the judge \
+             (`cargo xtask eval --frozen --write-scores`); the tests do not measure \
+             it again."
+        }
+        People::Tuned => {
+            "Logs of `eval/real/` of splits `dev`, `held_out` and `finder`: the \
+             people the hand-written finder and judge were tuned on (their misses \
+             were read, and cue words written from them). An in-sample figure."
+        }
+    }
+}
+
+/// The rule finder alone on the logs of `people`: the section's name and
+/// its text.
+pub fn finder(s: &FinderScores, people: People) -> (&'static str, String) {
+    let name = match people {
+        People::Unseen => "finder-unseen",
+        People::Frozen => "finder-frozen",
+        People::Tuned => "finder-tuned",
+    };
     (
-        "real-finder",
-        noted(&finder::report(s, Split::Finder.id()), note),
+        name,
+        noted(&finder::report(s, people.label()), about(people)),
     )
 }
 
-/// The audit on the real compactions of `split` (`dev` or `held_out`): the
-/// section's name and its text.
-pub fn real(s: &Scores, split: Split) -> (&'static str, String) {
-    let (name, note) = match split {
-        Split::HeldOut => (
-            "real-held-out",
-            "Split `held_out` of `eval/real/`: a third of the sessions, whole, \
-             labelled the same way. Measured blind once, after all tuning \
-             (`BENCHMARKS.md` has that measurement); its misses were read and the \
-             finder was tuned on them since, so it is no longer held out.",
-        ),
-        _ => (
-            "real-dev",
-            "Split `dev` of `eval/real/`: real compactions in logs people \
-             committed to public repositories, labelled by careful reading without \
-             the tool's output (the rules in force at each compaction with their \
-             fates, rule-like sentences that are no standing rule, the rules a \
-             summary invents), sessions whole. The finder and the judge are tuned \
-             on it.",
-        ),
+/// The audit on the real compactions of `people`: the section's name and
+/// its text.
+pub fn real(s: &Scores, people: People) -> (&'static str, String) {
+    let name = match people {
+        People::Unseen => "real-unseen",
+        People::Frozen => "real-frozen",
+        People::Tuned => "real-tuned",
     };
-    (name, noted(&report::real(s, split.id()), note))
+    (name, noted(&report::real(s, people.label()), about(people)))
 }
 
-/// The judge on the before/after verdict set of `split` (`dev` or
-/// `held_out`): the section's name and its text.
-pub fn verdicts(s: &VerdictScores, split: Split) -> (&'static str, String) {
-    let (name, note) = match split {
-        Split::HeldOut => (
+/// Two readers' agreement: the section's name and its text.
+pub fn agreement(a: &Agreement) -> (&'static str, String) {
+    let note = "`eval/second/`: a second careful reading of a sample of the logs, made \
+        apart and without the first reader's labels or the tool's output. How far \
+        two careful readers agree is the ceiling a finder or a judge is measured \
+        against.";
+    ("second-reader", noted(&agreement::report(a), note))
+}
+
+/// The judge on the before/after verdict set `set`: the section's name and
+/// its text.
+pub fn verdicts(s: &VerdictScores, set: VerdictSet) -> (&'static str, String) {
+    let (name, note) = match set {
+        VerdictSet::HeldOut => (
             "verdicts-held-out",
             "`eval/verdicts/held-out-*.txt`: the held-out half of the verdict \
-             sets, written with the dev half and measured, not tuned on.",
+             sets, written with the dev half and measured, not tuned on. Written \
+             for the evaluation, not by the people of the real logs.",
         ),
-        _ => (
+        VerdictSet::Dev => (
             "verdicts-dev",
             "`eval/verdicts/dev-*.txt`: before/after items written for the \
              evaluation, one rule and one compaction summary each, the rule kept \
              verbatim, reworded, weakened, a value changed, contradicted or \
-             dropped; the judge alone scored on them. The dev half: tuned on.",
+             dropped; the judge alone scored on them. The dev half: tuned on, an \
+             in-sample figure.",
         ),
     };
-    (name, noted(&verdicts::report(s, split.id()), note))
+    (name, noted(&verdicts::report(s, set.id()), note))
 }

@@ -13,6 +13,36 @@ use core::fmt::Write as _;
 use crate::report::share;
 use crate::view::Reported;
 
+/// The half of the verdict sets an item is in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum VerdictSet {
+    /// `dev-*.txt`: tuned on.
+    Dev,
+    /// `held-out-*.txt`: written with the dev half, measured, not tuned on.
+    HeldOut,
+}
+
+impl VerdictSet {
+    /// Both halves, in report order.
+    pub const ALL: [VerdictSet; 2] = [VerdictSet::Dev, VerdictSet::HeldOut];
+
+    /// `dev` or `held_out`.
+    pub const fn id(self) -> &'static str {
+        match self {
+            VerdictSet::Dev => "dev",
+            VerdictSet::HeldOut => "held_out",
+        }
+    }
+
+    /// The prefix of its files' names.
+    pub const fn prefix(self) -> &'static str {
+        match self {
+            VerdictSet::Dev => "dev",
+            VerdictSet::HeldOut => "held-out",
+        }
+    }
+}
+
 /// What the summary did to the rule, as written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Class {

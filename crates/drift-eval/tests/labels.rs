@@ -1,29 +1,36 @@
 //! The labelled sets read, every label points where it should (into a log
-//! that is there, at a compaction the reader finds), and `eval/SCORES.md`
-//! holds what they measure: the verdict sets' tables always, the real
-//! logs' (splits `dev`, `held_out` and `finder`) when the logs are there.
-//! Reads the real logs from `../shared/real-logs/` (or `$DRIFT_REAL_LOGS`);
-//! says so and passes when they are absent. With `DRIFT_WRITE_SCORES=1` it
-//! writes its sections of `eval/SCORES.md` instead of checking them;
-//! `cargo xtask eval --write-scores` writes the whole file.
+//! that is there, at a compaction the reader finds), every person is in one
+//! split, and `eval/SCORES.md` holds what they measure: the verdict sets'
+//! tables always, the real logs' (across people, in-sample, and the two
+//! readers compared) when the logs are there. The frozen group's figures
+//! are never measured here: that is done once, at the end of each change to
+//! the finder or the judge. Reads the real logs from `../shared/real-logs/`
+//! (or `$DRIFT_REAL_LOGS`); says so and passes when they are absent. With
+//! `DRIFT_WRITE_SCORES=1` it writes its sections of `eval/SCORES.md`
+//! instead of checking them; `cargo xtask eval --write-scores` writes the
+//! whole file.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
-use drift_eval::files::{cases, real_logs, root, verdict_items};
+use drift_eval::agreement::{self, Agreement};
+use drift_eval::files::{cases, labels, real_logs, root, verdict_items};
 use drift_eval::finder::{self, FinderScores};
-use drift_eval::labels::Split;
-use drift_eval::real::{self, Scores};
+use drift_eval::labels::{LogLabels, People};
+use drift_eval::real::{self, Case, Scores};
 use drift_eval::scores_file::{self, FILE};
+use drift_eval::verdicts::VerdictSet;
 use drift_eval::{scores, verdicts, view};
 
 /// The real logs measured once for every test here.
 struct Measured {
-    logs: usize,
+    cases: Vec<Case>,
     /// Label files whose log is not there.
     missing: Vec<String>,
-    dev: Scores,
-    held_out: Scores,
-    finder: FinderScores,
+    /// By people, the frozen group left out.
+    real: Vec<(People, Scores)>,
+    finder: Vec<(People, FinderScores)>,
+    second: Agreement,
 }
 
 /// The labelled real logs scored (with their misses), or `None` without
@@ -35,12 +42,33 @@ fn measured() -> Option<&'static Measured> {
             let logs = real_logs()?;
             let (cases, missing) =
                 cases(&root().join("eval/real"), &logs).expect("the labels read");
+            let of = |p: People| -> Vec<&Case> {
+                cases
+                    .iter()
+                    .filter(|c| c.labels.split.people() == p)
+                    .collect()
+            };
+            let measured = [People::Unseen, People::Tuned];
+            let real = measured
+                .iter()
+                .map(|&p| (p, real::score(&of(p), false)))
+                .collect();
+            let finder = measured
+                .iter()
+                .map(|&p| (p, finder::score(&of(p), false)))
+                .collect();
+            let second: Vec<LogLabels> = labels(&root().join("eval/second"))
+                .expect("the second reader's labels read")
+                .iter()
+                .map(|(shown, text)| LogLabels::parse(shown, text).expect("a label file"))
+                .collect();
+            let second = agreement::compare(&cases, &second);
             Some(Measured {
-                logs: cases.len(),
+                cases,
                 missing,
-                dev: real::score(&cases, Split::Dev, true),
-                held_out: real::score(&cases, Split::HeldOut, true),
-                finder: finder::score(&cases, Split::Finder, false),
+                real,
+                finder,
+                second,
             })
         })
         .as_ref()
@@ -59,36 +87,107 @@ fn every_label_points_into_its_log() {
         "labelled logs not found: {:?}",
         m.missing
     );
-    assert!(m.logs >= 60, "{} labelled logs", m.logs);
+    assert!(m.cases.len() >= 230, "{} labelled logs", m.cases.len());
+    // Every anchor decodes, and every labelled compaction is one the
+    // reader finds: the frozen group's too (read, never scored here).
+    let mut stale = Vec::new();
+    let mut lost = Vec::new();
     let mut compactions = 0;
-    for scores in [&m.dev, &m.held_out] {
-        assert!(
-            scores.stale.is_empty(),
-            "anchors that no longer decode: {:?}",
-            scores.stale
-        );
-        let lost: Vec<String> = scores
-            .misses
+    for c in &m.cases {
+        let lines = c.lines();
+        let anchors = c
+            .labels
+            .rules
             .iter()
-            .filter(|m| m.what == "compaction not found")
-            .map(|m| format!("{} #{}", m.log, m.compaction))
-            .collect();
-        assert!(
-            lost.is_empty(),
-            "labelled compactions the reader misses: {lost:?}"
-        );
-        compactions += scores.compactions;
+            .map(|r| r.anchor)
+            .chain(c.labels.nonrules.iter().map(|n| n.anchor))
+            .chain(c.labels.invented.iter().map(|i| i.anchor));
+        for a in anchors {
+            if let Err(e) = a.decode(&lines) {
+                stale.push(format!("{}: {e}", c.labels.file));
+            }
+        }
+        for &(n, line) in &c.labels.compactions {
+            compactions += 1;
+            if !c.transcript.summaries().any(|s| s.record == line) {
+                lost.push(format!("{} #{n} (line {line})", c.name));
+            }
+        }
     }
-    assert!(compactions >= 60, "{compactions} labelled compactions");
-    // The finder's set: whole logs, every typed rule labelled.
-    let whole = &m.finder;
+    assert!(stale.is_empty(), "anchors that no longer decode: {stale:?}");
     assert!(
-        whole.stale.is_empty(),
-        "anchors that no longer decode: {:?}",
-        whole.stale
+        lost.is_empty(),
+        "labelled compactions the reader misses: {lost:?}"
     );
-    assert!(whole.logs >= 60, "{} logs labelled whole", whole.logs);
-    assert!(whole.user.labelled + whole.brief.labelled >= 100);
+    assert!(compactions >= 200, "{compactions} labelled compactions");
+    for (_, f) in &m.finder {
+        assert!(f.stale.is_empty(), "{:?}", f.stale);
+    }
+    let whole: usize = m
+        .finder
+        .iter()
+        .map(|(_, f)| f.user.labelled + f.brief.labelled)
+        .sum();
+    assert!(
+        whole >= 400,
+        "{whole} rules of the user's and briefs labelled"
+    );
+}
+
+#[test]
+fn every_person_is_in_one_group_and_a_fifth_are_frozen() {
+    let Some(m) = measured() else {
+        eprintln!("{NO_LOGS}");
+        return;
+    };
+    // The splits `dev`, `held_out` and `finder` were drawn by log before
+    // the labels were split by person; all three are the people the
+    // hand-written parts were tuned on, so a person may be in several of
+    // them, but in one group of people only.
+    let mut groups: BTreeMap<u32, BTreeSet<People>> = BTreeMap::new();
+    for c in &m.cases {
+        let repo = c
+            .labels
+            .repo
+            .unwrap_or_else(|| panic!("{}: no `repo` line", c.labels.file));
+        groups
+            .entry(repo)
+            .or_default()
+            .insert(c.labels.split.people());
+    }
+    let split_people: Vec<_> = groups.iter().filter(|(_, g)| g.len() > 1).collect();
+    assert!(
+        split_people.is_empty(),
+        "people whose logs are in more than one group: {split_people:?}"
+    );
+    let count = |p: People| groups.values().filter(|g| g.contains(&p)).count();
+    let frozen = count(People::Frozen);
+    assert!(
+        frozen * 5 >= groups.len(),
+        "{frozen} of {} people frozen",
+        groups.len()
+    );
+    assert!(
+        count(People::Unseen) >= 5,
+        "{} people unseen",
+        count(People::Unseen)
+    );
+}
+
+#[test]
+fn two_readers_compared() {
+    let Some(m) = measured() else {
+        eprintln!("{NO_LOGS}");
+        return;
+    };
+    let a = &m.second;
+    assert!(a.stale.is_empty(), "{:?}", a.stale);
+    assert!(
+        a.logs >= 20 && a.repos >= 10,
+        "{} logs of {} people read twice",
+        a.logs,
+        a.repos
+    );
 }
 
 /// Holds section `name` of `eval/SCORES.md` to `text` (writes it with
@@ -101,13 +200,10 @@ fn hold((name, text): (&str, String)) {
 
 #[test]
 fn the_verdict_sets_match_eval_scores() {
-    for split in [Split::Dev, Split::HeldOut] {
-        let items = verdict_items(&root().join("eval/verdicts"), split).expect("the items read");
-        assert!(!items.is_empty(), "no verdict items for {}", split.id());
-        hold(scores::verdicts(
-            &verdicts::score(&items, view::judge),
-            split,
-        ));
+    for set in VerdictSet::ALL {
+        let items = verdict_items(&root().join("eval/verdicts"), set).expect("the items read");
+        assert!(!items.is_empty(), "no verdict items for {}", set.id());
+        hold(scores::verdicts(&verdicts::score(&items, view::judge), set));
     }
 }
 
@@ -124,10 +220,12 @@ fn the_real_logs_match_eval_scores() {
         );
         return;
     }
-    assert!(m.finder.stale.is_empty(), "anchors that no longer decode");
-    hold(scores::finder(&m.finder));
-    for (s, split) in [(&m.dev, Split::Dev), (&m.held_out, Split::HeldOut)] {
-        assert!(s.stale.is_empty(), "anchors that no longer decode");
-        hold(scores::real(s, split));
+    for (people, f) in &m.finder {
+        hold(scores::finder(f, *people));
     }
+    for (people, s) in &m.real {
+        assert!(s.stale.is_empty(), "anchors that no longer decode");
+        hold(scores::real(s, *people));
+    }
+    hold(scores::agreement(&m.second));
 }

@@ -23,9 +23,11 @@ usage: cargo xtask <command>
   test     install what is missing, then run every check CI runs
   serve    install what is missing, then serve the pages at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to make)
-  eval     score the rule finder and the judge on every labelled set
-           (--split dev|held_out|finder|all, --misses; see docs/LABELLING.md;
-           --write-scores: write every score table into eval/SCORES.md)
+  eval     score the rule finder and the judge on every labelled set, by
+           people: across people first, then in-sample (--people
+           unseen|tuned|all, --misses; --frozen: the frozen group, once;
+           see docs/LABELLING.md; --write-scores: write every score table
+           into eval/SCORES.md)
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
