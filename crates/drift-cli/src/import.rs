@@ -269,11 +269,11 @@ impl Summary<'_> {
             };
             let _ = writeln!(
                 out,
-                "{} {}  {}{form} ({who}; \"{}\"{times})",
+                "{} {}  {}{form} ({who}; {}% a rule{times})",
                 self.columns(f.turn, &g.origin),
                 f.id,
                 f.kind.label(),
-                g.cue,
+                g.confidence / 10,
             );
             let _ = writeln!(out, "      {}", quote(&f.text, 110));
         }

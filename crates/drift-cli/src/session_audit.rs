@@ -120,10 +120,11 @@ fn lost_rule(out: &mut String, record: &str, r: &LostRule, indent: &str) {
         .map_or(String::new(), |n| format!(" (lost since compaction {n})"));
     let _ = writeln!(
         out,
-        "{indent}{:<13} {record} {}, {}{since}: {}",
+        "{indent}{:<13} {record} {}, {} ({}% a rule){since}: {}",
         fate_word(r.fate),
         r.line,
         r.authority.giver(&r.source),
+        r.confidence / 10,
         quote(&r.text, 110)
     );
     let pad = format!("{indent}{:<14}", "");
@@ -252,6 +253,23 @@ fn text(out: &mut String, log: &Audited, options: Options) {
             }
             let _ = writeln!(out, "    fix: {}", f.fix);
         }
+        if !c.possibly.is_empty() {
+            let _ = writeln!(
+                out,
+                "  Possibly lost: {} the finder is not sure are rules (never restated){}",
+                plural(c.possibly.len(), "sentence", "sentences"),
+                if options.all {
+                    ":"
+                } else {
+                    " (--all lists them)"
+                }
+            );
+            if options.all {
+                for r in &c.possibly {
+                    brief_lost(out, record, r);
+                }
+            }
+        }
         let _ = writeln!(
             out,
             "  Carried: {}{}",
@@ -263,7 +281,11 @@ fn text(out: &mut String, log: &Audited, options: Options) {
             }
         );
         if options.all {
-            for r in audit.rules.iter().filter(|r| r.rule.fate == Fate::Kept) {
+            for r in audit
+                .rules
+                .iter()
+                .filter(|r| r.sure && r.rule.fate == Fate::Kept)
+            {
                 let how = if r.after_part == Some(AfterPart::Kept) {
                     "verbatim"
                 } else {

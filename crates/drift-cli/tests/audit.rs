@@ -84,9 +84,10 @@ fn plain_text_places_are_lines() {
         1,
     );
     assert_contains(&out, "(plain text, 1 message,");
-    assert_contains(
-        &out,
-        "  line 1 [prohibition]: \"user: We are still on libfoo 2.3.1, do not bump.\"",
+    assert!(
+        out.lines().any(|l| l.starts_with("  line 1 [")
+            && l.ends_with("]: \"user: We are still on libfoo 2.3.1, do not bump.\"")),
+        "{out}"
     );
     assert_contains(&out, "broken by AFTER line 1");
     assert!(
@@ -141,8 +142,8 @@ fn json_spans_point_into_both_texts() {
         &message.text[a..b],
         "We are still on libfoo 2.3.1, do not bump."
     );
-    assert_eq!(pin["form"], "prohibition");
-    assert_eq!(pin["cue"], "do not");
+    assert!(pin["form"].is_string());
+    assert_eq!(pin["cue"], "learned");
     let (a, b) = span(&pin["contradicted_by"]);
     assert!(after[a..b].starts_with("Dependency libfoo was upgraded"));
 }
@@ -276,17 +277,14 @@ fn a_session_log_is_audited_compaction_by_compaction() {
         &out.stdout,
         "Compaction 1 at line 56 (auto, 167,412 tokens before)",
     );
-    assert_contains(&out.stdout, "Lost: 4 rules");
     assert_contains(&out.stdout, "WEAKENED");
     assert_contains(
         &out.stdout,
         "/home/dana/src/billing-infra/CLAUDE.md is re-read from disk",
     );
     // Tool output is a group of its own, never a rule of the user's.
-    assert_contains(
-        &out.stdout,
-        "From tool output, lost (4; data, not instructions",
-    );
+    assert_contains(&out.stdout, "From tool output, lost (");
+    assert_contains(&out.stdout, "; data, not instructions");
     // The agent log next to the session is read with it.
     let json = json(&drift(&["audit", &log, "--format", "json"]).stdout);
     assert_eq!(json["format"], "compaction-drift/session-audit@1");
@@ -296,14 +294,46 @@ fn a_session_log_is_audited_compaction_by_compaction() {
     let report = &json["compactions"][0]["report"];
     assert_eq!(report["number"], 1);
     let lost = report["lost"].as_array().unwrap();
-    assert_eq!(lost.len(), 4, "{lost:?}");
+    // The four rules of the user's the summary was written to lose (which
+    // other sentences are rules is the finder's, measured across people).
+    for rule in [
+        "Post in #prod-changes before you cordon anything.",
+        "Check the maintenance runbook before touching nodes.",
+        "Rename it to ledger_archive_2023_deprecated, on billing-replica-2 only.",
+    ] {
+        assert!(lost.iter().any(|l| l["text"] == rule), "{rule}: {lost:?}");
+    }
+    assert!(
+        lost.iter().any(|l| l["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("Only touch billing-replica-2")),
+        "{lost:?}"
+    );
+    assert_contains(&out.stdout, &format!("Lost: {} rules", lost.len()));
+    // Surest first.
+    let confidence: Vec<u64> = lost
+        .iter()
+        .map(|l| l["confidence"].as_u64().unwrap())
+        .collect();
+    assert!(
+        confidence.windows(2).all(|w| w[0] >= w[1]),
+        "{confidence:?}"
+    );
     assert!(
         lost.iter()
             .all(|l| l["authority"] == "user" && l["fix"].is_string())
     );
-    assert_eq!(lost[0]["fate"], "dropped");
-    assert!(lost[0]["summary"].is_null());
-    assert_eq!(report["from_tools"].as_array().unwrap().len(), 4);
+    let dropped = lost.iter().find(|l| l["fate"] == "dropped").unwrap();
+    assert!(dropped["summary"].is_null());
+    let from_tools = report["from_tools"].as_array().unwrap();
+    assert!(
+        from_tools
+            .iter()
+            .any(|l| l["text"] == "Never drain billing-pool-1: it runs the settlement cron."),
+        "{from_tools:?}"
+    );
+    assert!(from_tools.iter().all(|l| l["authority"] == "tool_policy"));
     assert!(report["carried"].as_u64().unwrap() > 0);
     let rules = json["compactions"][0]["rules"].as_array().unwrap();
     assert!(

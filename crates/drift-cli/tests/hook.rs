@@ -83,15 +83,16 @@ fn a_claude_code_1_0_session() {
 #[test]
 fn a_budget_bounds_the_context_and_counts_what_it_left_out() {
     let out = hook(
-        &["--max-tokens", "120"],
+        &["--max-tokens", "160"],
         &input(&fixture("claude-code-2.1.jsonl"), "compact"),
     );
     let text = hook_context(&out);
-    assert!(text.chars().count().div_ceil(4) <= 120, "{text}");
-    assert_contains(&text, "left out to stay within 120 tokens");
-    // The riskiest first: a dropped rule before the weakened one.
+    assert!(text.chars().count().div_ceil(4) <= 160, "{text}");
+    assert_contains(&text, "more left out to stay within 160 tokens");
+    // The riskiest first: dropped rules before the weakened one.
     assert_contains(&text, "Post in #prod-changes");
-    assert!(!text.contains("Only touch billing-replica-2"), "{text}");
+    assert!(!text.contains("[weakened"), "{text}");
+    assert!(!text.contains("Rename it to"), "{text}");
 }
 
 #[test]

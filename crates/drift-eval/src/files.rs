@@ -60,6 +60,55 @@ pub fn cases(labels_dir: &Path, logs: &Path) -> Result<(Vec<Case>, Vec<String>),
     real::cases(labels(labels_dir)?, logs)
 }
 
+/// Where the shipped model is written.
+pub fn model_path() -> PathBuf {
+    root().join("crates/drift-session/model/finder.bin")
+}
+
+/// The hash of what the model is trained from today: the label files of
+/// `eval/real/` not frozen (by file name) and the rule corpus.
+///
+/// # Errors
+///
+/// A message naming a file that cannot be read.
+pub fn training_inputs() -> Result<u64, String> {
+    let mut labels: Vec<(String, String)> = Vec::new();
+    for (shown, text) in self::labels(&root().join("eval/real"))? {
+        let parsed = crate::labels::LogLabels::parse(&shown, &text).map_err(|e| e.to_string())?;
+        if parsed.split == crate::labels::Split::Frozen {
+            continue;
+        }
+        let name = Path::new(&shown)
+            .file_name()
+            .map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+        labels.push((name, text));
+    }
+    labels.sort();
+    let mut corpus = Vec::new();
+    for f in files(&root().join("crates/drift-session/tests/rules"), &["txt"])? {
+        corpus.push(fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?);
+    }
+    Ok(crate::train::inputs_hash(
+        labels.iter().map(|(n, t)| (n.as_str(), t.as_str())),
+        corpus.iter().map(String::as_str),
+    ))
+}
+
+/// The rule corpus's documents (drift-session's `tests/rules/*.txt`).
+///
+/// # Errors
+///
+/// A message naming a file that cannot be read.
+pub fn corpus() -> Result<Vec<crate::corpus::Document>, String> {
+    let dir = root().join("crates/drift-session/tests/rules");
+    let mut docs = Vec::new();
+    for f in files(&dir, &["txt"])? {
+        let text = fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+        docs.extend(crate::corpus::parse(&text));
+    }
+    Ok(docs)
+}
+
 /// The label files of `dir` (none when there is no such directory), each
 /// its name for messages and its text.
 ///

@@ -8,7 +8,7 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
 
-use drift_session::rules::{Authority, InForce, SessionFinder};
+use drift_session::rules::{Authority, InForce, RuleFinder};
 
 use crate::labels::By;
 use crate::real::Case;
@@ -46,8 +46,13 @@ pub struct FinderScores {
     pub misses: Vec<String>,
 }
 
-/// Scores the finder on `cases`.
-pub fn score(cases: &[&Case], misses: bool) -> FinderScores {
+/// Scores the finder on `cases`, each read with the finder `finder` gives
+/// for it (the shipped one, or one trained without its person).
+pub fn score<F: RuleFinder>(
+    cases: &[&Case],
+    finder: impl Fn(&Case) -> F,
+    misses: bool,
+) -> FinderScores {
     let mut s = FinderScores {
         repos: crate::real::repos(cases),
         ..FinderScores::default()
@@ -56,10 +61,12 @@ pub fn score(cases: &[&Case], misses: bool) -> FinderScores {
         s.logs += 1;
         let lines = case.lines();
         let log = case.name.as_str();
-        let found = InForce::read(&case.transcript, &SessionFinder);
+        let found = InForce::read(&case.transcript, &finder(case));
+        // What the tool reports as rules: those it is sure of.
         let reported: Vec<(By, usize, &str)> = found
             .rules
             .iter()
+            .filter(|r| r.sure)
             .filter_map(|r| {
                 let by = match r.authority {
                     Authority::User => By::User,
@@ -92,7 +99,8 @@ pub fn score(cases: &[&Case], misses: bool) -> FinderScores {
             if hit {
                 c.found += 1;
             } else if misses {
-                s.misses.push(format!("{log} L{line} not found: {text}"));
+                s.misses
+                    .push(format!("{log} L{line} not found ({:?}): {text}", by));
             }
         }
         for (j, (by, line, text)) in reported.iter().enumerate() {
@@ -107,8 +115,10 @@ pub fn score(cases: &[&Case], misses: bool) -> FinderScores {
             if right {
                 c.right += 1;
             } else if misses {
-                s.misses
-                    .push(format!("{log} L{line} found, no such rule: {text}"));
+                s.misses.push(format!(
+                    "{log} L{line} found, no such rule ({:?}): {text}",
+                    by
+                ));
             }
         }
         for n in &case.labels.nonrules {
@@ -217,7 +227,7 @@ mod tests {
             bytes: LOG.as_bytes().to_vec(),
             transcript: drift_session::read_transcript(LOG).unwrap(),
         };
-        let s = score(&[&case], true);
+        let s = score(&[&case], |_| drift_session::rules::SessionFinder, true);
         assert!(s.stale.is_empty(), "{:?}", s.stale);
         assert_eq!(s.logs, 1);
         // "Never push to main" found; the printer (labelled a rule here to

@@ -36,6 +36,8 @@ extern crate std;
 
 pub mod agreement;
 pub mod anchor;
+pub mod corpus;
+pub mod cv;
 #[cfg(feature = "std")]
 pub mod files;
 pub mod finder;
@@ -46,5 +48,6 @@ pub mod scores;
 #[cfg(feature = "std")]
 pub mod scores_file;
 pub mod text;
+pub mod train;
 pub mod verdicts;
 pub mod view;

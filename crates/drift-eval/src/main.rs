@@ -3,37 +3,44 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use drift_eval::cv::Folds;
 use drift_eval::labels::{LogLabels, People};
 use drift_eval::real::Case;
+use drift_eval::scores::Figure;
 use drift_eval::scores_file::{self, FILE};
+use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
 use drift_eval::{agreement, files, finder, real, report, scores, verdicts, view};
+use drift_session::rules::model::{Model, ModelFinder};
 
 const USAGE: &str = "\
-usage: cargo xtask eval [--people unseen|tuned|all] [--frozen] [--misses]
-                        [--logs DIR] [--write-scores]
+usage: cargo xtask eval [--frozen] [--misses] [--logs DIR] [--write-scores]
+       drift-eval train
 
 Scores the rule finder and the session audit on the real logs labelled in
 eval/real/ (read from ../shared/real-logs/, or --logs / $DRIFT_REAL_LOGS),
-by the people they come from: first the people no part was tuned on
-(across people), then the people the hand-written parts were tuned on
-(in-sample); compares the second reader's labels (eval/second/) with the
-first's; and scores the judge on the before/after verdict sets
-(eval/verdicts/).
+by the people they come from: first across people (each person's logs read
+by a model trained on the others only, 5 folds by person), then in-sample
+(the shipped model on the people it learned from); compares the second
+reader's labels (eval/second/) with the first's; and scores the judge on
+the before/after verdict sets (eval/verdicts/).
 
-  --people    only those people (default: all, which is unseen and tuned)
   --frozen    also the frozen group: measured once, at the end of each
               change to the finder or the judge (never with --misses)
-  --misses    list every mismatch of the people scored
+  --misses    list every mismatch of the figures across people
   --write-scores
               write the tables measured into eval/SCORES.md (`cargo xtask
               eval --write-scores` also writes those drift-session's tests
               measure there)
+
+`drift-eval train` (`cargo xtask train`) writes the rule finder's model,
+crates/drift-session/model/finder.bin, from the labels of every person not
+frozen and the rule corpus.
 ";
 
 /// Writes `sections` into eval/SCORES.md, those of the real logs only when
 /// `real_logs_scored`; true when one could not be written.
-fn write_scores(root: &Path, sections: &[(&str, String)], real_logs_scored: bool) -> bool {
+fn write_scores(root: &Path, sections: &[(String, String)], real_logs_scored: bool) -> bool {
     let mut failed = false;
     for (name, text) in sections {
         let of_real_logs = ["real-", "finder-", "second-"]
@@ -61,7 +68,7 @@ fn write_scores(root: &Path, sections: &[(&str, String)], real_logs_scored: bool
 
 /// What the command line asks for.
 struct Options {
-    people: Vec<People>,
+    frozen: bool,
     misses: bool,
     write: bool,
     logs: Option<PathBuf>,
@@ -69,24 +76,15 @@ struct Options {
 
 fn options() -> Result<Option<Options>, String> {
     let mut o = Options {
-        people: vec![People::Unseen, People::Tuned],
+        frozen: false,
         misses: false,
         write: false,
         logs: None,
     };
-    let mut frozen = false;
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
         match a.as_str() {
-            "--people" => {
-                o.people = match args.next().as_deref() {
-                    Some("unseen") => vec![People::Unseen],
-                    Some("tuned") => vec![People::Tuned],
-                    Some("all") => vec![People::Unseen, People::Tuned],
-                    other => return Err(format!("--people {other:?}: unseen, tuned or all")),
-                };
-            }
-            "--frozen" => frozen = true,
+            "--frozen" => o.frozen = true,
             "--misses" => o.misses = true,
             "--write-scores" => o.write = true,
             "--logs" => o.logs = args.next().map(PathBuf::from),
@@ -94,21 +92,46 @@ fn options() -> Result<Option<Options>, String> {
             other => return Err(format!("unknown argument {other:?}")),
         }
     }
-    if frozen {
-        if o.misses {
-            return Err(
-                "--frozen with --misses: the frozen group's misses are never read".to_string(),
-            );
-        }
-        o.people.insert(1, People::Frozen);
-    }
-    if o.write {
-        o.people = vec![People::Unseen, People::Tuned];
-        if frozen {
-            o.people.insert(1, People::Frozen);
-        }
+    if o.frozen && o.misses {
+        return Err("--frozen with --misses: the frozen group's misses are never read".to_string());
     }
     Ok(Some(o))
+}
+
+/// The finder's and the audit's figure `figure` of `cases`, each read by
+/// `finder_of`'s finder: printed, and pushed onto `sections`; false when an
+/// anchor no longer decodes.
+fn figure<'m>(
+    figure: Figure,
+    cases: &[&Case],
+    finder_of: &dyn Fn(&Case) -> ModelFinder<'m>,
+    o: &Options,
+    sections: &mut Vec<(String, String)>,
+) -> bool {
+    let misses = o.misses && figure == Figure::Across;
+    let f = finder::score(cases, finder_of, misses);
+    println!("{}", finder::report(&f, figure.label()));
+    for m in &f.misses {
+        println!("- {m}");
+    }
+    for m in &f.stale {
+        println!("stale: {m}");
+    }
+    sections.push(scores::finder(&f, figure));
+    let s = real::score(cases, finder_of, misses);
+    println!("{}", report::real(&s, figure.label()));
+    for m in &s.misses {
+        println!(
+            "- {} #{} {}: {} || {}",
+            m.log,
+            m.compaction,
+            m.what,
+            m.label.replace('\n', " "),
+            m.reported.replace('\n', " ")
+        );
+    }
+    sections.push(scores::real(&s, figure));
+    f.stale.is_empty() && s.stale.is_empty()
 }
 
 /// How the real logs were scored.
@@ -125,7 +148,7 @@ struct Scored {
 fn real_logs(
     root: &Path,
     o: &Options,
-    sections: &mut Vec<(&'static str, String)>,
+    sections: &mut Vec<(String, String)>,
 ) -> Result<Scored, String> {
     let Some(dir) = o
         .logs
@@ -144,37 +167,32 @@ fn real_logs(
         println!("{m}: its log is not in {}: skipped", dir.display());
     }
     let mut decoded = true;
-    for &people in &o.people {
-        let of: Vec<&Case> = cases
+    let of = |people: People| -> Vec<&Case> {
+        cases
             .iter()
             .filter(|c| c.labels.split.people() == people)
-            .collect();
-        let misses = o.misses && people != People::Frozen;
-        let f = finder::score(&of, misses);
-        println!("{}", finder::report(&f, people.label()));
-        for m in &f.misses {
-            println!("- {m}");
-        }
-        for m in &f.stale {
-            println!("stale: {m}");
-        }
-        decoded &= f.stale.is_empty();
-        sections.push(scores::finder(&f, people));
-        let s = real::score(&of, misses);
-        println!("{}", report::real(&s, people.label()));
-        for m in &s.misses {
-            println!(
-                "- {} #{} {}: {} || {}",
-                m.log,
-                m.compaction,
-                m.what,
-                m.label.replace('\n', " "),
-                m.reported.replace('\n', " ")
-            );
-        }
-        decoded &= s.stale.is_empty();
-        sections.push(scores::real(&s, people));
+            .collect()
+    };
+    let open: Vec<&Case> = cases
+        .iter()
+        .filter(|c| c.labels.split.people() != People::Frozen)
+        .collect();
+    let folds = Folds::train(&open, &files::corpus()?, Settings::default());
+    let shipped = Model::shipped();
+    let across = |c: &Case| folds.finder(c);
+    let model = |_: &Case| ModelFinder { model: shipped };
+    decoded &= figure(Figure::Across, &open, &across, o, sections);
+    decoded &= figure(
+        Figure::AcrossUntuned,
+        &of(People::Unseen),
+        &across,
+        o,
+        sections,
+    );
+    if o.frozen {
+        decoded &= figure(Figure::Frozen, &of(People::Frozen), &model, o, sections);
     }
+    decoded &= figure(Figure::InSample, &open, &model, o, sections);
     let second = files::labels(&root.join("eval/second"))?;
     if !second.is_empty() {
         let second: Vec<LogLabels> = second
@@ -192,7 +210,75 @@ fn real_logs(
     })
 }
 
+/// `drift-eval train`: the rule finder's model, from the labels of every
+/// person not frozen and the rule corpus, written where drift-session
+/// reads it.
+fn train() -> ExitCode {
+    let started = std::time::Instant::now();
+    let root = files::root();
+    let Some(dir) = files::real_logs() else {
+        eprintln!(
+            "drift-eval: training needs the real logs at ../shared/real-logs (or $DRIFT_REAL_LOGS)"
+        );
+        return ExitCode::FAILURE;
+    };
+    let run = || -> Result<(u64, usize, drift_session::rules::model::Weights), String> {
+        let (cases, missing) = files::cases(&root.join("eval/real"), &dir)?;
+        if !missing.is_empty() {
+            return Err(format!(
+                "{} labelled logs are not in {}: a model trained without them would not be the one the labels make",
+                missing.len(),
+                dir.display()
+            ));
+        }
+        let open: Vec<&Case> = cases
+            .iter()
+            .filter(|c| c.labels.split.people() != People::Frozen)
+            .collect();
+        let corpus = files::corpus()?;
+        let examples = drift_eval::train::dataset(&open, &corpus);
+        let refs: Vec<&drift_eval::train::Example> = examples.iter().collect();
+        let inputs = files::training_inputs()?;
+        Ok((
+            inputs,
+            examples.len(),
+            drift_eval::train::train(&refs, inputs, drift_eval::train::Settings::default()),
+        ))
+    };
+    match run() {
+        Ok((inputs, n, weights)) => {
+            let path = files::model_path();
+            let bytes = weights.to_bytes();
+            if let Err(e) = std::fs::write(&path, &bytes) {
+                eprintln!("drift-eval: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+            println!(
+                "{}: {} bytes, trained on {n} units (inputs {inputs:016x}) in {:.1} s",
+                path.display(),
+                bytes.len(),
+                started.elapsed().as_secs_f64()
+            );
+            for class in drift_session::rules::model::Giver::ALL {
+                println!(
+                    "  {class:?}: a rule from {:.3}, possibly from {:.3}",
+                    weights.threshold[class as usize], weights.possible[class as usize]
+                );
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("drift-eval: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
 fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some("train") {
+        return train();
+    }
     let o = match options() {
         Ok(Some(o)) => o,
         Ok(None) => {
@@ -206,7 +292,7 @@ fn main() -> ExitCode {
     };
     let root = files::root();
     let mut failed = false;
-    let mut sections: Vec<(&str, String)> = Vec::new();
+    let mut sections: Vec<(String, String)> = Vec::new();
     let real_logs_scored = match real_logs(&root, &o, &mut sections) {
         Ok(scored) => {
             failed |= !scored.decoded;

@@ -27,6 +27,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use drift_session::rules::RuleFinder;
 use drift_session::{Transcript, read_transcript};
 
 use crate::anchor::fnv64;
@@ -188,9 +189,9 @@ fn reported_matches(label: LabelFate, reported: Reported) -> bool {
     )
 }
 
-/// Scores `cases` (see the module docs). `misses` collects the mismatches
-/// to show.
-pub fn score(cases: &[&Case], misses: bool) -> Scores {
+/// Scores `cases` (see the module docs), each read with the finder
+/// `finder` gives for it. `misses` collects the mismatches to show.
+pub fn score<F: RuleFinder>(cases: &[&Case], finder: impl Fn(&Case) -> F, misses: bool) -> Scores {
     let mut s = Scores {
         repos: repos(cases),
         ..Scores::default()
@@ -218,7 +219,7 @@ pub fn score(cases: &[&Case], misses: bool) -> Scores {
             .iter()
             .map(|n| decode(n.anchor, &mut s))
             .collect();
-        let views = audit(&case.transcript);
+        let views = audit(&case.transcript, &finder(case));
         let mut nonrule_lost = vec![false; nonrules.len()];
         for &(number, line) in &case.labels.compactions {
             s.compactions += 1;

@@ -9,7 +9,6 @@ use alloc::string::String;
 
 use crate::agreement::{self, Agreement};
 use crate::finder::{self, FinderScores};
-use crate::labels::People;
 use crate::real::Scores;
 use crate::report;
 use crate::verdicts::{self, VerdictScores, VerdictSet};
@@ -22,67 +21,118 @@ fn noted(report: &str, note: &str) -> String {
     }
 }
 
-/// What the logs of `people` are, for the note under a table.
-const fn about(people: People) -> &'static str {
-    match people {
-        People::Unseen => {
-            "Logs of `eval/real/` of split `unseen`: people (repositories) whose \
-             logs no part of the tool was written or tuned on, labelled whole by \
-             careful reading without the tool's output. The figure across people \
-             for the hand-written finder and judge."
+/// Which figure of the real logs a section is: who is measured, by which
+/// model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Figure {
+    /// Every person not frozen, each read by a model trained on the other
+    /// people only ([`crate::cv::Folds`]).
+    Across,
+    /// The same folds, on the people of split `unseen` only: no
+    /// hand-written part of the audit was tuned on them either.
+    AcrossUntuned,
+    /// The frozen group, read by the shipped model (which never learned
+    /// from it): measured once, at the end of each change.
+    Frozen,
+    /// Every person not frozen, read by the shipped model, which learned
+    /// from them all.
+    InSample,
+}
+
+impl Figure {
+    /// Every figure, in the order the file shows them.
+    pub const ALL: [Figure; 4] = [
+        Figure::Across,
+        Figure::AcrossUntuned,
+        Figure::Frozen,
+        Figure::InSample,
+    ];
+
+    /// For a report's heading.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Figure::Across => "across people, 5-fold by person",
+            Figure::AcrossUntuned => {
+                "across people, 5-fold by person, on the people no part was tuned on"
+            }
+            Figure::Frozen => "the frozen group, measured once",
+            Figure::InSample => "in-sample, on the people the shipped model learned from",
         }
-        People::Frozen => {
-            "Logs of `eval/real/` of split `frozen`: a fifth of the people, fixed \
-             before any part was trained and never read, trained or tuned on. \
-             Measured once, at the end of each change to the finder or the judge \
-             (`cargo xtask eval --frozen --write-scores`); the tests do not measure \
-             it again."
+    }
+
+    /// The note under a table: who it is measured on, and whether that is
+    /// in-sample.
+    const fn note(self) -> &'static str {
+        match self {
+            Figure::Across => {
+                "Every log of `eval/real/` whose person is not in the frozen group, \
+                 each read by a model trained on the other people only (5 folds by \
+                 repository, the rule corpus in every fold; `cargo xtask train --cv`). \
+                 The figure across people for the rule finder. The judge is \
+                 hand-written: on the people of splits `dev`, `held_out` and \
+                 `finder`, which it was tuned on, its part of the audit's figures is \
+                 in-sample."
+            }
+            Figure::AcrossUntuned => {
+                "The same folds, on the logs of split `unseen` only: people no \
+                 hand-written part was tuned on either, so every part of the audit \
+                 is measured across people."
+            }
+            Figure::Frozen => {
+                "Logs of `eval/real/` of split `frozen`: a fifth of the people, fixed \
+                 before any part was trained and never read, trained or tuned on, \
+                 read by the shipped model. Measured once, at the end of each change \
+                 to the finder or the judge (`cargo xtask eval --frozen \
+                 --write-scores`); the tests do not measure it again."
+            }
+            Figure::InSample => {
+                "Every log of `eval/real/` whose person is not frozen, read by the \
+                 shipped model, which learned from them all: an in-sample figure, \
+                 shown beside the one across people to tell how much the model \
+                 learned its people rather than rules."
+            }
         }
-        People::Tuned => {
-            "Logs of `eval/real/` of splits `dev`, `held_out` and `finder`: the \
-             people the hand-written finder and judge were tuned on (their misses \
-             were read, and cue words written from them). An in-sample figure."
+    }
+
+    const fn suffix(self) -> &'static str {
+        match self {
+            Figure::Across => "across",
+            Figure::AcrossUntuned => "across-untuned",
+            Figure::Frozen => "frozen",
+            Figure::InSample => "in-sample",
         }
     }
 }
 
-/// The rule finder alone on the logs of `people`: the section's name and
-/// its text.
-pub fn finder(s: &FinderScores, people: People) -> (&'static str, String) {
-    let name = match people {
-        People::Unseen => "finder-unseen",
-        People::Frozen => "finder-frozen",
-        People::Tuned => "finder-tuned",
-    };
+/// The rule finder alone, as `figure`: the section's name and its text.
+pub fn finder(s: &FinderScores, figure: Figure) -> (String, String) {
     (
-        name,
-        noted(&finder::report(s, people.label()), about(people)),
+        format!("finder-{}", figure.suffix()),
+        noted(&finder::report(s, figure.label()), figure.note()),
     )
 }
 
-/// The audit on the real compactions of `people`: the section's name and
+/// The audit on the real compactions, as `figure`: the section's name and
 /// its text.
-pub fn real(s: &Scores, people: People) -> (&'static str, String) {
-    let name = match people {
-        People::Unseen => "real-unseen",
-        People::Frozen => "real-frozen",
-        People::Tuned => "real-tuned",
-    };
-    (name, noted(&report::real(s, people.label()), about(people)))
+pub fn real(s: &Scores, figure: Figure) -> (String, String) {
+    (
+        format!("real-{}", figure.suffix()),
+        noted(&report::real(s, figure.label()), figure.note()),
+    )
 }
 
 /// Two readers' agreement: the section's name and its text.
-pub fn agreement(a: &Agreement) -> (&'static str, String) {
+pub fn agreement(a: &Agreement) -> (String, String) {
     let note = "`eval/second/`: a second careful reading of a sample of the logs, made \
         apart and without the first reader's labels or the tool's output. How far \
         two careful readers agree is the ceiling a finder or a judge is measured \
         against.";
-    ("second-reader", noted(&agreement::report(a), note))
+    ("second-reader".into(), noted(&agreement::report(a), note))
 }
 
 /// The judge on the before/after verdict set `set`: the section's name and
 /// its text.
-pub fn verdicts(s: &VerdictScores, set: VerdictSet) -> (&'static str, String) {
+pub fn verdicts(s: &VerdictScores, set: VerdictSet) -> (String, String) {
     let (name, note) = match set {
         VerdictSet::HeldOut => (
             "verdicts-held-out",
@@ -99,5 +149,5 @@ pub fn verdicts(s: &VerdictScores, set: VerdictSet) -> (&'static str, String) {
              in-sample figure.",
         ),
     };
-    (name, noted(&verdicts::report(s, set.id()), note))
+    (name.into(), noted(&verdicts::report(s, set.id()), note))
 }

@@ -8,9 +8,9 @@ use alloc::vec::Vec;
 
 use drift_session::{
     Transcript,
+    audit::audit_session_with,
     audit::{AfterPart, Fate},
-    audit_session,
-    rules::Authority,
+    rules::{Authority, RuleFinder},
     transcript::CompactionKind,
 };
 
@@ -88,8 +88,12 @@ fn by(authority: Authority) -> By {
 }
 
 /// The tool's audit of `transcript`, compaction by compaction.
-pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
-    let audit = audit_session(transcript);
+pub fn audit(transcript: &Transcript, finder: &impl RuleFinder) -> Vec<CompactionView> {
+    let audit = audit_session_with(
+        transcript,
+        finder,
+        &drift_session::judge::StructuralJudge::<drift_session::judge::NoSimilarity>::default(),
+    );
     let summaries = transcript
         .compactions
         .iter()
@@ -125,11 +129,15 @@ pub fn audit(transcript: &Transcript) -> Vec<CompactionView> {
             };
             CompactionView {
                 line: c.record,
+                // What the tool reports: the rules it is sure of (what it
+                // only thinks possibly a rule is folded away, as the
+                // report folds it).
                 rules: c
                     .rules
                     .iter()
+                    .filter(|r| r.sure)
                     .map(|r| rule(r, false))
-                    .chain(c.unjudged.iter().map(|r| rule(r, true)))
+                    .chain(c.unjudged.iter().filter(|r| r.sure).map(|r| rule(r, true)))
                     .collect(),
                 invented: c.invented.iter().map(|i| i.text.clone()).collect(),
             }

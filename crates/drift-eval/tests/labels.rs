@@ -14,27 +14,32 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::sync::OnceLock;
 
 use drift_eval::agreement::{self, Agreement};
-use drift_eval::files::{cases, labels, real_logs, root, verdict_items};
+use drift_eval::cv::Folds;
+use drift_eval::files::{cases, corpus, labels, real_logs, root, verdict_items};
 use drift_eval::finder::{self, FinderScores};
 use drift_eval::labels::{LogLabels, People};
 use drift_eval::real::{self, Case, Scores};
+use drift_eval::scores::Figure;
 use drift_eval::scores_file::{self, FILE};
+use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
 use drift_eval::{scores, verdicts, view};
+use drift_session::rules::model::{Model, ModelFinder};
 
 /// The real logs measured once for every test here.
 struct Measured {
     cases: Vec<Case>,
     /// Label files whose log is not there.
     missing: Vec<String>,
-    /// By people, the frozen group left out.
-    real: Vec<(People, Scores)>,
-    finder: Vec<(People, FinderScores)>,
+    /// Every figure but the frozen group's.
+    real: Vec<(Figure, Scores)>,
+    finder: Vec<(Figure, FinderScores)>,
     second: Agreement,
 }
 
-/// The labelled real logs scored (with their misses), or `None` without
-/// the logs.
+/// The labelled real logs scored, or `None` without the logs: across
+/// people (each person read by a model trained without them, as `cargo
+/// xtask eval` trains it) and in-sample (the shipped model).
 fn measured() -> Option<&'static Measured> {
     static MEASURED: OnceLock<Option<Measured>> = OnceLock::new();
     MEASURED
@@ -42,21 +47,35 @@ fn measured() -> Option<&'static Measured> {
             let logs = real_logs()?;
             let (cases, missing) =
                 cases(&root().join("eval/real"), &logs).expect("the labels read");
-            let of = |p: People| -> Vec<&Case> {
-                cases
-                    .iter()
-                    .filter(|c| c.labels.split.people() == p)
-                    .collect()
-            };
-            let measured = [People::Unseen, People::Tuned];
-            let real = measured
+            let open: Vec<&Case> = cases
                 .iter()
-                .map(|&p| (p, real::score(&of(p), false)))
+                .filter(|c| c.labels.split.people() != People::Frozen)
                 .collect();
-            let finder = measured
+            let untuned: Vec<&Case> = cases
                 .iter()
-                .map(|&p| (p, finder::score(&of(p), false)))
+                .filter(|c| c.labels.split.people() == People::Unseen)
                 .collect();
+            let folds = Folds::train(
+                &open,
+                &corpus().expect("the rule corpus reads"),
+                Settings::default(),
+            );
+            let shipped = Model::shipped();
+            let across = |c: &Case| folds.finder(c);
+            let model = |_: &Case| ModelFinder { model: shipped };
+            let finder = vec![
+                (Figure::Across, finder::score(&open, across, false)),
+                (
+                    Figure::AcrossUntuned,
+                    finder::score(&untuned, across, false),
+                ),
+                (Figure::InSample, finder::score(&open, model, false)),
+            ];
+            let real = vec![
+                (Figure::Across, real::score(&open, across, false)),
+                (Figure::AcrossUntuned, real::score(&untuned, across, false)),
+                (Figure::InSample, real::score(&open, model, false)),
+            ];
             let second: Vec<LogLabels> = labels(&root().join("eval/second"))
                 .expect("the second reader's labels read")
                 .iter()
@@ -126,6 +145,7 @@ fn every_label_points_into_its_log() {
     let whole: usize = m
         .finder
         .iter()
+        .filter(|(figure, _)| *figure == Figure::Across)
         .map(|(_, f)| f.user.labelled + f.brief.labelled)
         .sum();
     assert!(
@@ -192,8 +212,8 @@ fn two_readers_compared() {
 
 /// Holds section `name` of `eval/SCORES.md` to `text` (writes it with
 /// `DRIFT_WRITE_SCORES` set).
-fn hold((name, text): (&str, String)) {
-    if let Err(e) = scores_file::hold(&root(), name, &text, scores_file::writing()) {
+fn hold((name, text): (String, String)) {
+    if let Err(e) = scores_file::hold(&root(), &name, &text, scores_file::writing()) {
         panic!("{e}");
     }
 }
@@ -220,12 +240,12 @@ fn the_real_logs_match_eval_scores() {
         );
         return;
     }
-    for (people, f) in &m.finder {
-        hold(scores::finder(f, *people));
+    for (figure, f) in &m.finder {
+        hold(scores::finder(f, *figure));
     }
-    for (people, s) in &m.real {
+    for (figure, s) in &m.real {
         assert!(s.stale.is_empty(), "anchors that no longer decode");
-        hold(scores::real(s, *people));
+        hold(scores::real(s, *figure));
     }
     hold(scores::agreement(&m.second));
 }

@@ -239,7 +239,9 @@ pub fn losses_with(
     let mut out = Vec::new();
     for r in &compaction.rules {
         let asked = r.authority.trusted() || tool_policy;
-        if !r.rule.fate.is_loss() || !restated_kind(r.rule.kind) || !asked {
+        // Possibly a rule is never restated: a hook speaks with the
+        // rules' authority.
+        if !r.rule.fate.is_loss() || !restated_kind(r.rule.kind) || !asked || !r.sure {
             continue;
         }
         let what = LossKind::Rule {
@@ -251,7 +253,7 @@ pub fn losses_with(
     }
     for r in &compaction.unjudged {
         let asked = r.authority.trusted() || tool_policy;
-        if !restated_kind(r.rule.kind) || !asked {
+        if !restated_kind(r.rule.kind) || !asked || !r.sure {
             continue;
         }
         let what = LossKind::Unverified {

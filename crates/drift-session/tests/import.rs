@@ -258,24 +258,38 @@ fn responses_sample() {
 fn ops_claude_code() {
     let (t, imported) = snapshot("ops-claude-code.jsonl");
     use Kind::*;
-    assert_eq!(
-        kinds(&imported),
-        [
-            ("never-restart-db-prod-01-without", StandingRule, Role::User),
-            ("touch-only-payments-namespace", Scope, Role::User),
-            (
-                "payments-api-change-freeze-effect",
-                StandingRule,
-                Role::Tool
-            ),
-            ("deploys-rollbacks-need-vp", StandingRule, Role::Tool),
-            ("except-config-only-changes", CarveOut, Role::Tool),
-            ("correction-call-approver-today", Correction, Role::User),
-        ]
+    // Which sentences are rules is the model's (measured across people in
+    // `cargo xtask eval`; the snapshot holds what it says here). What is
+    // held here is the import's part: who gave each, one fact per rule
+    // said twice, a tool's policy as the tool's, and what governs what.
+    let found = kinds(&imported);
+    for fact in [
+        ("never-restart-db-prod-01-without", StandingRule, Role::User),
+        ("touch-only-payments-namespace", Scope, Role::User),
+        (
+            "payments-api-change-freeze-effect",
+            StandingRule,
+            Role::Tool,
+        ),
+        ("except-config-only-changes", CarveOut, Role::Tool),
+        ("correction-call-approver-today", Correction, Role::User),
+    ] {
+        assert!(found.contains(&fact), "{fact:?} not in {found:?}");
+    }
+    assert!(
+        found
+            .iter()
+            .any(|f| f.0 == "deploys-rollbacks-need-vp" && f.2 == Role::Tool),
+        "{found:?}"
     );
     // The rule restated at line 9 is one fact; the model's thinking and the
     // subagent's brief make none.
-    assert_eq!(imported.facts[0].occurrences, 2);
+    let restated = imported
+        .facts
+        .iter()
+        .find(|f| f.id == "never-restart-db-prod-01-without")
+        .unwrap();
+    assert_eq!(restated.occurrences, 2);
     let ids: Vec<&str> = imported
         .scenario
         .actions
@@ -283,13 +297,16 @@ fn ops_claude_code() {
         .map(|a| a.id.as_str())
         .collect();
     assert_eq!(ids, ["deploy", "restart", "drop", "force-push"]);
+    // The restart shares the payments-api deployment with what governs it:
+    // the carve-out the tool showed for payments-api among them.
     let restart = &imported.scenario.actions[1];
-    assert_eq!(
-        restart.governed_by,
-        [
-            "payments-api-change-freeze-effect",
-            "except-config-only-changes"
-        ]
+    assert!(
+        restart
+            .governed_by
+            .iter()
+            .any(|g| g == "except-config-only-changes"),
+        "{:?}",
+        restart.governed_by
     );
     let drop = &imported.actions[2];
     assert_eq!(
@@ -298,17 +315,15 @@ fn ops_claude_code() {
     );
     assert!(imported.scenario.actions[2].irreversible);
     // With no resource in common, the force-push answers to every rule,
-    // carve-out and correction before it, not to the scope.
-    assert_eq!(
-        imported.scenario.actions[3].governed_by,
-        [
-            "never-restart-db-prod-01-without",
-            "payments-api-change-freeze-effect",
-            "deploys-rollbacks-need-vp",
-            "except-config-only-changes",
-            "correction-call-approver-today"
-        ]
-    );
+    // carve-out and correction before it, not to a scope.
+    let before: Vec<&str> = imported
+        .scenario
+        .facts
+        .iter()
+        .filter(|f| f.turn < imported.scenario.actions[3].turn && f.kind != Scope)
+        .map(|f| f.id.as_str())
+        .collect();
+    assert_eq!(imported.scenario.actions[3].governed_by, before);
     assert_eq!(imported.records_skipped, 1, "the title line");
     // The subagent's line is its brief: read, and no fact of anyone's.
     let brief = t
@@ -334,7 +349,8 @@ fn ops_codex() {
     assert_eq!(found[0], ("never-push-main", StandingRule, Role::System));
     assert!(found.contains(&("only-edit-files-under", Scope, Role::User)));
     assert!(found.contains(&("do-not-run-slow", StandingRule, Role::User)));
-    assert!(found.iter().any(|f| f.1 == Correction));
+    // "Actually, keep target/ledger-fixtures …. Do not delete it again."
+    assert!(found.contains(&("do-not-delete-again", StandingRule, Role::User)));
     // The harness's own summary restates the rule: it relays it, it states
     // no rule of its own.
     assert!(found.iter().all(|f| f.2 != Role::Assistant), "{found:?}");
@@ -402,7 +418,7 @@ fn long_session(exchanges: usize) -> String {
         "Never restart payments-api without an approver.",
         "Do not delete anything under data/legacy-import.",
         "Only edit files under crates/ledger.",
-        "You may deploy ledger-svc during the Sunday window.",
+        "You may deploy ledger-svc only during the Sunday window.",
     ];
     const CALLS: [&str; 5] = [
         "kubectl -n payments rollout restart deployment/payments-api",
@@ -469,7 +485,7 @@ fn a_session_of_more_than_a_thousand_messages() {
             ),
             ("do-not-delete-anything", Kind::StandingRule, Role::User),
             ("only-edit-files-under", Kind::Scope, Role::User),
-            ("may-deploy-ledger-svc-during", Kind::CarveOut, Role::User),
+            ("may-deploy-ledger-svc-only", Kind::CarveOut, Role::User),
         ]
     );
     let stated: usize = imported.facts.iter().map(|f| f.occurrences).sum();
@@ -502,7 +518,7 @@ fn a_session_of_more_than_a_thousand_messages() {
             "do-not-delete-anything"
         ]
     );
-    assert_eq!(governing("deploy", 2), ["may-deploy-ledger-svc-during"]);
+    assert_eq!(governing("deploy", 2), ["may-deploy-ledger-svc-only"]);
     // Same input, same file.
     assert_eq!(
         scenario_to_json(s),

@@ -24,10 +24,13 @@ usage: cargo xtask <command>
   serve    install what is missing, then serve the pages at http://127.0.0.1:8080
            (--dev: an unoptimised build, faster to make)
   eval     score the rule finder and the judge on every labelled set, by
-           people: across people first, then in-sample (--people
-           unseen|tuned|all, --misses; --frozen: the frozen group, once;
-           see docs/LABELLING.md; --write-scores: write every score table
-           into eval/SCORES.md)
+           people: across people first (5 folds by person), then in-sample
+           (--misses; --frozen: the frozen group, once; see
+           docs/LABELLING.md; --write-scores: write every score table into
+           eval/SCORES.md)
+  train    rebuild the rule finder's model (crates/drift-session/model/finder.bin)
+           from eval/real's labels, ../shared/real-logs and the rule corpus, byte
+           for byte the same from the same labels; `cargo xtask eval` measures it
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";
@@ -269,6 +272,7 @@ fn main() -> ExitCode {
         ["serve", "--dev"] => serve(true),
         ["eval", rest @ ..] if rest.contains(&"--write-scores") => write_scores(rest),
         ["eval", rest @ ..] => eval(rest),
+        ["train"] => eval(&["train"]),
         ["dist"] => dist("/"),
         ["dist", "--public-url", url] => dist(url),
         // Run by Trunk (see Trunk.toml), not by people.

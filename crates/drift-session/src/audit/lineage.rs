@@ -38,7 +38,7 @@ use super::session::{AfterPart, SessionAudit};
 use crate::entail::lexicon::{is_stopword, stem};
 use crate::entail::scan::{Span, for_each_token, sentences};
 use crate::rules::Authority;
-use crate::rules::chat::is_unspaced;
+use crate::rules::model::features::is_unspaced;
 use crate::transcript::{CompactionKind, MessageRole, Transcript};
 use drift_core::Kind;
 

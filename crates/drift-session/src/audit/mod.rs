@@ -89,8 +89,9 @@
 //! let after = "Dependency libfoo was upgraded to 2.4.0. The project uses Postgres 14.";
 //! let report = audit_text(before, after);
 //! assert!(report.drifted());
-//! assert_eq!(report.dropped_constraints.len(), 1);
-//! assert_eq!(report.dropped_constraints[0].contradicted_by.map(|s| s.of(after)),
+//! let bump = &report.dropped_constraints[0];
+//! assert_eq!(bump.text, "We are still on libfoo 2.3.1, do not bump.");
+//! assert_eq!(bump.contradicted_by.map(|s| s.of(after)),
 //!            Some("Dependency libfoo was upgraded to 2.4.0."));
 //! assert_eq!(report.unsupported[0].text, "2.4.0");
 //! assert_eq!(report.vanished_reasoning.len(), 1);
@@ -925,8 +926,10 @@ mod tests {
             a.changed_ids.is_empty() && a.vanished_reasoning.is_empty(),
             "{a:#?}"
         );
-        assert_eq!(a.counts.constraints, 1);
-        assert_eq!(a.counts.constraints_carried, 1);
+        // Every rule the finder reads in it is carried (the rule, and what
+        // it may take for one).
+        assert!(a.counts.constraints >= 1);
+        assert_eq!(a.counts.constraints_carried, a.counts.constraints);
     }
 
     #[test]

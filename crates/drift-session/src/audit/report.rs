@@ -6,9 +6,12 @@
 //!
 //! 1. **Lost** ([`CompactionReport::lost`]): every rule of the user's, a
 //!    brief's or the system's the compaction weakened, dropped or
-//!    contradicts, riskiest first, each with its words, who gave it and
-//!    where, the summary's words for it (or none: nowhere), why, and the
-//!    fix. A rule an earlier compaction already lost says since when.
+//!    contradicts, the ones the finder is surest of first (then the
+//!    riskiest), each with its words, who gave it and where, the summary's
+//!    words for it (or none: nowhere), why, and the fix. A rule an earlier
+//!    compaction already lost says since when. What the finder only
+//!    thinks possibly a rule is **possibly lost**
+//!    ([`CompactionReport::possibly`]), folded below, never restated.
 //! 2. **Files** ([`CompactionReport::files`]): an instruction file or skill
 //!    whose rules the compaction lost is one entry, with its lost rules
 //!    under it: a skill the harness did not put back loses dozens of lines
@@ -66,9 +69,12 @@ pub struct CompactionReport {
     pub tokens_after: Option<u64>,
     /// Why its summary cannot be read, when it cannot.
     pub unreadable: Option<String>,
-    /// The rules of the user, a brief and the system it lost, riskiest
+    /// The rules of the user, a brief and the system it lost, surest
     /// first.
     pub lost: Vec<LostRule>,
+    /// What it lost that is possibly a rule (the finder was not sure),
+    /// surest first: shown folded.
+    pub possibly: Vec<LostRule>,
     /// Instruction files and skills it lost rules of, one entry each.
     pub files: Vec<FileLoss>,
     /// Rules it carried: kept by the summary, or word for word.
@@ -122,6 +128,8 @@ pub struct LostRule {
     pub since: Option<usize>,
     /// What to do about it.
     pub fix: String,
+    /// How sure the finder is that it is a rule, in thousandths.
+    pub confidence: u16,
 }
 
 /// An instruction file or skill a compaction lost rules of.
@@ -190,6 +198,7 @@ fn compaction(
         .and_then(|p| t.compactions.get(p))
         .map_or(0, |c| c.at);
     let mut lost = Vec::new();
+    let mut possibly = Vec::new();
     let mut from_tools = Vec::new();
     let mut files: BTreeMap<String, FileLoss> = BTreeMap::new();
     let mut reinjected: BTreeMap<String, (usize, bool)> = BTreeMap::new();
@@ -202,7 +211,10 @@ fn compaction(
         }
         match r.rule.fate {
             Fate::Kept => {
-                carried += 1;
+                carried += usize::from(r.sure);
+                lost_since.remove(&r.index);
+            }
+            Fate::Reinjected if !r.sure => {
                 lost_since.remove(&r.index);
             }
             Fate::Reinjected => {
@@ -223,7 +235,11 @@ fn compaction(
                 let since = lost_since.get(&r.index).copied();
                 lost_since.entry(r.index).or_insert(number);
                 let item = lost_rule(t, r, summary, since);
-                if r.authority == Authority::ToolPolicy {
+                if !r.sure {
+                    if r.authority.trusted() {
+                        possibly.push(item);
+                    }
+                } else if r.authority == Authority::ToolPolicy {
                     from_tools.push(item);
                 } else if grouped {
                     let skill = r.rule.provenance == Provenance::Skill;
@@ -247,7 +263,10 @@ fn compaction(
     let by_risk = |a: &LostRule, b: &LostRule| {
         (risk(a.fate), a.line, a.rule).cmp(&(risk(b.fate), b.line, b.rule))
     };
-    lost.sort_by(by_risk);
+    let surest =
+        |a: &LostRule, b: &LostRule| b.confidence.cmp(&a.confidence).then_with(|| by_risk(a, b));
+    lost.sort_by(surest);
+    possibly.sort_by(surest);
     from_tools.sort_by(by_risk);
     let mut files: Vec<FileLoss> = files
         .into_values()
@@ -278,6 +297,7 @@ fn compaction(
             .clone()
             .filter(|_| c.kind == CompactionKind::Summary),
         lost,
+        possibly,
         files,
         carried,
         reinjected: reinjected
@@ -331,6 +351,7 @@ fn lost_rule(t: &Transcript, r: &SessionRule, summary: &str, since: Option<usize
         why: r.why.clone(),
         since,
         fix: rule_fix(t.format, r.authority, r.rule.fate),
+        confidence: r.confidence,
     }
 }
 

@@ -58,8 +58,9 @@ pub(super) fn read_facts(
     let mut facts = Vec::with_capacity(order.len());
     for index in order {
         let r = &in_force.rules[index];
-        // A rule its speaker withdrew is no rule the session keeps.
-        if r.withdrawn.is_some() {
+        // A rule its speaker withdrew is no rule the session keeps; one
+        // the finder is not sure of is no fact to simulate.
+        if r.withdrawn.is_some() || !r.sure {
             continue;
         }
         let Some(m) = transcript.messages.get(r.message) else {
@@ -142,6 +143,7 @@ pub(super) fn read_facts(
                 },
                 form: r.form,
                 cue: r.cue,
+                confidence: r.confidence,
                 occurrences: 1 + r.restated.len(),
                 rule: index,
                 authority: r.authority,

@@ -13,7 +13,7 @@
 //! simulating; the edited scenario is an ordinary `scenario@1` file.
 //!
 //! ```
-//! use drift_session::{ImportOptions, import_text, import::Governance, rules::RuleForm};
+//! use drift_session::{ImportOptions, import_text, import::Governance};
 //! use drift_core::{Kind, Role, simulate};
 //!
 //! let log = r#"{"type":"message","role":"developer","content":"Never restart payments-api without an approver."}
@@ -24,7 +24,6 @@
 //! assert_eq!(scenario.harness.turns, 2);
 //! assert_eq!(scenario.facts[0].role, Role::System);
 //! assert_eq!(scenario.facts[0].kind, Kind::StandingRule);
-//! assert_eq!(imported.facts[0].form, RuleForm::Approval);
 //! assert_eq!(scenario.actions[0].id, "restart");
 //! assert_eq!(scenario.actions[0].governed_by, [scenario.facts[0].id.clone()]);
 //! assert_eq!(
@@ -295,8 +294,10 @@ pub struct FactGuess {
     pub origin: Origin,
     /// What the rule does (its kind follows from it).
     pub form: RuleForm,
-    /// The words that decided it, as a person would quote them.
+    /// What decided it ([`crate::rules::model::CUE`]: the model).
     pub cue: &'static str,
+    /// How sure the finder is that it is a rule, in thousandths.
+    pub confidence: u16,
     /// How many times the session states it, restatements included.
     pub occurrences: usize,
     /// The rule in force it is ([`crate::rules::InForce::rules`], the session
@@ -807,14 +808,18 @@ mod tests {
         let t = transcript(alloc::vec![
             Message::new(
                 MessageRole::User,
-                "Never restart payments-api without an approver. Do not edit config/pool.toml. Never touch db-prod-01.",
+                "Never restart payments-api without an approver. Do not edit config/pool.toml. Only touch the payments namespace.",
                 1
             ),
             call("kubectl delete pod payments-api-7d9f8", 2),
             call("rm -rf /srv/app/config/pool.toml", 3),
             call("git push --force origin feat/x", 4),
         ]);
-        let imported = import(&t, &ImportOptions::default());
+        // Which sentences are rules is the finder's (measured in `cargo
+        // xtask eval`); what is tested here is what each rule governs.
+        let in_force = InForce::read(&t, &crate::rules::EveryUnit);
+        assert_eq!(in_force.rules.len(), 3);
+        let imported = import_with_rules(&t, &in_force, &ImportOptions::default());
         let governance: Vec<&Governance> = imported.actions.iter().map(|a| &a.governance).collect();
         assert_eq!(
             governance,
@@ -830,9 +835,9 @@ mod tests {
             .iter()
             .map(|a| a.governed_by.len())
             .collect();
-        // The push names nothing a rule names: every standing rule before
-        // it governs it (the scope rule is no standing rule).
-        assert_eq!(governed, [1, 1, 2]);
+        // The push names nothing a rule names: every constraint before it
+        // governs it.
+        assert_eq!(governed, [1, 1, 3]);
     }
 
     #[test]

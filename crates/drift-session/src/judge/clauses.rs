@@ -69,7 +69,10 @@ pub(super) fn rule_clauses(text: &str) -> RuleClauses {
             .to_lowercase()
             .replace('\'', "");
         let cued = f.negations + f.firm + f.soft > 0 || f.only || f.permits;
-        let latin = !span.of(text).chars().any(crate::rules::chat::is_unspaced);
+        let latin = !span
+            .of(text)
+            .chars()
+            .any(crate::rules::model::features::is_unspaced);
         // A question answered after it ("Where should it live? → at the
         // repo root"): the answer is the rule, the question its context.
         let asked = k + 1 < n
@@ -178,5 +181,5 @@ pub(super) const LEAD_INS: &[&str] = &[
 
 /// A verb that opens an instruction.
 pub(super) fn imperative(w: &str) -> bool {
-    crate::rules::chat::opens_instruction(w)
+    crate::rules::verbs::opens_instruction(w)
 }

@@ -12,7 +12,7 @@ use super::tables::{
 };
 use crate::entail::lexicon::{is_stopword, number_word, stem};
 use crate::entail::scan::{EntityKind, Span, Token, canonical, tokens};
-use crate::rules::chat::is_unspaced;
+use crate::rules::model::features::is_unspaced;
 
 /// What a term is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -382,6 +382,15 @@ const PHRASES: &[(Match, Effect)] = &[
     (Prefix("The previous request exceeded the provider"), Skip),
     (Prefix("Conversation history too large to compact"), Skip),
     (Prefix("Session too large to compact"), Skip),
+    // This tool's own restatement (`crate::restate`), which its hook puts
+    // in the context: its frame says what was lost, the rules it restates
+    // are read.
+    (Prefix("Compaction Drift, after the compaction at"), Skip),
+    (Prefix("Compaction Drift: the compaction at"), Skip),
+    (
+        Prefix("Each is restated word for word below, after what happened"),
+        Skip,
+    ),
 ];
 
 /// What a harness writes around a summary, from its log profile

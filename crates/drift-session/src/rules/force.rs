@@ -4,13 +4,13 @@
 //! an [`Authority`]:
 //!
 //! - **the user**: every message they typed (also while the agent worked,
-//!   a command's arguments, their answers to the agent's questions), read
-//!   by the finder for typed text ([`super::chat`]);
+//!   a command's arguments, their answers to the agent's questions, the
+//!   reasons they typed when rejecting a tool call);
 //! - **a brief**: in a subagent's own log, what its parent told it;
 //! - **system and developer prompts**;
 //! - **instructions**: instruction files (CLAUDE.md, AGENTS.md,
 //!   `.claude/rules/`, as the harness loaded them or as a tool read them),
-//!   skills, a hook's context, read by the cue finder in standing mode;
+//!   skills, a hook's context;
 //! - **tool policy**: a tool's output only where it announces a policy or a
 //!   state that constrains the agent (a change freeze, a lock, "requires
 //!   approval", a ticket's instruction, a policy document of the
@@ -36,8 +36,8 @@ use serde::Serialize;
 
 use drift_core::Kind;
 
-use super::chat::{self, Typed};
-use super::{Rule, RuleForm, Source, find_rules, rule_key};
+use super::model::{Model, ModelFinder};
+use super::{Rule, RuleForm, Source, rule_key};
 use crate::entail::scan::Span;
 use crate::transcript::{Message, MessageRole, Provenance, Transcript};
 
@@ -103,8 +103,23 @@ impl Authority {
 
 /// Finds the rule clauses of one text: the seam a better finder replaces.
 pub trait RuleFinder {
-    /// Every rule clause of `text`, read as coming from `origin`.
-    fn find(&self, text: &str, origin: TextOrigin) -> Vec<Rule>;
+    /// Every rule clause of `text`, read as coming from `origin`, said in
+    /// `context`.
+    fn find(&self, text: &str, origin: TextOrigin, context: &Context) -> Vec<Rule>;
+}
+
+/// Where in the session a text was said: what a reader of the session
+/// knows about it beyond its words.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Context {
+    /// The agent's last words before it asked a question.
+    pub after_question: bool,
+    /// The agent's last words before it offered options to choose from
+    /// (lettered or numbered).
+    pub after_options: bool,
+    /// The first message the user typed in the session (the task, often
+    /// with its constraints).
+    pub first: bool,
 }
 
 /// What a text is, for a finder.
@@ -112,6 +127,8 @@ pub trait RuleFinder {
 pub enum TextOrigin {
     /// Typed by the user.
     Typed,
+    /// Typed by the user when rejecting a tool call.
+    Rejection,
     /// A subagent's brief.
     Brief,
     /// The user's answers to the agent's questions.
@@ -123,64 +140,18 @@ pub enum TextOrigin {
     Tool,
 }
 
-/// The finders this crate ships: the finder for typed text and the cue
-/// finder for everything else.
+/// The finder this crate ships: the trained model ([`super::model`]),
+/// with its weights as shipped.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct SessionFinder;
 
 impl RuleFinder for SessionFinder {
-    fn find(&self, text: &str, origin: TextOrigin) -> Vec<Rule> {
-        match origin {
-            TextOrigin::Typed => chat::find(text, Typed::Chat),
-            TextOrigin::Brief => chat::find(text, Typed::Brief),
-            TextOrigin::Answers => chat::find(text, Typed::Answers),
-            TextOrigin::Standing(source) => find_rules(text, source),
-            TextOrigin::Tool => policies(text),
+    fn find(&self, text: &str, origin: TextOrigin, context: &Context) -> Vec<Rule> {
+        ModelFinder {
+            model: Model::shipped(),
         }
+        .find(text, origin, context)
     }
-}
-
-/// Words that make a tool's sentence announce a policy or a state.
-const POLICY_MARKERS: &[&str] = &[
-    "freeze",
-    "frozen",
-    "locked",
-    "lock held",
-    "read-only",
-    "read only",
-    "requires approval",
-    "approval required",
-    "needs approval",
-    "must be approved",
-    "do not deploy",
-    "don't deploy",
-    "maintenance window",
-    "embargo",
-    "blocked until",
-    "not permitted",
-    "prohibited",
-    "forbidden",
-    "policy",
-    "cab decision",
-    "change advisory",
-    "do not merge",
-    "on hold",
-    "not allowed",
-];
-
-/// The policies a tool's output announces: a rule whose sentence says a
-/// freeze, a lock, an approval required, a prohibition.
-fn policies(text: &str) -> Vec<Rule> {
-    find_rules(text, Source::ToolOutput)
-        .into_iter()
-        .filter(|r| {
-            let lower = r.span.of(text).to_lowercase();
-            POLICY_MARKERS.iter().any(|m| lower.contains(m))
-                // "Deploys need VP approval", "requires sign-off from ops".
-                || (["approval", "sign-off", "sign off"].iter().any(|a| lower.contains(a))
-                    && [" need", " require"].iter().any(|n| lower.contains(n)))
-        })
-        .collect()
 }
 
 /// One rule in force, where it was first stated and by whom.
@@ -217,6 +188,11 @@ pub struct StandingRule {
     /// The message from which it is no longer in force (withdrawn or
     /// replaced by its speaker).
     pub withdrawn: Option<usize>,
+    /// How sure the finder is that it is a rule, in thousandths.
+    pub confidence: u16,
+    /// Sure enough to report it as a rule; otherwise "possibly a rule",
+    /// shown folded and never restated by a hook.
+    pub sure: bool,
 }
 
 fn form_id<S: serde::Serializer>(form: &RuleForm, s: S) -> Result<S::Ok, S::Error> {
@@ -253,25 +229,109 @@ pub struct InForce {
     pub rules: Vec<StandingRule>,
 }
 
+/// A message that may give rules, and how a finder reads it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Giver {
+    /// The message (an index into the transcript's).
+    pub message: usize,
+    /// What its text is, for a finder.
+    pub origin: TextOrigin,
+    /// Who gives its rules.
+    pub authority: Authority,
+    /// Where it came from, in words (see [`StandingRule::source`]).
+    pub source: String,
+    /// The instruction file it is, when it is one.
+    pub file: Option<String>,
+    /// Where in the session it was said.
+    pub context: Context,
+}
+
+/// Whether the agent's text offers options to choose from: two or more
+/// lines opening with a letter or a number and a stop or a bracket.
+fn offers_options(text: &str) -> bool {
+    text.lines()
+        .filter(|l| {
+            let t = l
+                .trim_start()
+                .trim_start_matches(['*', '#', '-', ' '])
+                .trim_start();
+            let mut chars = t.chars();
+            let first = chars.next();
+            let second = chars.next();
+            first.is_some_and(|c| c.is_ascii_digit() || c.is_ascii_uppercase())
+                && matches!(second, Some('.' | ')' | ':'))
+        })
+        .nth(1)
+        .is_some()
+}
+
+/// The messages of `transcript` that may give rules, in order: the main
+/// agent's context, read as who gave it allows (never the harness's own
+/// text, the model's, a summary, a web page or a file read for the task).
+pub fn givers(transcript: &Transcript) -> Vec<Giver> {
+    let main = main_agent(transcript);
+    let mut out = Vec::new();
+    // The agent's words since the user's last message.
+    let mut agent_said: Option<&str> = None;
+    let mut typed_before = false;
+    for (i, m) in transcript.messages.iter().enumerate() {
+        if !in_context(m, main.as_deref()) {
+            continue;
+        }
+        if m.role == MessageRole::Assistant && !m.text.trim().is_empty() {
+            agent_said = Some(m.text.as_str());
+        }
+        let Some((origin, authority, source, file)) = reading(transcript, i, m) else {
+            continue;
+        };
+        let typed = m.role == MessageRole::User && authority == Authority::User;
+        let context = Context {
+            after_question: typed
+                && agent_said.is_some_and(|a| {
+                    let tail = a.trim_end();
+                    let from = tail.len().saturating_sub(400);
+                    tail.get(from..).unwrap_or(tail).contains(['?', '？'])
+                }),
+            after_options: typed && agent_said.is_some_and(offers_options),
+            first: typed && !typed_before,
+        };
+        if typed {
+            typed_before = true;
+            agent_said = None;
+        }
+        out.push(Giver {
+            message: i,
+            origin,
+            authority,
+            source,
+            file,
+            context,
+        });
+    }
+    out
+}
+
 impl InForce {
     /// The rules of `transcript`, read with `finder`.
     pub fn read(transcript: &Transcript, finder: &impl RuleFinder) -> InForce {
-        let main = main_agent(transcript);
         let mut rules: Vec<StandingRule> = Vec::new();
         let mut keys: Vec<(String, Authority, usize)> = Vec::new();
-        for (i, m) in transcript.messages.iter().enumerate() {
-            if !in_context(m, main.as_deref()) {
-                continue;
-            }
-            let Some((origin, authority, source, file)) = reading(transcript, i, m) else {
-                continue;
-            };
+        for Giver {
+            message: i,
+            origin,
+            authority,
+            source,
+            file,
+            context,
+        } in givers(transcript)
+        {
+            let m = &transcript.messages[i];
             let echoed = if authority == Authority::User {
                 quoted_back(transcript, i)
             } else {
                 Vec::new()
             };
-            for rule in finder.find(&m.text, origin) {
+            for rule in finder.find(&m.text, origin, &context) {
                 let text = rule.span.of(&m.text).trim().to_string();
                 if text.is_empty()
                     || echoed
@@ -289,6 +349,9 @@ impl InForce {
                     if r.message != i && !r.restated.contains(&i) {
                         r.restated.push(i);
                     }
+                    // Said again, it is as sure as its surest statement.
+                    r.confidence = r.confidence.max(rule.confidence);
+                    r.sure |= rule.sure;
                     continue;
                 }
                 keys.push((key, authority, rules.len()));
@@ -305,6 +368,8 @@ impl InForce {
                     file: file.clone(),
                     restated: Vec::new(),
                     withdrawn: None,
+                    confidence: rule.confidence,
+                    sure: rule.sure,
                 });
             }
         }
@@ -324,7 +389,8 @@ impl InForce {
 
     /// Marks the rules their speaker later took back: a carve-out, a
     /// correction or a permission of the same speaker about the same
-    /// things, said the other way round.
+    /// things, said the other way round, or a permission the speaker later
+    /// forbade.
     fn withdraw(&mut self, transcript: &Transcript) {
         use crate::judge::frame::{Polarity, frame};
         let frames: Vec<_> = self
@@ -334,9 +400,14 @@ impl InForce {
             .collect();
         for later in 0..self.rules.len() {
             let l = self.rules[later].clone();
-            if l.authority != Authority::User
-                || !matches!(l.form, RuleForm::CarveOut | RuleForm::Correction)
-            {
+            // What can take a rule back: a carve-out or a correction, or
+            // anything that permits ("you may add dependencies now").
+            // A prohibition takes back what was permitted before it ("the
+            // old table can go" … "my mistake, don't drop anything").
+            let takes_back = matches!(l.form, RuleForm::CarveOut | RuleForm::Correction)
+                || frames[later].polarity() == Polarity::Permits;
+            let forbids = frames[later].polarity() == Polarity::Forbids;
+            if l.authority != Authority::User || !(takes_back || forbids) {
                 continue;
             }
             for earlier in 0..later {
@@ -346,6 +417,9 @@ impl InForce {
                     continue;
                 }
                 let (fe, fl) = (&frames[earlier], &frames[later]);
+                if !takes_back && fe.polarity() != Polarity::Permits {
+                    continue;
+                }
                 let opposite = fe.polarity() == Polarity::Forbids
                     && fl.polarity() != Polarity::Forbids
                     || fe.polarity() != Polarity::Forbids && fl.polarity() == Polarity::Forbids;
@@ -354,7 +428,16 @@ impl InForce {
                     .iter()
                     .filter(|t| fl.terms.iter().any(|u| u.key == t.key))
                     .count();
-                if opposite && shared * 2 >= fe.terms.len().max(2) {
+                // A binding or a correction names a value: what only
+                // repeats its words ("Also: the ticket is OPS-1412" after
+                // "The ticket is OPS-1412, not OPS-1421") says it again,
+                // it takes nothing back.
+                let repeats = matches!(e.form, RuleForm::Binding | RuleForm::Correction)
+                    && fl
+                        .terms
+                        .iter()
+                        .all(|u| fe.terms.iter().any(|t| t.key == u.key));
+                if opposite && !repeats && shared * 2 >= fe.terms.len().max(2) {
                     let at = l.message;
                     self.rules[earlier].withdrawn = Some(at);
                 }
@@ -378,9 +461,11 @@ fn trust_group(a: Authority) -> u8 {
 /// The agent whose context the log is: the main agent (`None`), or in a
 /// subagent's own log, that subagent.
 pub(crate) fn main_agent(t: &Transcript) -> Option<String> {
+    // A summary a log opens with is written without an agent, in a
+    // subagent's log too: the first message of someone else says whose.
     t.messages
         .iter()
-        .find(|m| m.provenance != Provenance::Harness)
+        .find(|m| m.provenance != Provenance::Harness && m.role != MessageRole::Summary)
         .and_then(|m| m.agent.clone())
 }
 
@@ -464,6 +549,21 @@ const THIRD_PARTY: &[&str] = &[
     "/deps/",
     "/external/",
 ];
+
+/// Whether `path` is a document of the workspace (prose: Markdown, text,
+/// reStructuredText, AsciiDoc, or a file without an extension such as
+/// `CODEOWNERS`), not code or data, and not a dependency's.
+fn is_workspace_document(path: &str) -> bool {
+    let lower = path.to_lowercase().replace('\\', "/");
+    if THIRD_PARTY.iter().any(|d| lower.contains(d)) {
+        return false;
+    }
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    match name.rsplit_once('.') {
+        Some((_, ext)) => matches!(ext, "md" | "markdown" | "txt" | "rst" | "adoc"),
+        None => !name.is_empty(),
+    }
+}
 
 /// Files of the workspace that set policy: their rules are tool policy.
 fn is_policy_file(path: &str) -> bool {
@@ -598,7 +698,7 @@ fn reading(
             "typed while the agent worked",
         ),
         (MessageRole::User, Provenance::Rejection) => r(
-            TextOrigin::Typed,
+            TextOrigin::Rejection,
             Authority::User,
             "typed when rejecting a tool call",
         ),
@@ -698,8 +798,18 @@ fn reading(
                 .iter()
                 .any(|f| lower == *f || lower.ends_with(&alloc::format!("__{f}")));
             if file_tool {
-                // A file read for the task: its content is data.
-                return None;
+                // A document of the workspace may set its policy (a CI
+                // quarantine note, a runbook, contribution rules): the model
+                // reads it as a tool's output. Code, data and a dependency's
+                // files are content read for the task: data.
+                return path.as_deref().is_some_and(is_workspace_document).then(|| {
+                    (
+                        TextOrigin::Tool,
+                        Authority::ToolPolicy,
+                        alloc::format!("tool {name}"),
+                        path.clone(),
+                    )
+                });
             }
             if matches!(
                 lower.as_str(),
@@ -739,6 +849,8 @@ mod tests {
     use super::*;
     use crate::transcript::read_transcript;
 
+    use crate::rules::EveryUnit;
+
     #[test]
     fn rules_from_who_may_give_them_and_nothing_else() {
         let log = concat!(
@@ -752,7 +864,7 @@ mod tests {
             "\n",
         );
         let t = read_transcript(log).unwrap();
-        let f = InForce::read(&t, &SessionFinder);
+        let f = InForce::read(&t, &EveryUnit);
         let got: Vec<(&str, Authority)> = f
             .rules
             .iter()
@@ -762,6 +874,7 @@ mod tests {
             got,
             [
                 ("use the gdb without python.", Authority::User),
+                ("Fix the crash in parser.c.", Authority::User),
                 (
                     "Run make lint before every commit.",
                     Authority::Instructions
@@ -769,7 +882,9 @@ mod tests {
                 ("and never push to main", Authority::User),
             ]
         );
-        assert_eq!(f.rules[1].file.as_deref(), Some("/repo/CLAUDE.md"));
+        // Never the model's own words, a file read for the task or a web
+        // page, whatever they say.
+        assert_eq!(f.rules[2].file.as_deref(), Some("/repo/CLAUDE.md"));
     }
 
     #[test]
@@ -783,7 +898,7 @@ mod tests {
             "\n",
         );
         let t = read_transcript(log).unwrap();
-        let f = InForce::read(&t, &SessionFinder);
+        let f = InForce::read(&t, &EveryUnit);
         assert_eq!(f.rules[0].restated, [1]);
         assert_eq!(f.rules[0].withdrawn, Some(2));
         assert!(f.rules[0].in_force_at(2));
@@ -802,7 +917,7 @@ mod tests {
         );
         let texts = |log: &str| -> Vec<String> {
             let t = read_transcript(log).unwrap();
-            InForce::read(&t, &SessionFinder)
+            InForce::read(&t, &EveryUnit)
                 .rules
                 .into_iter()
                 .map(|r| r.text)

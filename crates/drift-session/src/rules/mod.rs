@@ -1,225 +1,96 @@
-//! The rule finder: which clauses of a session's texts are rules the agent
-//! must obey, of what form, and which are the same rule said again.
+//! The rule finder: which units of a session's texts are rules the agent
+//! must obey, of what form, how sure the finder is, and which are the same
+//! rule said again.
 //!
-//! [`find_rules`] reads one text — a chat message, a system prompt, an
-//! AGENTS.md, whatever a tool returned, the model's own text, a compaction
-//! summary — and returns every rule clause in it, as a byte span with its
-//! [`RuleForm`], the fact [`Kind`] that form is, and the words that decided
-//! it. The import, the audit and the hook all read rules through it.
+//! [`find_rules`] reads one text (a chat message, a system prompt, an
+//! AGENTS.md, whatever a tool returned, a compaction summary) and returns
+//! every rule in it, as a byte span with its [`RuleForm`], the fact
+//! [`Kind`] that form is and how sure the finder is. The import, the audit,
+//! the report and the hook all read rules through it, with one model.
 //!
 //! ## What is a rule
 //!
+//! A standing rule bounds how the work goes on after it is said: not a
+//! task ("fix the login page"), a question, a report of state or history,
+//! or a plan. What people write, by form:
+//!
 //! | form | kind | what people write |
 //! | --- | --- | --- |
-//! | prohibition | standing_rule | "never …", "do not …", "no force-push to main", "kill nothing you didn't start", "force-push: no" |
-//! | obligation | standing_rule | "must …", "always …", "make sure …", "squash-merge only", "use pnpm, never npm", "changes ship behind the `mm_v3` flag" |
-//! | limit | standing_rule | "at most one replica at a time", "no more than 200 per hour", "up to $200", "within 4 hours" |
-//! | ordering | standing_rule | "before you cordon it", "take a dump first", "only after finance confirms", "wait for …" |
-//! | condition | standing_rule | "stop if lag goes above 30 seconds", "if a PDB blocks eviction, stop", "until …", "as soon as …" |
-//! | approval | standing_rule | "needs sign-off from the security lead", "the approver is …", "wait for my OK" |
-//! | window | standing_rule | "only between 14:00 and 16:00 UTC", "frozen until 2026-12-05", "publish nothing on Fridays" |
-//! | scope | scope | "only on billing-replica-2", "leave packages/payments-sdk alone", "keep changes inside services/auth", "not in prod-eu1", "X is read-only" |
-//! | binding | binding | "the ticket is OPS-1412, not OPS-1421", "when I say \"the blue pool\" I mean np-blue-c5" |
-//! | carve-out | carve_out | "X is the exception: …", "exempt from this cleanup", "you may read logs without asking", "anything unused for 90 days can go", "not covered by the freeze" |
-//! | correction | correction | "Correction: …", "I meant 3 replicas, not 2", "scratch that: …" |
+//! | prohibition | standing_rule | "never …", "do not …", "no force-push to main", "force-push: no" |
+//! | obligation | standing_rule | "must …", "always …", "use pnpm, never npm", "comments in Vietnamese" |
+//! | limit | standing_rule | "at most one replica at a time", "keep scripts under 500 lines" |
+//! | ordering | standing_rule | "before you cordon it", "take a dump first", "wait for …" |
+//! | condition | standing_rule | "stop if lag goes above 30 seconds", "until …" |
+//! | approval | standing_rule | "needs sign-off from the security lead", "wait for my OK" |
+//! | window | standing_rule | "only between 14:00 and 16:00 UTC", "frozen until 2026-12-05" |
+//! | scope | scope | "only on billing-replica-2", "leave packages/payments-sdk alone" |
+//! | binding | binding | "the ticket is OPS-1412, not OPS-1421" |
+//! | carve-out | carve_out | "X is the exception: …", "you may read logs without asking" |
+//! | correction | correction | "Correction: …", "I meant 3 replicas, not 2" |
 //!
-//! Rules are read from every source: chat, system prompts, project files,
-//! files and tickets a tool returned (numbered `cat -n` and `grep -n`
-//! lines, list items, markdown tables, JSON string values of MCP results),
-//! hooks and skills. In a system prompt, a project file, a skill or a
-//! hook's output, which only instruct, a bare instruction ("Respond in the
-//! customer's language.") is an obligation; in chat and tool output it
-//! needs a cue ("Scale the blue pool to 6 nodes" is a task, a runbook's
-//! "Export the ledger diff" a step). A skill is a procedure: its bare
-//! steps ("Run the validator", "Save state") are not rules, its stressed
-//! lines (bold) and its choices of tool ("Use SWR for …") are, and so is
-//! any clause with a cue; a JSON state file it shows is data. In text that
-//! only instructs, a clause in a script without spaces is a rule by the
-//! strong cues of typed text ("严禁硬编码凭证"). A sentence holds one rule per
-//! operative clause:
-//! "Drain no more than 2 nodes at once, and never drain a node that runs a
-//! kafka-broker pod" is two. A rule's span keeps its operative words whole
-//! (a reason after a dash or a semicolon is left out); shorten it only for
-//! display.
+//! ## Who may give one: structure vetoes, the model decides
 //!
-//! ## What is not
+//! Structure says only what can never be a rule; the model decides the
+//! rest. [`givers`] lists the messages that may give rules in the context
+//! a log is of (the main agent's, or in a subagent's own log, the
+//! subagent's), each with its [`TextOrigin`] and [`Authority`]:
 //!
-//! - **Harness text.** What each harness writes around a compaction (the
-//!   request, the summary's envelope, its closing nudge), about its sandbox,
-//!   permissions and approval mode, its environment context and its base
-//!   persona, for Claude Code, Codex CLI, the OpenAI Responses API,
-//!   OpenHands, Letta, deepagents and opencode ([`is_harness_text`]). A
-//!   harness's wrapper around the operator's own content (AGENTS.md,
-//!   CLAUDE.md, memory blocks, a hook's output) is skipped and the content
-//!   read ([`operator_content`]).
-//! - **The model's own plans, questions and state.** In
-//!   [`Source::Assistant`] and [`Source::Summary`] text only restatements
-//!   are found, marked `quoted`: "To confirm: \"never drain a node that runs
-//!   a broker\"" is one, "I'll read the runbook first" and "I won't touch
-//!   prod" are not. A summary in its harness envelope is read the same way
-//!   whatever source it is passed as ([`summary_body`]).
-//! - **Questions and statements of state or history**: "Is the canary at
-//!   5%?", "the pool is at 8", "we never had an outage", "the freeze was
-//!   lifted yesterday", "only 3 pods are running".
-//! - **Code, commands, logs and diagnostics**: fenced or indented code,
-//!   `$ …` lines, timestamped log lines, `git log --oneline` lines,
-//!   "error: … must …".
-//! - **Banners, moods and experience**: "Unauthorized access to this system
-//!   is prohibited", "Always happy to pair", "Never seen Redis do that
-//!   before".
+//! - the user's own words: typed, queued, a slash command's arguments, the
+//!   reason typed when rejecting a tool call, the answers chosen to the
+//!   agent's questions (read with their question);
+//! - a subagent's brief;
+//! - text that only instructs: system and developer prompts, instruction
+//!   files (as injected, or read by a tool), skills, hooks' context;
+//! - a tool's output that may announce the workspace's policy: a command's
+//!   output, a ticket, a document of the workspace read by a file tool
+//!   (Markdown, text, a file without an extension; not code, data or a
+//!   dependency's files), a policy file. It is [`Authority::ToolPolicy`]:
+//!   a record of what a tool showed, never a rule of the user's.
 //!
-//! A rule quoted back, restated by a summary or re-injected (AGENTS.md sent
-//! again after every compaction) is the same rule: a [`RuleBook`] keeps one
-//! per [`rule_key`] with every place it appeared.
+//! Never a giver: the harness's own text around a compaction, its sandbox
+//! and persona ([`is_harness_text`]; a harness's wrapper around the
+//! operator's content is taken off and the content read,
+//! [`operator_content`]), the model's own words, web pages and fetched
+//! URLs, files read for the task. In summaries and the model's text only
+//! restatements are read (marked `quoted`), to know a rule said again.
 //!
 //! ## How
 //!
-//! One pass over the text turns it into logical lines (`lines`: line
-//! numbers, list markers and tags taken off; JSON string values split at
-//! their `\n` escapes), the lines into sentences (`read`), each in the
-//! region the harness reader (`boilerplate`) gives it: the operator's,
-//! restated, or the harness's. A sentence without any word a cue needs is
-//! not even tokenised. The others are cut into clauses and put back
-//! together where one only finishes another (`clauses`), and each clause
-//! is read for its cues, most telling first (`cues`, where the order and
-//! its exceptions are written down). It is hand-written scanning over
-//! [`crate::entail`]'s tokens with reused buffers, linear in its input:
-//! about 180 ms for 10 MB of mixed session text (`benches/rules.rs`,
-//! `BENCHMARKS.md`).
+//! [`model::candidates()`] cuts a text into units: sentences, list items,
+//! headings, table rows, and for answers one per chosen option; code,
+//! logs, and in a summary the reporting frames around a rule ("the user
+//! said not to …") are taken off (`read`, `lines`, `boilerplate`). Each
+//! unit becomes hashed features ([`model::Featurizer`]: its words, first
+//! and last words, stems and characters of scripts without spaces, who gave
+//! it, crossed with its words, its shape, and where it was said: after the
+//! agent's question or options, in the first message) and the shipped
+//! model ([`model::Model::shipped`], `model/finder.bin`) gives the chance
+//! that it is a rule and its form. A rule is *sure* from its giver's
+//! threshold on and *possibly a rule* from a lower one: only sure rules
+//! are reported lost up front, restated or sent by the hook; the others
+//! are shown folded. Every unit is read in one linear pass with reused
+//! buffers.
+//!
+//! The model is learned by `cargo xtask train` (crate `drift-eval`, module
+//! `train`) from every labelled log of `eval/real` whose person is not in
+//! the frozen group and from the rule corpus in `tests/rules/`, byte for
+//! byte the same from the same labels; a test fails when the labels
+//! change and the model was not rebuilt. `docs/LABELLING.md` says what a
+//! label is.
+//!
+//! A rule said again (quoted back, restated by a summary, re-injected
+//! after a compaction) is the same rule: a [`RuleBook`] keeps one per
+//! [`rule_key`] with every place it appeared, and [`InForce`] takes back
+//! a rule its giver withdrew or corrected.
 //!
 //! ## Precision and recall
 //!
-//! Measured on a labelled corpus in `crates/drift-session/tests/rules/`,
-//! written for this purpose without reading the finder: chat, system and
-//! developer prompts, AGENTS.md and CLAUDE.md as injected and as read by a
-//! tool, runbooks, tickets, MCP results, command output, assistant text,
-//! compaction summaries and harness boilerplate of seven harnesses, each
-//! sentence labelled rule (with kind and form) or not. A found rule counts
-//! as correct when it overlaps a labelled rule and agrees on whether it is
-//! quoted; each label is matched at most once, so a rule found twice or
-//! two rules found as one cost precision or recall. *Kind* and *form* are
-//! the share of correct rules whose kind and form agree with the label.
-//! `tests/rules.rs` recomputes the three sets' tables and fails when one
-//! changes.
-//!
-//! `rules.txt`, the development set (113 documents, 734 labelled items). The
-//! cue lists and exceptions were written while looking at it, so its table
-//! is an in-sample figure. The tables of all three sets are in
-//! `eval/SCORES.md`, which `cargo xtask eval --write-scores` writes.
-//!
-//! Its one false rule is a task beside a rule ("Bump commerce-core's minor
-//! version, never the major": the bump is the task, only "never the major"
-//! is labelled); its two form disagreements are a freeze's exception said
-//! as an approval ("hotfixes need VP Eng approval") and a validity period
-//! read as "stays" rather than as a window.
-//!
-//! Before the held-out set was measured, the cue lists were widened with
-//! examples of our own in other domains and wordings (ML training, network
-//! changes, health data, Kafka, feature flags, GDPR, dbt, Cloud Run,
-//! Docker, Ansible, backups, paging, Helm, search ranking) and with
-//! non-rules (READMEs, stack traces, PR descriptions, talk about rules);
-//! none of them is in either file.
-//!
-//! `held_out.txt` (50 documents, 289 labelled items, other domains), kept
-//! out of the first round of tuning. Measured first, before any change:
-//! precision 0.92, recall 0.85, kind 0.89, form 0.80 (133 of 157 rules
-//! found correct, 145 found). That measurement exposed three defects, which
-//! were fixed: Claude Code's newer closing after a compaction ("Continue
-//! the conversation from where it left off …", "Resume directly — do not
-//! acknowledge the summary …", "Pick up the last task as if the break never
-//! happened") was missing from the harness phrases although the wording was
-//! known; a clock range the scanner splits into words ("04:00–05:00") was
-//! not seen as a time beside "only during"; a one-word label "Exception:"
-//! was never read as a carve-out's head. That gave precision 0.95, recall
-//! 0.85, kind 0.89, form 0.81 (134 of 157, 141 found).
-//!
-//! **Second round, by category.** The recall still fell short of 0.95, so
-//! the finder was worked on again, by the categories of what the held-out
-//! set missed and found wrongly (below), not by its sentences: for each
-//! category we wrote new examples of our own, in other domains and
-//! wordings, into `rules.txt` as development documents (the `dev2-` ones,
-//! 29 documents) with counterexamples that must stay non-rules, and changed
-//! the finder until they were right. Only the held-out set's aggregate
-//! table was looked at while doing so. What changed, by category:
-//!
-//! - *Conventions stated as facts*: "… ship behind the `x` flag", "… are
-//!   gated by a feature flag", "staged rollout starts at 1%", "schema
-//!   changes go through Atlas", "escalations go to the Tier 2 queue",
-//!   "deploys require a green staging run", "X is read-only" in more
-//!   places ("treat X as read-only", "you have read-only access", "X:
-//!   read-only"); in text that only instructs, how the agent's work is done
-//!   said as a fact ("replies are written in the customer's language") and
-//!   "Be concise.".
-//! - *Leave in other words*: "… can go", "may be deleted", "is yours to
-//!   play with", "all yours", "fair game", "safe to delete", "you're free
-//!   to", "whatever you want", "not covered by the freeze", "outside the
-//!   freeze", "tenant X is excluded", "no approval needed", "hotfixes may
-//!   skip staging".
-//! - *Cue-less instructions*: a version or tool chosen ("use chart version
-//!   4.2.1 for …", "pin X to 1.7.5", "stick to 1.30", "use `helm diff` for
-//!   the preview"); terse answers ("force-push: no", "wildcard purges —
-//!   never"); labelled values ("Budget: $200", "Max replicas: 5", "Change
-//!   window: …"); a quota opening a clause ("One PR per service").
-//! - *A rule after "it"*: "it must sit behind the internal load balancer"
-//!   is a rule, "it must be the cache" still an inference.
-//! - *Two rules joined by ", and" with a new subject and a modal* are cut
-//!   in two; so is ", max N".
-//! - *"Exception:" before a policy* with a subject and a modal is a
-//!   carve-out, not an exception's message.
-//! - *Tables*: a permission column whose answers are times, people or
-//!   conditions gives a window, an approval or a scope; "approver",
-//!   "window" and "who may …" columns count; a row above a separator row
-//!   starts a new table.
-//! - *Summaries*: reporting frames are taken off whole ("the user
-//!   explicitly said not to …", "they asked us not to …", "we were told to
-//!   …", "the user insisted on …", "we agreed to …"), the team's rules
-//!   said with "we" ("we're not allowed to", "we have to", "we can only")
-//!   are not plans, "the user prefers …", "does not want …", "gave
-//!   permission to …", a subjunctive request ("that a snapshot be taken
-//!   first"), inline enumerators ("(2) ask before …").
-//! - *False rules*: OpenHands' prompt sections and `<IMPORTANT>` block
-//!   (their tags and opening sentences), login banners ("Unauthorized
-//!   access … is prohibited", "Authorized personnel only"), moods after
-//!   "always" or "never" ("Always happy to pair"), experience ("Never seen
-//!   Redis do that before"), "skip" without a thing named ("skip medium and
-//!   low"), `git log --oneline` lines; in the model's own text, outside a
-//!   recap, rules read out of statements of fact.
-//! - *Seen in use*: a binding needs a real phrase and a named thing
-//!   (`a""is,` is none); "Only propose changes under src/" is a scope;
-//!   "config-only" is one word, not "only".
-//!
-//! `held_out.txt` was measured again after that second round (its table is
-//! in `eval/SCORES.md`).
-//!
-//! It is no longer fully unseen: its aggregate numbers were looked at after
-//! each round of tuning (not its sentences), so its table is an optimistic
-//! figure too. `held_out_2.txt`, written blind by someone else while this
-//! round was done and never read for it, is the final and honest measure.
-//!
-//! `held_out_2.txt` (68 documents, 583 labelled items: BigQuery, legal
-//! review, DNS and mail, Terraform, CI, email campaigns, month-end close,
-//! robot fleets, firmware, HR, localisation, HPC, order routing, catalogues,
-//! transcoding, rostering, open data, registrars, customs, prepress, lab
-//! instruments), measured once, after all tuning, and not tuned on since.
-//! Its sources use the readers' own ids (`project_file`, `hook_context`,
-//! `skill`), grouped in its table (in `eval/SCORES.md`) with the project
-//! files and the system prompt.
-//!
-//! (Its system-prompt row, which holds its skills, lost two false rules
-//! when a skill's unstressed procedure steps stopped counting as rules, a
-//! change made while tuning on real session logs, not on this set.)
-//!
-//! On text nobody tuned for, the finder keeps its precision (0.92) and
-//! finds about seven rules in ten: short of the 0.95 recall aimed at.
-//! It misses most in tool output (0.57): policy files a tool printed
-//! ("Job arrays are capped at 1,000 tasks per submission"), a checklist an
-//! MCP server returned, a permissions table whose cells say yes and no;
-//! and in the model's recaps of rules in its own words (0.32: "tables get
-//! created only in `fin_mart_staging`"). Then terse answers ("force-push to
-//! the release branch: no"), polite requests ("Would you mind scheduling
-//! test sends to the seed list first"), and rules said as facts ("Blanks go
-//! between every 10 samples"). Those are the categories to work on next,
-//! with examples of our own, as in the second round.
+//! Measured by person: `cargo xtask eval` trains on four fifths of the
+//! people and measures on the fifth, five times, and once on a frozen
+//! group of people no model was trained on; the figures are in
+//! `eval/SCORES.md`, the record of each measurement in `BENCHMARKS.md`.
+//! The rule corpus's tables (`tests/rules.rs`) are in-sample: the model
+//! learns from those documents too.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -230,21 +101,17 @@ use crate::entail::scan::Span;
 
 mod boilerplate;
 mod book;
-pub(crate) mod chat;
-mod chat_tables;
-mod clauses;
-mod cues;
 pub(crate) mod force;
 mod lines;
+pub mod model;
 mod read;
-mod words;
+pub(crate) mod verbs;
 
 pub use boilerplate::{is_harness_text, operator_content, summary_body};
 pub use book::{BookRule, RuleBook, RulePlace, rule_key};
-pub use force::{Authority, InForce, RuleFinder, SessionFinder, StandingRule, TextOrigin};
-
-/// The cue of a rule that is the user's answer to the agent's question.
-pub(crate) const ANSWER_CUE: &str = "an answer to the agent's question";
+pub use force::{
+    Authority, Context, Giver, InForce, RuleFinder, SessionFinder, StandingRule, TextOrigin, givers,
+};
 
 /// Where a text comes from: who wrote it and how it reached the agent.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -410,6 +277,10 @@ pub struct Rule {
     /// Restated: found in the model's own text or in a compaction summary
     /// (also one wrapped in a harness's envelope), not stated there.
     pub quoted: bool,
+    /// How sure the finder is that it is a rule, in thousandths.
+    pub confidence: u16,
+    /// Sure enough to report it as a rule; otherwise "possibly a rule".
+    pub sure: bool,
 }
 
 impl Rule {
@@ -466,7 +337,7 @@ pub(crate) fn read_units(text: &str, mut f: impl FnMut(Span, bool)) {
     });
 }
 
-/// Every rule clause in `text`, in order.
+/// Every rule clause in `text` the finder is sure of, in order.
 ///
 /// Text in [`Source::Assistant`] and [`Source::Summary`] yields the rules
 /// it restates, with `quoted` set; never the model's own plans, questions
@@ -474,5 +345,51 @@ pub(crate) fn read_units(text: &str, mut f: impl FnMut(Span, bool)) {
 /// around the operator's own content (AGENTS.md, CLAUDE.md, memory blocks)
 /// is skipped and the content read.
 pub fn find_rules(text: &str, source: Source) -> Vec<Rule> {
-    clauses::find(text, source)
+    let origin = match source {
+        Source::Chat => TextOrigin::Typed,
+        Source::ToolOutput => TextOrigin::Tool,
+        other => TextOrigin::Standing(other),
+    };
+    model::ModelFinder {
+        model: model::Model::shipped(),
+    }
+    .find(text, origin, &Context::default())
+    .into_iter()
+    .filter(|r| r.sure)
+    .collect()
+}
+
+/// A finder that calls every unit of a text a rule, of the form its
+/// words suggest: what is tested here is who may give rules, what is
+/// one rule and what is taken back, not which words are rules (the
+/// model's, measured in `cargo xtask eval`).
+#[cfg(test)]
+pub(crate) struct EveryUnit;
+
+#[cfg(test)]
+impl RuleFinder for EveryUnit {
+    fn find(&self, text: &str, origin: TextOrigin, _: &Context) -> Vec<Rule> {
+        model::candidates(text, origin)
+            .into_iter()
+            .map(|c| {
+                let unit = c.span.of(text).to_lowercase();
+                let form = if unit.contains("may ") {
+                    RuleForm::CarveOut
+                } else if unit.contains("never") {
+                    RuleForm::Prohibition
+                } else {
+                    RuleForm::Obligation
+                };
+                Rule {
+                    span: c.span,
+                    kind: form.kind(),
+                    form,
+                    cue: "every unit",
+                    quoted: c.restated,
+                    confidence: 1000,
+                    sure: true,
+                }
+            })
+            .collect()
+    }
 }

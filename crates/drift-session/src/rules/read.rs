@@ -159,7 +159,7 @@ fn wraps(text: &str, open: Span, next: Span) -> bool {
     let last_line = open_text.rsplit('\n').next().unwrap_or(open_text);
     let ends_there = last_line
         .chars()
-        .any(|c| c == '?' || c == '？' || super::chat::is_unspaced(c));
+        .any(|c| c == '?' || c == '？' || super::model::features::is_unspaced(c));
     !matches!(last, b'.' | b'!' | b'?' | b':' | b'*' | b'|')
         && first.is_ascii_lowercase()
         && !ends_there
@@ -193,7 +193,7 @@ fn instructs_anew(text: &str, open: Span, next: Span) -> bool {
         .unwrap_or("")
         .to_ascii_lowercase()
         .replace('\'', "");
-    !GOES_ON.contains(&last.as_str()) && super::chat::opens_an_order(&first)
+    !GOES_ON.contains(&last.as_str()) && super::verbs::opens_an_order(&first)
 }
 
 /// Every sentence and table row of `text`, in order, with its region.
@@ -246,7 +246,7 @@ fn answer_after(text: &str, at: usize) -> bool {
         && ["yes", "no", "ok"]
             .iter()
             .any(|a| word.eq_ignore_ascii_case(a)))
-        || set_off.is_some_and(super::chat::short_answer)
+        || set_off.is_some_and(super::verbs::short_answer)
 }
 
 /// Whether the `.` at `dot` follows an option's letter ("B." opening the

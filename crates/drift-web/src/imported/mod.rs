@@ -419,12 +419,13 @@ fn lost_item(r: &LostRule, detail: bool) -> String {
         .since
         .map_or(String::new(), |n| format!(" · lost since compaction {n}"));
     let mut li = format!(
-        "<li class=\"fate-{0}\" data-rule=\"{1}\"><span class=\"fate\">{0}</span> “{2}” <span class=\"who\">{3}, line {4}{since}</span>",
+        "<li class=\"fate-{0}\" data-rule=\"{1}\"><span class=\"fate\">{0}</span> “{2}” <span class=\"who\">{3}, line {4}{since} · a rule at {5}%</span>",
         r.fate.id(),
         r.rule,
         escape(&shorten(&r.text, QUOTE)),
         escape(&r.authority.giver(&r.source)),
-        r.line
+        r.line,
+        r.confidence / 10
     );
     if detail {
         let words = match &r.summary {
@@ -507,6 +508,7 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
             },
         );
         count(c.carried, "carried");
+        count(c.possibly.len(), "possibly lost");
         count(c.reinjected.iter().map(|g| g.rules).sum(), "re-injected");
         count(c.from_tools.len(), "from tool output lost");
         count(c.invented.len(), "invented");
@@ -545,6 +547,17 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
         } else if c.unreadable.is_none() {
             out.push_str("<p class=\"note\">Lost: none of your rules.</p>");
         }
+        if !c.possibly.is_empty() {
+            out.push_str(&format!(
+                "<details class=\"possibly\"><summary>Possibly lost: {} the finder is not sure {} (never restated by the hook)</summary><ul class=\"fates\">",
+                plural(c.possibly.len() as u64, "sentence", "sentences"),
+                if c.possibly.len() == 1 { "is a rule" } else { "are rules" }
+            ));
+            for r in &c.possibly {
+                out.push_str(&lost_item(r, true));
+            }
+            out.push_str("</ul></details>");
+        }
         for f in &c.files {
             out.push_str(&format!(
                 "<details class=\"file-loss\"><summary>{} {}: {} of its {} lost</summary><ul class=\"fates\">",
@@ -566,7 +579,11 @@ pub fn compactions_html(audit: &SessionAudit, transcript: &Transcript) -> String
                 "<details class=\"carried\"><summary>{} carried</summary><ul class=\"fates\">",
                 plural(c.carried as u64, "rule", "rules")
             ));
-            for r in a.rules.iter().filter(|r| r.rule.fate == Fate::Kept) {
+            for r in a
+                .rules
+                .iter()
+                .filter(|r| r.sure && r.rule.fate == Fate::Kept)
+            {
                 let how = if r.after_part == Some(AfterPart::Kept) {
                     "kept word for word by the harness".to_string()
                 } else {
@@ -676,11 +693,11 @@ impl Guesses {
                         String::new()
                     };
                     format!(
-                        "{} · record {}{times}; {} from “{}”",
+                        "{} · record {}{times}; {}, {}% a rule",
                         g.origin.role.id(),
                         g.origin.record,
                         g.form.label(),
-                        g.cue
+                        g.confidence / 10
                     )
                 })
                 .collect(),

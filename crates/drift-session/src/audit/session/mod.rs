@@ -108,13 +108,24 @@ pub struct SessionRule {
     pub why: String,
     /// Its index in the session's rules ([`SessionAudit::rules`]).
     pub index: usize,
+    /// How sure the finder is that it is a rule, in thousandths.
+    pub confidence: u16,
+    /// Sure enough to be reported as a rule; otherwise "possibly a rule".
+    pub sure: bool,
 }
 
 impl SessionRule {
-    /// Whether the report shows it among the rules lost up front: lost,
-    /// and not a tool's policy (those are a group of their own).
+    /// Whether the report shows it among the rules lost up front: lost, a
+    /// rule the finder is sure of, and not a tool's policy (those are a
+    /// group of their own).
     pub fn lost_up_front(&self) -> bool {
-        self.rule.fate.is_loss() && self.authority.trusted()
+        self.rule.fate.is_loss() && self.authority.trusted() && self.sure
+    }
+
+    /// Whether the report shows it folded, as possibly a rule that was
+    /// lost: lost, trusted, and a rule the finder is not sure of.
+    pub fn possibly_lost(&self) -> bool {
+        self.rule.fate.is_loss() && self.authority.trusted() && !self.sure
     }
 }
 
@@ -468,11 +479,14 @@ fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
     }
 }
 
+/// Where a rule of the user's answers to the agent's questions came from.
+const ANSWERS: &str = "answers to the agent's questions";
+
 /// The part of a rule the judge looks for: for the user's answer to a
 /// question, the answer (the question is only its context).
 fn judged(r: &StandingRule) -> &str {
     match r.text.split_once(" → ") {
-        Some((_, answer)) if r.cue == crate::rules::ANSWER_CUE => answer,
+        Some((_, answer)) if r.source == ANSWERS => answer,
         _ => &r.text,
     }
 }
@@ -526,6 +540,8 @@ fn compaction(
         source: r.source.clone(),
         why: String::new(),
         index,
+        confidence: r.confidence,
+        sure: r.sure,
     };
     if c.kind == CompactionKind::ToolResults {
         // What the cleared results announced is gone; the rest stays.
