@@ -34,6 +34,45 @@ pub fn read(path: &str) -> Result<Audited, Error> {
     })
 }
 
+/// Reads and audits every log of `paths`, in order, the logs shared out
+/// among as many threads as the machine has cores: the first log (in the
+/// order given) that cannot be read is the error.
+pub fn read_all(paths: &[String]) -> Result<Vec<Audited>, Error> {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let workers = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(paths.len());
+    if workers <= 1 {
+        return paths.iter().map(|p| read(p)).collect();
+    }
+    let next = AtomicUsize::new(0);
+    let mut done: Vec<(usize, Result<Audited, Error>)> = Vec::with_capacity(paths.len());
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = (0..workers)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut mine = Vec::new();
+                    loop {
+                        let i = next.fetch_add(1, Ordering::Relaxed);
+                        let Some(path) = paths.get(i) else {
+                            return mine;
+                        };
+                        mine.push((i, read(path)));
+                    }
+                })
+            })
+            .collect();
+        for handle in handles {
+            match handle.join() {
+                Ok(mine) => done.extend(mine),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        }
+    });
+    done.sort_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, r)| r).collect()
+}
+
 /// What `drift audit SESSION` shows besides the lost rules.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Options {
@@ -55,7 +94,7 @@ impl Options {
 pub fn command(paths: &[String], json: bool, options: Options) -> Result<(String, bool), Error> {
     let mut out = String::new();
     let mut broke = false;
-    let logs: Vec<Audited> = paths.iter().map(|p| read(p)).collect::<Result<_, _>>()?;
+    let logs = read_all(paths)?;
     for (i, log) in logs.iter().enumerate() {
         broke |= log.audit.broke_rules();
         if json {

@@ -343,6 +343,38 @@ fn a_session_log_is_audited_compaction_by_compaction() {
     );
 }
 
+/// Several logs are audited side by side, and reported in the order given,
+/// each as it is alone; the first that cannot be read, in that order, is
+/// the error.
+#[test]
+fn several_logs_are_reported_in_the_order_given() {
+    let logs: Vec<String> = [
+        "claude-code-2.1.jsonl",
+        "codex-envelope-local-compact.jsonl",
+        "claude-code-1.0.jsonl",
+        "responses-compacted.json",
+    ]
+    .iter()
+    .map(|n| format!("{FORMATS}/{n}"))
+    .collect();
+    let args: Vec<&str> = std::iter::once("audit")
+        .chain(logs.iter().map(String::as_str))
+        .collect();
+    let together = drift(&args);
+    let alone: Vec<String> = logs.iter().map(|l| drift(&["audit", l]).stdout).collect();
+    assert_eq!(together.stdout, alone.join("\n"));
+    let broken = drift(&[
+        "audit",
+        &logs[0],
+        "no/such/first.jsonl",
+        &logs[1],
+        "no/such/second.jsonl",
+    ]);
+    assert_eq!(broken.code, 2, "{}", broken.stderr);
+    assert_contains(&broken.stderr, "no/such/first.jsonl");
+    assert!(!broken.stderr.contains("second"), "{}", broken.stderr);
+}
+
 #[test]
 fn lineage_follows_each_rule_across_compactions() {
     let log = format!("{FORMATS}/claude-code-2.1.jsonl");

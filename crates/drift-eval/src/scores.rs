@@ -67,7 +67,7 @@ impl Figure {
             Figure::Across => {
                 "Every log of `eval/real/` whose person is not in the frozen group, \
                  each read by a model trained on the other people only (5 folds by \
-                 repository, the rule corpus in every fold; `cargo xtask train --cv`). \
+                 repository, the rule corpus in every fold; `cargo xtask eval`). \
                  The figure across people for the rule finder. The judge is \
                  hand-written: on the people of splits `dev`, `held_out` and \
                  `finder`, which it was tuned on, its part of the audit's figures is \

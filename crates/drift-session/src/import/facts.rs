@@ -97,7 +97,7 @@ pub(super) fn read_facts(
             turns.get(message).map_or(1, |t| t.turn.max(1))
         };
         let tokens = scan::tokens(&m.text, context);
-        let id = ids.unique(&slug(&scan::tokens(&m.text, from_cue(&m.text, clause, r))));
+        let id = ids.unique(&slug(&scan::tokens(&m.text, clause)));
         let mut resources: Vec<String> = tokens
             .iter()
             .filter(|t| t.entity.is_some_and(names_resource))
@@ -218,34 +218,6 @@ pub(super) const FILLER: &[&str] = &[
     "a", "an", "and", "are", "be", "for", "i", "in", "is", "it", "of", "on", "or", "please", "the",
     "this", "to", "we", "you",
 ];
-
-/// The part of a rule's sentence its id is made from: from its cue on when
-/// the cue opens a later clause ("We are still on libfoo 2.3.1, do not
-/// bump" is `do-not-bump`), the whole clause otherwise ("Refunds above 500
-/// EUR must go through refund-approvals" keeps its subject).
-pub(super) fn from_cue(text: &str, clause: Span, rule: &StandingRule) -> Span {
-    let plain = !rule.cue.contains(['#', '*']) && rule.cue.len() >= 4;
-    let said = text.get(clause.start..clause.end).unwrap_or_default();
-    if !plain || !matches!(rule.form, RuleForm::Prohibition | RuleForm::Obligation) {
-        return clause;
-    }
-    let lower = said.to_ascii_lowercase();
-    match lower.find(rule.cue) {
-        Some(at)
-            if said.get(..at).is_some_and(|lead| {
-                let lead = lead.trim_end().to_ascii_lowercase();
-                lead.split_whitespace().count() > 2
-                    && (lead.ends_with(',') || lead.ends_with(" but") || lead.ends_with(';'))
-            }) =>
-        {
-            Span {
-                start: clause.start + at,
-                end: clause.end,
-            }
-        }
-        _ => clause,
-    }
-}
 
 /// The first content words of a rule as an id (`never-restart-payments-api`).
 pub(super) fn slug(tokens: &[Token<'_>]) -> String {

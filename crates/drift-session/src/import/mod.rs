@@ -7,7 +7,7 @@
 //! through [`drift_core::scenario_to_json`] and [`drift_core::parse_scenario`]
 //! unchanged), and beside it, in the same order as the scenario's facts and
 //! actions, a [`FactGuess`] or [`ActionGuess`] saying where each came from
-//! (message, record, byte span) and why (the cue, the pattern, what it
+//! (message, record, byte span) and why (how sure the finder is, the pattern, what it
 //! shares with its governing facts). A front end shows these so a person
 //! can correct a kind, a governing fact, or drop a fact or action before
 //! simulating; the edited scenario is an ordinary `scenario@1` file.
@@ -173,7 +173,7 @@ pub use beside::{Beside, BesideCell, BesideRow, Measured, beside, measured};
 use crate::audit::{MessageField, Place};
 use crate::entail::scan::{self, EntityKind, Span, Token};
 use crate::entail::{Entailment, LexicalEntailment};
-use crate::rules::{Authority, InForce, RuleForm, SessionFinder, StandingRule};
+use crate::rules::{Authority, InForce, RuleForm, SessionFinder};
 use crate::transcript::text::{is_patch, patch_command};
 use crate::transcript::{
     CallStatus, CompactionTrigger, Message, MessageRole, Provenance, Transcript, TranscriptError,
