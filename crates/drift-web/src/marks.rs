@@ -70,6 +70,9 @@ pub struct Mark {
     pub span: Span,
     /// Which finding.
     pub finding: FindingRef,
+    /// Only the summary's words nearest a dropped rule, not what breaks
+    /// or shows it: yields to a mark that proves a finding.
+    pub nearest: bool,
 }
 
 /// Every mark of an audit.
@@ -89,11 +92,24 @@ impl Marks {
             .push(Mark {
                 span: place.span,
                 finding,
+                nearest: false,
             });
     }
 
     fn after(&mut self, span: Span, finding: FindingRef) {
-        self.after.push(Mark { span, finding });
+        self.after.push(Mark {
+            span,
+            finding,
+            nearest: false,
+        });
+    }
+
+    fn nearest(&mut self, span: Span, finding: FindingRef) {
+        self.after.push(Mark {
+            span,
+            finding,
+            nearest: true,
+        });
     }
 
     /// The messages of BEFORE that hold a mark, in order.
@@ -111,8 +127,11 @@ pub fn marks(audit: &Audit) -> Marks {
     for (i, d) in audit.dropped_constraints.iter().enumerate() {
         let f = at(Section::Dropped, i);
         marks.before(d.before, f);
-        for span in d.contradicted_by.iter().chain(&d.closest) {
-            marks.after(*span, f);
+        if let Some(span) = d.contradicted_by {
+            marks.after(span, f);
+        }
+        if let Some(span) = d.closest {
+            marks.nearest(span, f);
         }
     }
     for (i, u) in audit.unsupported.iter().enumerate() {
@@ -144,9 +163,11 @@ pub enum Piece<'a> {
     Marked(&'a str, FindingRef),
 }
 
-/// Splits `text` at `marks`. Marks are taken in order of their start; one
-/// that overlaps an earlier mark is dropped; spans that fall outside the
-/// text or inside a character are ignored.
+/// Splits `text` at `marks`. Marks are taken in order of their start (at
+/// one start, a mark that proves a finding before one that only points
+/// near it, then the longest); one that overlaps an earlier mark is
+/// dropped; spans that fall outside the text or inside a character are
+/// ignored.
 pub fn pieces<'a>(text: &'a str, marks: &[Mark]) -> Vec<Piece<'a>> {
     let mut sorted: Vec<&Mark> = marks
         .iter()
@@ -157,7 +178,7 @@ pub fn pieces<'a>(text: &'a str, marks: &[Mark]) -> Vec<Piece<'a>> {
                 && text.is_char_boundary(m.span.end)
         })
         .collect();
-    sorted.sort_by_key(|m| (m.span.start, std::cmp::Reverse(m.span.end)));
+    sorted.sort_by_key(|m| (m.span.start, m.nearest, std::cmp::Reverse(m.span.end)));
     let mut out = Vec::with_capacity(sorted.len() * 2 + 1);
     let mut at = 0;
     for m in sorted {
@@ -238,6 +259,7 @@ mod tests {
         let mark = |start, end, finding| Mark {
             span: Span { start, end },
             finding,
+            nearest: false,
         };
         let text = "héllo wörld";
         let marks = [
@@ -264,5 +286,15 @@ mod tests {
             .collect();
         assert_eq!(joined, text);
         assert_eq!(pieces("", &marks), []);
+        // What breaks a rule is marked before a longer span that is only
+        // the nearest words to another.
+        let near = Mark {
+            nearest: true,
+            ..mark(0, 13, g)
+        };
+        assert_eq!(
+            pieces(text, &[near, mark(0, 6, f)]),
+            [Piece::Marked("héllo", f), Piece::Plain(" wörld")]
+        );
     }
 }
