@@ -6,12 +6,11 @@ use std::process::ExitCode;
 use drift_eval::cv::Folds;
 use drift_eval::labels::{LogLabels, People};
 use drift_eval::real::Case;
-use drift_eval::scores::Figure;
+use drift_eval::scores::{Figure, Measured};
 use drift_eval::scores_file::{self, FILE};
 use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
-use drift_eval::{agreement, files, finder, real, report, scores, verdicts, view};
-use drift_session::rules::model::{Model, ModelFinder};
+use drift_eval::{agreement, files, finder, report, scores, verdicts, view};
 
 const USAGE: &str = "\
 usage: cargo xtask eval [--frozen] [--misses] [--logs DIR] [--write-scores]
@@ -98,39 +97,30 @@ fn options() -> Result<Option<Options>, String> {
     Ok(Some(o))
 }
 
-/// The finder's and the audit's figure `figure` of `cases`, each read by
-/// `finder_of`'s finder: printed, and pushed onto `sections`; false when an
-/// anchor no longer decodes.
-fn figure<'m>(
-    figure: Figure,
-    cases: &[&Case],
-    finder_of: &dyn Fn(&Case) -> ModelFinder<'m>,
-    o: &Options,
-    sections: &mut Vec<(String, String)>,
-) -> bool {
-    let misses = o.misses && figure == Figure::Across;
-    let f = finder::score(cases, finder_of, misses);
-    println!("{}", finder::report(&f, figure.label()));
-    for m in &f.misses {
-        println!("- {m}");
+/// A figure of the real logs, printed (with its misses) and pushed onto
+/// `sections`; false when an anchor no longer decodes.
+fn show(m: &Measured, sections: &mut Vec<(String, String)>) -> bool {
+    let (f, s) = (&m.finder, &m.real);
+    println!("{}", finder::report(f, m.figure.label()));
+    for miss in &f.misses {
+        println!("- {miss}");
     }
-    for m in &f.stale {
-        println!("stale: {m}");
+    for stale in &f.stale {
+        println!("stale: {stale}");
     }
-    sections.push(scores::finder(&f, figure));
-    let s = real::score(cases, finder_of, misses);
-    println!("{}", report::real(&s, figure.label()));
-    for m in &s.misses {
+    sections.push(scores::finder(f, m.figure));
+    println!("{}", report::real(s, m.figure.label()));
+    for miss in &s.misses {
         println!(
             "- {} #{} {}: {} || {}",
-            m.log,
-            m.compaction,
-            m.what,
-            m.label.replace('\n', " "),
-            m.reported.replace('\n', " ")
+            miss.log,
+            miss.compaction,
+            miss.what,
+            miss.label.replace('\n', " "),
+            miss.reported.replace('\n', " ")
         );
     }
-    sections.push(scores::real(&s, figure));
+    sections.push(scores::real(s, m.figure));
     f.stale.is_empty() && s.stale.is_empty()
 }
 
@@ -167,32 +157,16 @@ fn real_logs(
         println!("{m}: its log is not in {}: skipped", dir.display());
     }
     let mut decoded = true;
-    let of = |people: People| -> Vec<&Case> {
-        cases
-            .iter()
-            .filter(|c| c.labels.split.people() == people)
-            .collect()
-    };
-    let open: Vec<&Case> = cases
-        .iter()
-        .filter(|c| c.labels.split.people() != People::Frozen)
-        .collect();
-    let folds = Folds::train(&open, &files::corpus()?, Settings::default());
-    let shipped = Model::shipped();
-    let across = |c: &Case| folds.finder(c);
-    let model = |_: &Case| ModelFinder { model: shipped };
-    decoded &= figure(Figure::Across, &open, &across, o, sections);
-    decoded &= figure(
-        Figure::AcrossUntuned,
-        &of(People::Unseen),
-        &across,
-        o,
-        sections,
-    );
+    let all: Vec<&Case> = cases.iter().collect();
+    let folds = Folds::train(&all, &files::corpus()?, Settings::default());
+    let mut figures = vec![Figure::Across, Figure::AcrossUntuned];
     if o.frozen {
-        decoded &= figure(Figure::Frozen, &of(People::Frozen), &model, o, sections);
+        figures.push(Figure::Frozen);
     }
-    decoded &= figure(Figure::InSample, &open, &model, o, sections);
+    figures.push(Figure::InSample);
+    for m in scores::measure(&cases, &folds, &figures, o.misses) {
+        decoded &= show(&m, sections);
+    }
     let second = files::labels(&root.join("eval/second"))?;
     if !second.is_empty() {
         let second: Vec<LogLabels> = second

@@ -6,10 +6,15 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::vec::Vec;
+
+use drift_session::rules::model::{Model, ModelFinder};
 
 use crate::agreement::{self, Agreement};
+use crate::cv::Folds;
 use crate::finder::{self, FinderScores};
-use crate::real::Scores;
+use crate::labels::People;
+use crate::real::{self, Case, Scores};
 use crate::report;
 use crate::verdicts::{self, VerdictScores, VerdictSet};
 
@@ -102,6 +107,66 @@ impl Figure {
             Figure::InSample => "in-sample",
         }
     }
+}
+
+/// One figure of the real logs: the rule finder alone, and the audit at
+/// the labelled compactions.
+#[derive(Debug)]
+pub struct Measured {
+    pub figure: Figure,
+    pub finder: FinderScores,
+    pub real: Scores,
+}
+
+impl Figure {
+    /// The logs of `cases` it is measured on.
+    pub fn cases(self, cases: &[Case]) -> Vec<&Case> {
+        let people = |c: &&Case| c.labels.split.people();
+        cases
+            .iter()
+            .filter(|c| match self {
+                Figure::Across | Figure::InSample => people(c) != People::Frozen,
+                Figure::AcrossUntuned => people(c) == People::Unseen,
+                Figure::Frozen => people(c) == People::Frozen,
+            })
+            .collect()
+    }
+}
+
+/// `figures` of `cases`, each on its logs: those across people read by
+/// `folds` (every person by the model that never learned from them), the
+/// others by the shipped model; with `misses`, the figure across people
+/// lists what it got wrong.
+pub fn measure(cases: &[Case], folds: &Folds, figures: &[Figure], misses: bool) -> Vec<Measured> {
+    let shipped = Model::shipped();
+    figures
+        .iter()
+        .map(|&figure| {
+            let of = figure.cases(cases);
+            let misses = misses && figure == Figure::Across;
+            let (finder, real) = match figure {
+                Figure::Across | Figure::AcrossUntuned => {
+                    let across = |c: &Case| folds.finder(c);
+                    (
+                        finder::score(&of, across, misses),
+                        real::score(&of, across, misses),
+                    )
+                }
+                Figure::Frozen | Figure::InSample => {
+                    let model = |_: &Case| ModelFinder { model: shipped };
+                    (
+                        finder::score(&of, model, misses),
+                        real::score(&of, model, misses),
+                    )
+                }
+            };
+            Measured {
+                figure,
+                finder,
+                real,
+            }
+        })
+        .collect()
 }
 
 /// The rule finder alone, as `figure`: the section's name and its text.

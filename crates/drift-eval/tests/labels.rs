@@ -16,77 +16,52 @@ use std::sync::OnceLock;
 use drift_eval::agreement::{self, Agreement};
 use drift_eval::cv::Folds;
 use drift_eval::files::{cases, corpus, labels, real_logs, root, verdict_items};
-use drift_eval::finder::{self, FinderScores};
 use drift_eval::labels::{LogLabels, People};
-use drift_eval::real::{self, Case, Scores};
-use drift_eval::scores::Figure;
+use drift_eval::real::Case;
+use drift_eval::scores::{Figure, Measured};
 use drift_eval::scores_file::{self, FILE};
 use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
 use drift_eval::{scores, verdicts, view};
-use drift_session::rules::model::{Model, ModelFinder};
 
 /// The real logs measured once for every test here.
-struct Measured {
+struct Logs {
     cases: Vec<Case>,
     /// Label files whose log is not there.
     missing: Vec<String>,
     /// Every figure but the frozen group's.
-    real: Vec<(Figure, Scores)>,
-    finder: Vec<(Figure, FinderScores)>,
+    measured: Vec<Measured>,
     second: Agreement,
 }
 
 /// The labelled real logs scored, or `None` without the logs: across
 /// people (each person read by a model trained without them, as `cargo
 /// xtask eval` trains it) and in-sample (the shipped model).
-fn measured() -> Option<&'static Measured> {
-    static MEASURED: OnceLock<Option<Measured>> = OnceLock::new();
+fn measured() -> Option<&'static Logs> {
+    static MEASURED: OnceLock<Option<Logs>> = OnceLock::new();
     MEASURED
         .get_or_init(|| {
             let logs = real_logs()?;
             let (cases, missing) =
                 cases(&root().join("eval/real"), &logs).expect("the labels read");
-            let open: Vec<&Case> = cases
-                .iter()
-                .filter(|c| c.labels.split.people() != People::Frozen)
-                .collect();
-            let untuned: Vec<&Case> = cases
-                .iter()
-                .filter(|c| c.labels.split.people() == People::Unseen)
-                .collect();
+            let all: Vec<&Case> = cases.iter().collect();
             let folds = Folds::train(
-                &open,
+                &all,
                 &corpus().expect("the rule corpus reads"),
                 Settings::default(),
             );
-            let shipped = Model::shipped();
-            let across = |c: &Case| folds.finder(c);
-            let model = |_: &Case| ModelFinder { model: shipped };
-            let finder = vec![
-                (Figure::Across, finder::score(&open, across, false)),
-                (
-                    Figure::AcrossUntuned,
-                    finder::score(&untuned, across, false),
-                ),
-                (Figure::InSample, finder::score(&open, model, false)),
-            ];
-            let real = vec![
-                (Figure::Across, real::score(&open, across, false)),
-                (Figure::AcrossUntuned, real::score(&untuned, across, false)),
-                (Figure::InSample, real::score(&open, model, false)),
-            ];
+            let figures = [Figure::Across, Figure::AcrossUntuned, Figure::InSample];
+            let measured = scores::measure(&cases, &folds, &figures, false);
             let second: Vec<LogLabels> = labels(&root().join("eval/second"))
                 .expect("the second reader's labels read")
                 .iter()
                 .map(|(shown, text)| LogLabels::parse(shown, text).expect("a label file"))
                 .collect();
             let second = agreement::compare(&cases, &second);
-            Some(Measured {
+            Some(Logs {
                 cases,
                 missing,
-                real,
-                finder,
+                measured,
                 second,
             })
         })
@@ -139,14 +114,14 @@ fn every_label_points_into_its_log() {
         "labelled compactions the reader misses: {lost:?}"
     );
     assert!(compactions >= 200, "{compactions} labelled compactions");
-    for (_, f) in &m.finder {
-        assert!(f.stale.is_empty(), "{:?}", f.stale);
+    for f in &m.measured {
+        assert!(f.finder.stale.is_empty(), "{:?}", f.finder.stale);
     }
     let whole: usize = m
-        .finder
+        .measured
         .iter()
-        .filter(|(figure, _)| *figure == Figure::Across)
-        .map(|(_, f)| f.user.labelled + f.brief.labelled)
+        .filter(|f| f.figure == Figure::Across)
+        .map(|f| f.finder.user.labelled + f.finder.brief.labelled)
         .sum();
     assert!(
         whole >= 400,
@@ -240,12 +215,10 @@ fn the_real_logs_match_eval_scores() {
         );
         return;
     }
-    for (figure, f) in &m.finder {
-        hold(scores::finder(f, *figure));
-    }
-    for (figure, s) in &m.real {
-        assert!(s.stale.is_empty(), "anchors that no longer decode");
-        hold(scores::real(s, *figure));
+    for f in &m.measured {
+        assert!(f.real.stale.is_empty(), "anchors that no longer decode");
+        hold(scores::finder(&f.finder, f.figure));
+        hold(scores::real(&f.real, f.figure));
     }
     hold(scores::agreement(&m.second));
 }

@@ -3,6 +3,7 @@
 //! supports ([`details`]), ids it merged ([`merges`]).
 
 use super::*;
+use crate::rules::verbs::REPORTING;
 
 /// AFTER, read once: its sentences, their tokens and bags, and windows of
 /// two sentences.
@@ -111,26 +112,6 @@ impl<'a> Summary<'a> {
     }
 }
 
-/// Words that attribute an instruction to the operator ("the user asked").
-pub(super) const ATTRIBUTION: &[&str] = &[
-    "asked",
-    "asks",
-    "wants",
-    "wanted",
-    "requested",
-    "requests",
-    "required",
-    "requires",
-    "insisted",
-    "instructed",
-    "told",
-    "said",
-    "prefers",
-    "preferred",
-    "specified",
-    "demanded",
-];
-
 /// Words a rule opens with.
 pub(super) const OPENERS: &[&str] = &[
     "never", "do", "don't", "dont", "always", "only", "must", "no", "avoid", "ask", "keep",
@@ -189,7 +170,7 @@ pub(super) fn invented(
             .collect();
         let attributed = words
             .windows(2)
-            .any(|w| OPERATORS.contains(&w[0].as_str()) && ATTRIBUTION.contains(&w[1].as_str()));
+            .any(|w| OPERATORS.contains(&w[0].as_str()) && REPORTING.contains(&w[1].as_str()));
         // An instruction: a sentence that opens with a rule's word (after a
         // label like "Rule:"), or a short one with a rule's cue.
         let opens = words

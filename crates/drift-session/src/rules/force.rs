@@ -140,6 +140,30 @@ pub enum TextOrigin {
     Tool,
 }
 
+impl TextOrigin {
+    /// How a text from `source` reaches a finder: chat is typed, a tool's
+    /// output is a tool's, everything else only instructs.
+    pub const fn of(source: Source) -> TextOrigin {
+        match source {
+            Source::Chat => TextOrigin::Typed,
+            Source::ToolOutput => TextOrigin::Tool,
+            other => TextOrigin::Standing(other),
+        }
+    }
+
+    /// The source whose sentences the readers cut it as: what the user
+    /// gave reads as chat.
+    pub const fn source(self) -> Source {
+        match self {
+            TextOrigin::Standing(source) => source,
+            TextOrigin::Tool => Source::ToolOutput,
+            TextOrigin::Typed | TextOrigin::Rejection | TextOrigin::Brief | TextOrigin::Answers => {
+                Source::Chat
+            }
+        }
+    }
+}
+
 /// The finder this crate ships: the trained model ([`super::model`]),
 /// with its weights as shipped.
 #[derive(Clone, Copy, Debug, Default)]

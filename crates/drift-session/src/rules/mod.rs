@@ -345,18 +345,11 @@ pub(crate) fn read_units(text: &str, mut f: impl FnMut(Span, bool)) {
 /// around the operator's own content (AGENTS.md, CLAUDE.md, memory blocks)
 /// is skipped and the content read.
 pub fn find_rules(text: &str, source: Source) -> Vec<Rule> {
-    let origin = match source {
-        Source::Chat => TextOrigin::Typed,
-        Source::ToolOutput => TextOrigin::Tool,
-        other => TextOrigin::Standing(other),
-    };
-    model::ModelFinder {
-        model: model::Model::shipped(),
-    }
-    .find(text, origin, &Context::default())
-    .into_iter()
-    .filter(|r| r.sure)
-    .collect()
+    SessionFinder
+        .find(text, TextOrigin::of(source), &Context::default())
+        .into_iter()
+        .filter(|r| r.sure)
+        .collect()
 }
 
 /// A finder that calls every unit of a text a rule, of the form its

@@ -180,3 +180,30 @@ pub(crate) fn opens_instruction(word: &str) -> bool {
 pub(crate) fn short_answer(text: &str) -> bool {
     !text.is_empty() && text.chars().count() <= 24 && !text.contains(['?', '？'])
 }
+
+/// Verbs that report an instruction as the operator's ("the user asked
+/// that …"): a summary's frame around a rule it restates.
+pub(crate) const REPORTING: &[&str] = &[
+    "asked",
+    "asks",
+    "wants",
+    "wanted",
+    "requested",
+    "requests",
+    "required",
+    "requires",
+    "insisted",
+    "instructed",
+    "told",
+    "said",
+    "prefers",
+    "preferred",
+    "specified",
+    "demanded",
+    "says",
+    "stated",
+    "emphasized",
+    "emphasised",
+    "noted",
+    "mentioned",
+];

@@ -50,9 +50,10 @@ pub(crate) fn abandoned(nodes: &[Node]) -> BTreeSet<usize> {
         .enumerate()
         .map(|(i, n)| (n.uuid.as_str(), i))
         .collect();
+    // The record a uuid names, when the log wrote it.
+    let named = |p: &Option<String>| p.as_deref().and_then(|p| index.get(p)).copied();
     let up = |i: usize| -> Option<usize> {
         let n = &nodes[i];
-        let named = |p: &Option<String>| p.as_deref().and_then(|p| index.get(p)).copied();
         named(&n.parent)
             .or_else(|| named(&n.logical_parent))
             .or_else(|| i.checked_sub(1))
@@ -77,7 +78,7 @@ pub(crate) fn abandoned(nodes: &[Node]) -> BTreeSet<usize> {
         .iter()
         .zip(&on_chain)
         .filter(|&(n, &on)| on && n.typed)
-        .filter_map(|(n, _)| n.parent.as_deref().and_then(|p| index.get(p)).copied())
+        .filter_map(|(n, _)| named(&n.parent))
         .collect();
     let mut left = alloc::vec![false; nodes.len()];
     // Parents come before their children in a log.
@@ -85,7 +86,7 @@ pub(crate) fn abandoned(nodes: &[Node]) -> BTreeSet<usize> {
         if on_chain[i] {
             continue;
         }
-        let Some(parent) = n.parent.as_deref().and_then(|p| index.get(p)).copied() else {
+        let Some(parent) = named(&n.parent) else {
             continue;
         };
         left[i] = left[parent] || (n.typed && on_chain[parent] && retyped.contains(&parent));

@@ -479,14 +479,15 @@ fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
     }
 }
 
-/// Where a rule of the user's answers to the agent's questions came from.
-const ANSWERS: &str = "answers to the agent's questions";
-
 /// The part of a rule the judge looks for: for the user's answer to a
 /// question, the answer (the question is only its context).
-fn judged(r: &StandingRule) -> &str {
+fn judged<'r>(t: &Transcript, r: &'r StandingRule) -> &'r str {
+    let answered = t
+        .messages
+        .get(r.message)
+        .is_some_and(|m| m.provenance == Provenance::Answer);
     match r.text.split_once(" → ") {
-        Some((_, answer)) if r.source == ANSWERS => answer,
+        Some((_, answer)) if answered => answer,
         _ => &r.text,
     }
 }
@@ -644,7 +645,7 @@ fn compaction(
             audit.unjudged.push(rule);
             continue;
         }
-        let verdict = judge.judge(judged(r), &after);
+        let verdict = judge.judge(judged(t, r), &after);
         rule.rule.fate = verdict.fate;
         rule.rule.evidence = verdict.evidence.map(|span| Evidence {
             span,

@@ -11,8 +11,8 @@
 
 use alloc::vec::Vec;
 
+use super::super::TextOrigin;
 use super::super::read::{Region, UnitKind, read};
-use super::super::{Source, TextOrigin};
 use crate::entail::scan::Span;
 
 /// Sentences longer than this are not read (logs, minified data, pasted
@@ -73,12 +73,7 @@ pub fn candidates(text: &str, origin: TextOrigin) -> Vec<Candidate> {
             at += line.len();
         }
     } else {
-        let source = match origin {
-            TextOrigin::Standing(source) => source,
-            TextOrigin::Tool => Source::ToolOutput,
-            _ => Source::Chat,
-        };
-        read(text, source, |u| {
+        read(text, origin.source(), |u| {
             if u.region == Region::Harness {
                 return;
             }
@@ -117,31 +112,6 @@ pub fn candidates(text: &str, origin: TextOrigin) -> Vec<Candidate> {
     out
 }
 
-/// Verbs a summary reports the user's words with.
-const REPORTING: &[&str] = &[
-    "said",
-    "says",
-    "asked",
-    "asks",
-    "wants",
-    "wanted",
-    "insisted",
-    "insists",
-    "requested",
-    "requires",
-    "required",
-    "prefers",
-    "preferred",
-    "instructed",
-    "specified",
-    "stated",
-    "emphasized",
-    "emphasised",
-    "noted",
-    "mentioned",
-    "told",
-];
-
 /// A unit a summary restates, without the frame it is reported in: a short
 /// label ("Rule:", "Constraint:") and "the user said (that)", so that the
 /// rule it restates reads as the rule itself.
@@ -168,7 +138,7 @@ fn past_report(text: &str, span: Span) -> Span {
     let lower = |w: &str| w.trim_matches(',').to_ascii_lowercase();
     if let Some(verb) = words
         .iter()
-        .position(|(_, w)| REPORTING.contains(&lower(w).as_str()))
+        .position(|(_, w)| crate::rules::verbs::REPORTING.contains(&lower(w).as_str()))
         && verb <= 3
         && words[..verb].iter().any(|(_, w)| lower(w) == "user")
     {
@@ -256,7 +226,7 @@ mod tests {
         let c = candidates("One. Two.", TextOrigin::Typed);
         assert_eq!((c[1].index, c[1].of), (1, 2));
         // A summary's report frame comes off what it restates.
-        let summary = TextOrigin::Standing(Source::Summary);
+        let summary = TextOrigin::Standing(crate::rules::Source::Summary);
         assert_eq!(
             texts(
                 "Rule: never restart db-prod-01. The user said that PRs need review.",

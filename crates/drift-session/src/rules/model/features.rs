@@ -71,8 +71,7 @@ fn origin_id(origin: TextOrigin) -> u8 {
         TextOrigin::Rejection => 2,
         TextOrigin::Answers => 3,
         TextOrigin::Brief => 4,
-        TextOrigin::Tool => 16 + crate::rules::Source::ToolOutput as u8,
-        TextOrigin::Standing(source) => 16 + source as u8,
+        TextOrigin::Tool | TextOrigin::Standing(_) => 16 + origin.source() as u8,
     }
 }
 
@@ -564,43 +563,22 @@ mod tests {
             of: 1,
         };
         let mut s = Scratch::default();
-        let (mut a, mut b) = (Vec::new(), Vec::new());
-        f.features(
-            &Text {
+        let mut slots_of = |origin| {
+            let mut out = Vec::new();
+            let t = Text {
                 text,
-                origin: TextOrigin::Typed,
+                origin,
                 context: &Context::default(),
                 stats: TextStats::default(),
-            },
-            &c,
-            &mut s,
-            &mut a,
-        );
-        f.features(
-            &Text {
-                text,
-                origin: TextOrigin::Typed,
-                context: &Context::default(),
-                stats: TextStats::default(),
-            },
-            &c,
-            &mut s,
-            &mut b,
-        );
+            };
+            f.features(&t, &c, &mut s, &mut out);
+            out
+        };
+        let a = slots_of(TextOrigin::Typed);
+        let b = slots_of(TextOrigin::Typed);
         assert_eq!(a, b);
         assert!(a.iter().all(|&i| i < 1 << 18));
-        let mut other = Vec::new();
-        f.features(
-            &Text {
-                text,
-                origin: TextOrigin::Standing(crate::rules::Source::ProjectFile),
-                context: &Context::default(),
-                stats: TextStats::default(),
-            },
-            &c,
-            &mut s,
-            &mut other,
-        );
+        let other = slots_of(TextOrigin::Standing(crate::rules::Source::ProjectFile));
         assert_ne!(a, other, "who gave it is read");
     }
 }

@@ -380,6 +380,8 @@ pub struct ModelFinder<'a> {
 pub struct Scored {
     /// The unit.
     pub candidate: Candidate,
+    /// Who it is from, for its thresholds.
+    pub class: Giver,
     /// What the model says of it.
     pub prediction: Prediction,
 }
@@ -388,10 +390,7 @@ impl super::RuleFinder for ModelFinder<'_> {
     fn find(&self, text: &str, origin: TextOrigin, context: &super::Context) -> Vec<super::Rule> {
         self.score(text, origin, context)
             .into_iter()
-            .filter(|s| {
-                let class = Giver::of(origin, s.candidate.restated) as usize;
-                s.prediction.chance >= self.model.possible[class]
-            })
+            .filter(|s| s.prediction.chance >= self.model.possible[s.class as usize])
             .map(|s| super::Rule {
                 span: s.candidate.span,
                 kind: s.prediction.form.kind(),
@@ -399,8 +398,7 @@ impl super::RuleFinder for ModelFinder<'_> {
                 cue: CUE,
                 quoted: s.candidate.restated,
                 confidence: thousandths(s.prediction.chance),
-                sure: s.prediction.chance
-                    >= self.model.threshold[Giver::of(origin, s.candidate.restated) as usize],
+                sure: s.prediction.chance >= self.model.threshold[s.class as usize],
             })
             .collect()
     }
@@ -417,11 +415,11 @@ impl ModelFinder<'_> {
             .into_iter()
             .map(|candidate| {
                 featurizer.features(&t, &candidate, &mut scratch, &mut slots);
+                let class = Giver::of(origin, candidate.restated);
                 Scored {
                     candidate,
-                    prediction: self
-                        .model
-                        .predict(Giver::of(origin, candidate.restated), &slots),
+                    class,
+                    prediction: self.model.predict(class, &slots),
                 }
             })
             .collect()
