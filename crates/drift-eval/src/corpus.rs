@@ -22,17 +22,23 @@ pub struct Document {
     pub rules: Vec<(String, Option<RuleForm>)>,
 }
 
-/// How a document of `source` reaches the finder.
-fn origin(source: &str) -> TextOrigin {
+/// Where a document of the corpus comes from, as the readers would read
+/// it: its `source` (the corpus's ids, and the readers' own), else its
+/// `role`. An instruction file is one, injected or read by a tool.
+pub fn source(source: &str, role: &str) -> Source {
     match source {
-        "chat" | "harness_boilerplate" | "" => TextOrigin::Typed,
-        "system_prompt" | "developer" => TextOrigin::Standing(Source::SystemPrompt),
-        "agents_md" | "claude_md" | "project_file" => TextOrigin::Standing(Source::ProjectFile),
-        "skill" => TextOrigin::Standing(Source::Skill),
-        "hook_context" => TextOrigin::Standing(Source::HookContext),
-        "assistant" | "assistant_plan" => TextOrigin::Standing(Source::Assistant),
-        "summary" => TextOrigin::Standing(Source::Summary),
-        _ => TextOrigin::Tool,
+        "chat" => Source::Chat,
+        "system_prompt" | "developer" => Source::SystemPrompt,
+        "agents_md" | "claude_md" => Source::ProjectFile,
+        "runbook" | "ticket" | "tool_output" | "mcp_result" => Source::ToolOutput,
+        "assistant_plan" => Source::Assistant,
+        id => Source::from_id(id).unwrap_or(match role {
+            "system" | "developer" => Source::SystemPrompt,
+            "tool" => Source::ToolOutput,
+            "assistant" => Source::Assistant,
+            "summary" => Source::Summary,
+            _ => Source::Chat,
+        }),
     }
 }
 
@@ -44,10 +50,12 @@ pub fn parse(text: &str) -> Vec<Document> {
         let Some(head) = line.strip_prefix("=== ") else {
             continue;
         };
-        let source = head
-            .split('|')
-            .find_map(|f| f.trim().strip_prefix("source:"))
-            .map_or("", str::trim);
+        let field = |name: &str| {
+            head.split('|')
+                .find_map(|f| f.trim().strip_prefix(name))
+                .map_or("", str::trim)
+        };
+        let origin = TextOrigin::of(source(field("source:"), field("role:")));
         let mut doc = String::new();
         while let Some(l) = lines.peek() {
             if *l == "--- labels" {
@@ -79,7 +87,7 @@ pub fn parse(text: &str) -> Vec<Document> {
             }
         }
         out.push(Document {
-            origin: origin(source),
+            origin,
             text: doc,
             rules,
         });

@@ -48,7 +48,7 @@ pub const SURE: f64 = 1.0;
 pub const POSSIBLE: f64 = 2.0;
 /// Changes whenever training changes what it writes: part of the hash of
 /// what a model was trained from.
-pub const TRAINER: u64 = 3;
+pub const TRAINER: u64 = 4;
 
 /// One unit, as the trainer sees it.
 #[derive(Clone, Debug)]
@@ -512,6 +512,16 @@ pub const TOOLS: Settings = Settings {
     min_people: 3,
 };
 
+/// The rule table, learned from every unit but a tool's (`s`), and the
+/// tool table, from a tool's units ([`TOOLS`]).
+fn tables(examples: &[&Example], s: Settings) -> (Vec<f64>, Vec<f64>) {
+    let (tools, rest): (Vec<&Example>, Vec<&Example>) = examples
+        .iter()
+        .copied()
+        .partition(|e| e.class == Giver::Tool);
+    (train_rule(&rest, s), train_rule(&tools, TOOLS))
+}
+
 /// The model learned from `examples`: the rule table from every unit but
 /// a tool's, the tool table from a tool's units ([`TOOLS`]), the forms
 /// from the rules. Thresholds are chosen on three folds of the examples by
@@ -533,7 +543,6 @@ pub fn train(examples: &[&Example], inputs: u64, s: Settings) -> Weights {
             inner.get(&e.repo).copied()
         }
     };
-    let tools = |e: &&Example| e.class == Giver::Tool;
     let mut scored: [Vec<(f64, bool, f64)>; 5] = Default::default();
     let mut corpus_tools: Vec<(f64, bool, f64)> = Vec::new();
     for f in 0..3 {
@@ -542,25 +551,15 @@ pub fn train(examples: &[&Example], inputs: u64, s: Settings) -> Weights {
             .copied()
             .filter(|e| fold_of(e) != Some(f))
             .collect();
-        let rule = train_rule(
-            &rest
-                .iter()
-                .copied()
-                .filter(|e| !tools(e))
-                .collect::<Vec<_>>(),
-            s,
-        );
-        let tool = train_rule(
-            &rest.iter().copied().filter(tools).collect::<Vec<_>>(),
-            TOOLS,
-        );
+        let (rule, tool) = tables(&rest, s);
         for e in examples.iter().filter(|e| fold_of(e) == Some(f)) {
-            let w = if tools(e) { &tool } else { &rule };
+            let tool_unit = e.class == Giver::Tool;
+            let w = if tool_unit { &tool } else { &rule };
             let score: f64 = e.slots.iter().map(|&k| w[k as usize]).sum();
             let unit = (sigmoid(score), e.rule, f64::from(e.count));
             if e.repo != CORPUS {
                 scored[e.class as usize].push(unit);
-            } else if tools(e) {
+            } else if tool_unit {
                 corpus_tools.push(unit);
             }
         }
@@ -594,10 +593,7 @@ pub fn train(examples: &[&Example], inputs: u64, s: Settings) -> Weights {
     for (p, t) in possible.iter_mut().zip(&threshold) {
         *p = p.min(*t);
     }
-    let (with_tools, rest): (Vec<&Example>, Vec<&Example>) =
-        examples.iter().copied().partition(tools);
-    let rule = train_rule(&rest, s);
-    let tool = train_rule(&with_tools, TOOLS);
+    let (rule, tool) = tables(examples, s);
     let (form_bias, forms) = train_forms(examples, FORMS);
     Weights {
         inputs,

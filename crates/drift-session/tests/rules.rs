@@ -29,6 +29,13 @@ use proptest::prelude::*;
 #[path = "../../drift-eval/src/scores_file.rs"]
 mod scores_file;
 
+// The corpus's reading of a document's source, shared with the trainer
+// (drift-eval, which depends on this crate).
+extern crate alloc;
+#[path = "../../drift-eval/src/corpus.rs"]
+#[allow(dead_code)]
+mod corpus;
+
 const DEVELOPMENT: &str = include_str!("rules/rules.txt");
 const HELD_OUT: &str = include_str!("rules/held_out.txt");
 const HELD_OUT_2: &str = include_str!("rules/held_out_2.txt");
@@ -138,24 +145,9 @@ fn block(header: &str, lines: &[&str], label_lines: &[&str]) -> Block {
 /// Where a block's text comes from, as the finder is told. The corpus's
 /// `harness_boilerplate` is not a source a reader knows: such a text is
 /// passed as what its role makes it, and the finder has to recognise it.
+/// Where a block's document comes from, as the trainer reads it too.
 fn source_of(block: &Block) -> Source {
-    match block.source.as_str() {
-        "chat" => Source::Chat,
-        "system_prompt" => Source::SystemPrompt,
-        "agents_md" | "claude_md" if block.role == "tool" => Source::ToolOutput,
-        "agents_md" | "claude_md" => Source::ProjectFile,
-        "runbook" | "ticket" | "tool_output" | "mcp_result" => Source::ToolOutput,
-        "assistant_plan" => Source::Assistant,
-        "summary" => Source::Summary,
-        // The readers' own ids ("project_file", "hook_context", "skill").
-        id => Source::from_id(id).unwrap_or(match block.role.as_str() {
-            "system" | "developer" => Source::SystemPrompt,
-            "tool" => Source::ToolOutput,
-            "assistant" => Source::Assistant,
-            "summary" => Source::Summary,
-            _ => Source::Chat,
-        }),
-    }
+    corpus::source(&block.source, &block.role)
 }
 
 /// The corpus's sources, grouped as the tables show them.
