@@ -84,29 +84,31 @@ pub fn training_inputs() -> Result<u64, String> {
         labels.push((name, text));
     }
     labels.sort();
-    let mut corpus = Vec::new();
-    for f in files(&root().join("crates/drift-session/tests/rules"), &["txt"])? {
-        corpus.push(fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?);
-    }
     Ok(crate::train::inputs_hash(
         labels.iter().map(|(n, t)| (n.as_str(), t.as_str())),
-        corpus.iter().map(String::as_str),
+        corpus_files()?.iter().map(String::as_str),
     ))
 }
 
-/// The rule corpus's documents (drift-session's `tests/rules/*.txt`).
+/// The texts of the rule corpus's files (drift-session's
+/// `tests/rules/*.txt`), in order of name.
+fn corpus_files() -> Result<Vec<String>, String> {
+    files(&root().join("crates/drift-session/tests/rules"), &["txt"])?
+        .iter()
+        .map(|f| fs::read_to_string(f).map_err(|e| format!("{}: {e}", f.display())))
+        .collect()
+}
+
+/// The rule corpus's documents.
 ///
 /// # Errors
 ///
 /// A message naming a file that cannot be read.
 pub fn corpus() -> Result<Vec<crate::corpus::Document>, String> {
-    let dir = root().join("crates/drift-session/tests/rules");
-    let mut docs = Vec::new();
-    for f in files(&dir, &["txt"])? {
-        let text = fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
-        docs.extend(crate::corpus::parse(&text));
-    }
-    Ok(docs)
+    Ok(corpus_files()?
+        .iter()
+        .flat_map(|text| crate::corpus::parse(text))
+        .collect())
 }
 
 /// The label files of `dir` (none when there is no such directory), each
