@@ -204,7 +204,7 @@ if (wanted('analysis')) {
       await new Promise((ready) => { worker.onmessage = (e) => e.data === 'ready' && ready(); });
       const ask = (n) => new Promise((resolve) => {
         worker.onmessage = (e) => resolve(e.data);
-        worker.postMessage(`${n}\n${file}`);
+        worker.postMessage(`${n}\nanalysis\n${file}`);
       });
       const out = [];
       for (let n = 0; n < 35; n++) {
