@@ -7,8 +7,11 @@
 use alloc::collections::BTreeMap;
 use alloc::vec::Vec;
 
+use drift_session::judge::FateJudge;
+use drift_session::judge::model::JudgeModel;
 use drift_session::rules::model::{Model, ModelFinder};
 
+use crate::judging::{self, JudgeExample};
 use crate::labels::{By, People};
 use crate::real::Case;
 use crate::train::{self, Example, Settings};
@@ -29,19 +32,29 @@ pub fn person_folds(cases: &[&Case], k: usize) -> BTreeMap<u32, usize> {
     train::folds(&rules, k)
 }
 
-/// One model per fold, each trained on every other fold's people.
+/// One model per fold, each trained on every other fold's people: the
+/// rule finder's and the judge's.
 #[derive(Debug)]
 pub struct Folds {
     /// Each person's fold.
     of: BTreeMap<u32, usize>,
-    /// Each fold's model, as bytes.
+    /// Each fold's rule finder, as bytes.
     models: Vec<Vec<u8>>,
+    /// Each fold's judge, as bytes.
+    judges: Vec<Vec<u8>>,
 }
 
 impl Folds {
     /// The [`FOLDS`] models of `cases`' people (the frozen group left
-    /// out), each trained on the others and the rule corpus.
-    pub fn train(cases: &[&Case], corpus: &[crate::corpus::Document], settings: Settings) -> Folds {
+    /// out), each trained on the others: the finder's with the rule
+    /// corpus, the judge's with `judged` (every judge item of every person
+    /// not frozen and of none, [`crate::judging`]).
+    pub fn train(
+        cases: &[&Case],
+        corpus: &[crate::corpus::Document],
+        settings: Settings,
+        judged: &[JudgeExample],
+    ) -> Folds {
         let open: Vec<&Case> = cases
             .iter()
             .copied()
@@ -51,8 +64,37 @@ impl Folds {
         let examples = train::dataset(&open, corpus);
         Folds {
             models: fold_models(&examples, &of, FOLDS, settings),
+            judges: judge_models(judged, &of),
             of,
         }
+    }
+
+    /// The judge's [`FOLDS`] models alone (the finder of every fold finds
+    /// nothing): for measuring the judge by itself.
+    pub fn train_judges(cases: &[&Case], judged: &[JudgeExample]) -> Folds {
+        let open: Vec<&Case> = cases
+            .iter()
+            .copied()
+            .filter(|c| c.labels.split.people() != People::Frozen)
+            .collect();
+        let of = person_folds(&open, FOLDS);
+        Folds {
+            models: Vec::new(),
+            judges: judge_models(judged, &of),
+            of,
+        }
+    }
+
+    /// The judge that reads `repo`'s pairs and compactions: its fold's,
+    /// which never learned from that person (a judge that calls every rule
+    /// dropped for a person in no fold).
+    pub fn judge(&self, repo: Option<u32>) -> FateJudge<'_> {
+        let model = repo
+            .and_then(|r| self.of.get(&r))
+            .and_then(|&f| self.judges.get(f))
+            .and_then(|b| JudgeModel::from_bytes(b).ok())
+            .unwrap_or_else(|| JudgeModel::empty());
+        FateJudge::new(model)
     }
 
     /// How many folds.
@@ -72,6 +114,23 @@ impl Folds {
             .unwrap_or_else(|| Model::empty());
         ModelFinder { model }
     }
+}
+
+/// Each fold's judge, trained on the other folds' people and the items of
+/// no person.
+fn judge_models(judged: &[JudgeExample], of: &BTreeMap<u32, usize>) -> Vec<Vec<u8>> {
+    (0..FOLDS)
+        .map(|f| {
+            let train: Vec<&JudgeExample> = judged
+                .iter()
+                .filter(|e| match e.repo {
+                    None => true,
+                    Some(r) => of.get(&r).is_some_and(|&g| g != f),
+                })
+                .collect();
+            judging::train(&train, 0, judging::SETTINGS).to_bytes()
+        })
+        .collect()
 }
 
 /// Each fold's model, trained on the others (`examples` from every

@@ -99,6 +99,115 @@ fn corpus_files() -> Result<Vec<String>, String> {
         .collect()
 }
 
+/// Where the shipped judge model is written.
+pub fn judge_model_path() -> PathBuf {
+    root().join("crates/drift-session/model/judge.bin")
+}
+
+/// The written pairs of `eval/judge/` (every `.pairs` file, in order of
+/// name), each with its file's text.
+///
+/// # Errors
+///
+/// A message naming a file that cannot be read or a line that does not
+/// parse.
+pub fn pairs() -> Result<Vec<(String, String, Vec<crate::judging::Pair>)>, String> {
+    let dir = root().join("eval/judge");
+    if !dir.is_dir() {
+        return Ok(Vec::new());
+    }
+    let mut out = Vec::new();
+    for f in files(&dir, &["pairs"])? {
+        let shown = f.display().to_string();
+        let text = fs::read_to_string(&f).map_err(|e| format!("{shown}: {e}"))?;
+        let pairs = crate::judging::parse_pairs(&shown, &text)?;
+        let name = f
+            .file_name()
+            .map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+        out.push((name, text, pairs));
+    }
+    Ok(out)
+}
+
+/// The hash of what the judge's model is trained from today: the label
+/// files of `eval/real/` not frozen, the pair files of people not frozen
+/// (each names its person: `<repo>.pairs`), the verdict sets' dev half and
+/// the audit's tuned pairs.
+///
+/// # Errors
+///
+/// A message naming a file that cannot be read.
+pub fn judge_inputs() -> Result<u64, String> {
+    let mut texts: Vec<(String, String)> = Vec::new();
+    let mut frozen: Vec<String> = Vec::new();
+    for (shown, text) in self::labels(&root().join("eval/real"))? {
+        let parsed = crate::labels::LogLabels::parse(&shown, &text).map_err(|e| e.to_string())?;
+        if parsed.split == crate::labels::Split::Frozen {
+            if let Some(r) = parsed.repo {
+                frozen.push(format!("{r:08x}.pairs"));
+            }
+            continue;
+        }
+        let name = Path::new(&shown)
+            .file_name()
+            .map_or_else(|| shown.clone(), |n| n.to_string_lossy().into_owned());
+        texts.push((name, text));
+    }
+    for (name, text, _) in pairs()? {
+        if !frozen.contains(&name) {
+            texts.push((name, text));
+        }
+    }
+    let dir = root().join("eval/verdicts");
+    for f in files(&dir, &["txt"])? {
+        let name = f
+            .file_name()
+            .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+        if name.starts_with(VerdictSet::Dev.prefix()) {
+            let text = fs::read_to_string(&f).map_err(|e| format!("{}: {e}", f.display()))?;
+            texts.push((name, text));
+        }
+    }
+    let audit = fs::read_to_string(audit_pairs_path())
+        .map_err(|e| format!("{}: {e}", audit_pairs_path().display()))?;
+    texts.push(("labelled/pairs.txt".into(), audit));
+    texts.sort();
+    Ok(crate::judging::inputs_hash(
+        texts.iter().map(|(n, t)| (n.as_str(), t.as_str())),
+    ))
+}
+
+/// The audit's labelled pairs that were tuned on, which the judge learns
+/// from.
+fn audit_pairs_path() -> PathBuf {
+    root().join("crates/drift-session/tests/labelled/pairs.txt")
+}
+
+/// Every judge item (`crate::judging`) of `cases`: the real fates, the
+/// written pairs, the verdict sets' dev half and the audit's tuned pairs;
+/// with the pairs whose
+/// rule cannot be read.
+///
+/// # Errors
+///
+/// A message naming a pair or verdict file that cannot be read.
+pub fn judge_items(
+    cases: &[crate::real::Case],
+) -> Result<(Vec<crate::judging::JudgeItem>, Vec<String>), String> {
+    use crate::judging;
+    let open: Vec<&crate::real::Case> = cases.iter().collect();
+    let mut items = judging::real_items(&open);
+    let pairs: Vec<judging::Pair> = pairs()?.into_iter().flat_map(|(_, _, p)| p).collect();
+    let (mut written, stale) = judging::pair_items(cases, &pairs);
+    items.append(&mut written);
+    let dev = verdict_items(&root().join("eval/verdicts"), VerdictSet::Dev)?;
+    items.extend(judging::verdict_items(&dev));
+    let audit = fs::read_to_string(audit_pairs_path())
+        .map_err(|e| format!("{}: {e}", audit_pairs_path().display()))?;
+    items.extend(judging::audit_items(&crate::audit_pairs::parse(&audit)));
+    Ok((items, stale))
+}
+
 /// The rule corpus's documents.
 ///
 /// # Errors

@@ -36,11 +36,13 @@ extern crate std;
 
 pub mod agreement;
 pub mod anchor;
+pub mod audit_pairs;
 pub mod corpus;
 pub mod cv;
 #[cfg(feature = "std")]
 pub mod files;
 pub mod finder;
+pub mod judging;
 pub mod labels;
 pub mod real;
 pub mod report;

@@ -10,11 +10,13 @@ use drift_eval::scores::{Figure, Measured};
 use drift_eval::scores_file::{self, FILE};
 use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
-use drift_eval::{agreement, files, finder, report, scores, verdicts, view};
+use drift_eval::{agreement, files, finder, judging, report, scores, verdicts, view};
+use drift_session::judge::{After, FateJudge};
 
 const USAGE: &str = "\
-usage: cargo xtask eval [--frozen] [--misses] [--logs DIR] [--write-scores]
+usage: cargo xtask eval [--frozen] [--misses] [--judge] [--logs DIR] [--write-scores]
        drift-eval train
+       drift-eval judge RULE SUMMARY_FILE
 
 Scores the rule finder and the session audit on the real logs labelled in
 eval/real/ (read from ../shared/real-logs/, or --logs / $DRIFT_REAL_LOGS),
@@ -27,6 +29,8 @@ the before/after verdict sets (eval/verdicts/).
   --frozen    also the frozen group: measured once, at the end of each
               change to the finder or the judge (never with --misses)
   --misses    list every mismatch of the figures across people
+  --judge     the judge alone: its figures across people and the verdict
+              sets (the rule finder's folds are not trained)
   --write-scores
               write the tables measured into eval/SCORES.md (`cargo xtask
               eval --write-scores` also writes those drift-session's tests
@@ -34,7 +38,9 @@ the before/after verdict sets (eval/verdicts/).
 
 `drift-eval train` (`cargo xtask train`) writes the rule finder's model,
 crates/drift-session/model/finder.bin, from the labels of every person not
-frozen and the rule corpus.
+frozen and the rule corpus, and the judge's, crates/drift-session/model/
+judge.bin, from the labelled fates, the written pairs (eval/judge/) and the
+verdict sets' dev half.
 ";
 
 /// Writes `sections` into eval/SCORES.md, those of the real logs only when
@@ -70,6 +76,7 @@ struct Options {
     frozen: bool,
     misses: bool,
     write: bool,
+    judge: bool,
     logs: Option<PathBuf>,
 }
 
@@ -78,6 +85,7 @@ fn options() -> Result<Option<Options>, String> {
         frozen: false,
         misses: false,
         write: false,
+        judge: false,
         logs: None,
     };
     let mut args = std::env::args().skip(1);
@@ -86,6 +94,7 @@ fn options() -> Result<Option<Options>, String> {
             "--frozen" => o.frozen = true,
             "--misses" => o.misses = true,
             "--write-scores" => o.write = true,
+            "--judge" => o.judge = true,
             "--logs" => o.logs = args.next().map(PathBuf::from),
             "-h" | "--help" => return Ok(None),
             other => return Err(format!("unknown argument {other:?}")),
@@ -158,7 +167,55 @@ fn real_logs(
     }
     let mut decoded = true;
     let all: Vec<&Case> = cases.iter().collect();
-    let folds = Folds::train(&all, &files::corpus()?, Settings::default());
+    let (judged, stale) = files::judge_items(&cases)?;
+    for s in &stale {
+        println!("stale pair: {s}");
+    }
+    decoded &= stale.is_empty();
+    let learned = judging::learned(&judged);
+    let examples = judging::examples(&learned);
+    let folds = if o.judge {
+        Folds::train_judges(&all, &examples)
+    } else {
+        Folds::train(&all, &files::corpus()?, Settings::default(), &examples)
+    };
+    // The judge on the written pairs and the real fates, across people.
+    let across = scores::judge_across(&learned, &folds, o.misses);
+    println!("{}", judging::report(&across, scores::JUDGE_ACROSS));
+    for m in &across.misses {
+        println!("- {m}");
+    }
+    sections.push(scores::judge_pairs(&across, Figure::Across));
+    if o.judge {
+        // The verdict sets' held-out half, by a judge trained as the
+        // shipped one is, here (the shipped one is built in).
+        let refs: Vec<&judging::JudgeExample> = examples.iter().collect();
+        let bytes = judging::train(&refs, 0, judging::SETTINGS).to_bytes();
+        if let Ok(model) = drift_session::judge::model::JudgeModel::from_bytes(&bytes) {
+            let judge = FateJudge::new(model);
+            let items = files::verdict_items(&root.join("eval/verdicts"), VerdictSet::HeldOut)?;
+            let s = verdicts::score(&items, |rule, after| view::judge(&judge, rule, after));
+            println!("{}", verdicts::report(&s, "held_out, trained here"));
+        }
+        return Ok(Scored {
+            all_there: false,
+            decoded,
+        });
+    }
+    if o.frozen {
+        let shipped = FateJudge::shipped();
+        let frozen: Vec<&judging::JudgeItem> = judged
+            .iter()
+            .filter(|i| i.people == Some(People::Frozen))
+            .collect();
+        let s = judging::score(
+            &frozen,
+            |i| shipped.judge(&i.rule, &After::new(&i.after)).fate,
+            false,
+        );
+        println!("{}", judging::report(&s, scores::JUDGE_FROZEN));
+        sections.push(scores::judge_pairs(&s, Figure::Frozen));
+    }
     let mut figures = vec![Figure::Across, Figure::AcrossUntuned];
     if o.frozen {
         figures.push(Figure::Frozen);
@@ -239,6 +296,51 @@ fn train() -> ExitCode {
                     weights.threshold[class as usize], weights.possible[class as usize]
                 );
             }
+            train_judge(&dir)
+        }
+        Err(e) => {
+            eprintln!("drift-eval: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `drift-eval train`, the judge: its model from every judge item of the
+/// people not frozen and the verdict sets' dev half, written where
+/// drift-session reads it.
+fn train_judge(dir: &Path) -> ExitCode {
+    let started = std::time::Instant::now();
+    let run = || -> Result<(u64, usize, Vec<u8>), String> {
+        let (cases, _) = files::cases(&files::root().join("eval/real"), dir)?;
+        let (items, stale) = files::judge_items(&cases)?;
+        if let Some(s) = stale.first() {
+            return Err(format!(
+                "{} written pairs cannot be read (first: {s}): a model trained without them would not be the one the pairs make",
+                stale.len()
+            ));
+        }
+        let examples = judging::examples(&judging::learned(&items));
+        let refs: Vec<&judging::JudgeExample> = examples.iter().collect();
+        let inputs = files::judge_inputs()?;
+        Ok((
+            inputs,
+            refs.len(),
+            judging::train(&refs, inputs, judging::SETTINGS).to_bytes(),
+        ))
+    };
+    match run() {
+        Ok((inputs, n, bytes)) => {
+            let path = files::judge_model_path();
+            if let Err(e) = std::fs::write(&path, &bytes) {
+                eprintln!("drift-eval: {}: {e}", path.display());
+                return ExitCode::FAILURE;
+            }
+            println!(
+                "{}: {} bytes, trained on {n} pairs (inputs {inputs:016x}) in {:.1} s",
+                path.display(),
+                bytes.len(),
+                started.elapsed().as_secs_f64()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {
@@ -248,10 +350,49 @@ fn train() -> ExitCode {
     }
 }
 
+/// `drift-eval judge RULE SUMMARY_FILE`: the shipped judge's verdict on
+/// one rule, with each fate's chance and structure's own call.
+fn judge_one(args: &[String]) -> ExitCode {
+    let [rule, file] = args else {
+        eprintln!("usage: drift-eval judge RULE SUMMARY_FILE");
+        return ExitCode::from(2);
+    };
+    let after = match std::fs::read_to_string(file) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("drift-eval: {file}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let judged = After::new(&after);
+    let reading = drift_session::judge::read(rule, &judged);
+    let model = drift_session::judge::model::JudgeModel::shipped();
+    let chances = model.chances(&reading.slots(rule, &after, model.bits()));
+    let verdict = FateJudge::shipped().judge(rule, &judged);
+    println!(
+        "{} ({:.2} sure): {}",
+        verdict.fate.id(),
+        verdict.chance,
+        verdict.why.words()
+    );
+    if let Some(span) = verdict.evidence {
+        println!("  evidence: {}", span.of(&after).trim());
+    }
+    for (fate, chance) in drift_session::judge::model::JUDGED.iter().zip(chances) {
+        println!("  {:<13}{chance:.3}", fate.id());
+    }
+    let call = reading.structural();
+    println!("  structure's call: {} ({})", call.fate.id(), call.why.words());
+    ExitCode::SUCCESS
+}
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some("train") {
         return train();
+    }
+    if args.first().map(String::as_str) == Some("judge") {
+        return judge_one(&args[1..]);
     }
     let o = match options() {
         Ok(Some(o)) => o,
@@ -292,7 +433,8 @@ fn main() -> ExitCode {
         if items.is_empty() {
             continue;
         }
-        let scores = verdicts::score(&items, view::judge);
+        let judge = FateJudge::shipped();
+        let scores = verdicts::score(&items, |rule, after| view::judge(&judge, rule, after));
         println!("{}", verdicts::report(&scores, set.id()));
         if o.misses {
             for (id, class, reported, why) in &scores.misses {

@@ -27,6 +27,7 @@ use alloc::string::{String, ToString};
 use alloc::vec;
 use alloc::vec::Vec;
 
+use drift_session::judge::FateJudge;
 use drift_session::rules::RuleFinder;
 use drift_session::{Transcript, read_transcript};
 
@@ -190,8 +191,14 @@ fn reported_matches(label: LabelFate, reported: Reported) -> bool {
 }
 
 /// Scores `cases` (see the module docs), each read with the finder
-/// `finder` gives for it. `misses` collects the mismatches to show.
-pub fn score<F: RuleFinder>(cases: &[&Case], finder: impl Fn(&Case) -> F, misses: bool) -> Scores {
+/// `finder` and the judge `judge` give for it. `misses` collects the
+/// mismatches to show.
+pub fn score<'j, F: RuleFinder>(
+    cases: &[&Case],
+    finder: impl Fn(&Case) -> F,
+    judge: impl Fn(&Case) -> FateJudge<'j>,
+    misses: bool,
+) -> Scores {
     let mut s = Scores {
         repos: repos(cases),
         ..Scores::default()
@@ -219,7 +226,7 @@ pub fn score<F: RuleFinder>(cases: &[&Case], finder: impl Fn(&Case) -> F, misses
             .iter()
             .map(|n| decode(n.anchor, &mut s))
             .collect();
-        let views = audit(&case.transcript, &finder(case));
+        let views = audit(&case.transcript, &finder(case), &judge(case));
         let mut nonrule_lost = vec![false; nonrules.len()];
         for &(number, line) in &case.labels.compactions {
             s.compactions += 1;

@@ -8,11 +8,13 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use drift_session::judge::{After, FateJudge};
 use drift_session::rules::model::{Model, ModelFinder};
 
 use crate::agreement::{self, Agreement};
 use crate::cv::Folds;
 use crate::finder::{self, FinderScores};
+use crate::judging;
 use crate::labels::People;
 use crate::real::{self, Case, Scores};
 use crate::report;
@@ -71,12 +73,12 @@ impl Figure {
         match self {
             Figure::Across => {
                 "Every log of `eval/real/` whose person is not in the frozen group, \
-                 each read by a model trained on the other people only (5 folds by \
-                 repository, the rule corpus in every fold; `cargo xtask eval`). \
-                 The figure across people for the rule finder. The judge is \
-                 hand-written: on the people of splits `dev`, `held_out` and \
-                 `finder`, which it was tuned on, its part of the audit's figures is \
-                 in-sample."
+                 each read by a rule finder and a judge trained on the other people \
+                 only (5 folds by repository; the rule corpus and the verdict sets' \
+                 dev half in every fold; `cargo xtask eval`). The figure across \
+                 people for both models. The judge's structural reading, which its \
+                 model decides from, was written by hand and tuned on the people of \
+                 splits `dev`, `held_out` and `finder`."
             }
             Figure::AcrossUntuned => {
                 "The same folds, on the logs of split `unseen` only: people no \
@@ -86,15 +88,15 @@ impl Figure {
             Figure::Frozen => {
                 "Logs of `eval/real/` of split `frozen`: a fifth of the people, fixed \
                  before any part was trained and never read, trained or tuned on, \
-                 read by the shipped model. Measured once, at the end of each change \
+                 read by the shipped models. Measured once, at the end of each change \
                  to the finder or the judge (`cargo xtask eval --frozen \
                  --write-scores`); the tests do not measure it again."
             }
             Figure::InSample => {
                 "Every log of `eval/real/` whose person is not frozen, read by the \
-                 shipped model, which learned from them all: an in-sample figure, \
-                 shown beside the one across people to tell how much the model \
-                 learned its people rather than rules."
+                 shipped models, which learned from them all: an in-sample figure, \
+                 shown beside the one across people to tell how much the models \
+                 learned their people rather than rules."
             }
         }
     }
@@ -139,6 +141,7 @@ impl Figure {
 /// lists what it got wrong.
 pub fn measure(cases: &[Case], folds: &Folds, figures: &[Figure], misses: bool) -> Vec<Measured> {
     let shipped = Model::shipped();
+    let judge = FateJudge::shipped();
     figures
         .iter()
         .map(|&figure| {
@@ -147,16 +150,17 @@ pub fn measure(cases: &[Case], folds: &Folds, figures: &[Figure], misses: bool) 
             let (finder, real) = match figure {
                 Figure::Across | Figure::AcrossUntuned => {
                     let across = |c: &Case| folds.finder(c);
+                    let judge = |c: &Case| folds.judge(c.labels.repo);
                     (
                         finder::score(&of, across, misses),
-                        real::score(&of, across, misses),
+                        real::score(&of, across, judge, misses),
                     )
                 }
                 Figure::Frozen | Figure::InSample => {
                     let model = |_: &Case| ModelFinder { model: shipped };
                     (
                         finder::score(&of, model, misses),
-                        real::score(&of, model, misses),
+                        real::score(&of, model, |_: &Case| judge, misses),
                     )
                 }
             };
@@ -186,6 +190,51 @@ pub fn real(s: &Scores, figure: Figure) -> (String, String) {
     )
 }
 
+/// The judge across people: every item of a person in `learned` judged by
+/// the judge of that person's fold, which never learned from them.
+pub fn judge_across(learned: &[judging::JudgeItem], folds: &Folds, misses: bool) -> judging::PairScores {
+    let people: Vec<&judging::JudgeItem> = learned.iter().filter(|i| i.repo.is_some()).collect();
+    judging::score(
+        &people,
+        |i| folds.judge(i.repo).judge(&i.rule, &After::new(&i.after)).fate,
+        misses,
+    )
+}
+
+/// The heading of the judge's figure across people.
+pub const JUDGE_ACROSS: &str =
+    "The judge across people, 5-fold by person: written pairs and real compactions";
+
+/// The heading of the judge's figure on the frozen group.
+pub const JUDGE_FROZEN: &str = "The judge on the frozen group, measured once: written pairs";
+
+/// The judge on the pairs of `eval/judge/` and the real fates, as `figure`
+/// (across people or frozen): the section's name and its text.
+pub fn judge_pairs(s: &judging::PairScores, figure: Figure) -> (String, String) {
+    let (title, note) = if figure == Figure::Frozen {
+        (
+            JUDGE_FROZEN,
+            "The written pairs of the frozen group's rules (`eval/judge/`), judged by \
+             the shipped model, which never learned from them. Measured once, at the \
+             end of each change to the finder or the judge.",
+        )
+    } else {
+        (
+            JUDGE_ACROSS,
+            "Every labelled fate at a real compaction (`eval/real/`) and every written \
+             pair (`eval/judge/`: a careful reader's line for a real rule, put into a \
+             real summary of the same person) of the people not frozen, each judged by \
+             a model trained on the other people only (5 folds by repository; the \
+             verdict sets' dev half in every fold). The rule is the labelled rule, so \
+             the judge is measured alone, apart from the finder.",
+        )
+    };
+    (
+        format!("judge-{}", figure.suffix()),
+        noted(&judging::report(s, title), note),
+    )
+}
+
 /// Two readers' agreement: the section's name and its text.
 pub fn agreement(a: &Agreement) -> (String, String) {
     let note = "`eval/second/`: a second careful reading of a sample of the logs, made \
@@ -202,16 +251,17 @@ pub fn verdicts(s: &VerdictScores, set: VerdictSet) -> (String, String) {
         VerdictSet::HeldOut => (
             "verdicts-held-out",
             "`eval/verdicts/held-out-*.txt`: the held-out half of the verdict \
-             sets, written with the dev half and measured, not tuned on. Written \
-             for the evaluation, not by the people of the real logs.",
+             sets, written with the dev half and measured, never learned from, \
+             judged by the shipped model. Written for the evaluation, not by the \
+             people of the real logs.",
         ),
         VerdictSet::Dev => (
             "verdicts-dev",
             "`eval/verdicts/dev-*.txt`: before/after items written for the \
              evaluation, one rule and one compaction summary each, the rule kept \
              verbatim, reworded, weakened, a value changed, contradicted or \
-             dropped; the judge alone scored on them. The dev half: tuned on, an \
-             in-sample figure.",
+             dropped; the judge alone scored on them. The dev half: the judge's \
+             model learns from it, an in-sample figure.",
         ),
     };
     (name.into(), noted(&verdicts::report(s, set.id()), note))

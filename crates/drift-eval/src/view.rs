@@ -6,6 +6,7 @@ use alloc::format;
 use alloc::string::String;
 use alloc::vec::Vec;
 
+use drift_session::judge::{After, FateJudge};
 use drift_session::{
     Transcript,
     audit::audit_session_with,
@@ -87,13 +88,14 @@ fn by(authority: Authority) -> By {
     }
 }
 
-/// The tool's audit of `transcript`, compaction by compaction.
-pub fn audit(transcript: &Transcript, finder: &impl RuleFinder) -> Vec<CompactionView> {
-    let audit = audit_session_with(
-        transcript,
-        finder,
-        &drift_session::judge::StructuralJudge::<drift_session::judge::NoSimilarity>::default(),
-    );
+/// The tool's audit of `transcript` with `finder` and `judge`, compaction
+/// by compaction.
+pub fn audit(
+    transcript: &Transcript,
+    finder: &impl RuleFinder,
+    judge: &FateJudge<'_>,
+) -> Vec<CompactionView> {
+    let audit = audit_session_with(transcript, finder, judge);
     let summaries = transcript
         .compactions
         .iter()
@@ -145,16 +147,15 @@ pub fn audit(transcript: &Transcript, finder: &impl RuleFinder) -> Vec<Compactio
         .collect()
 }
 
-/// The judge on one rule and one summary: the fate of the rule, and the
+/// `judge` on one rule and one summary: the fate of the rule, and the
 /// evidence and reason.
-pub fn judge(rule: &str, summary: &str) -> (Option<Reported>, String) {
-    use drift_session::judge::{After, FateJudge, StructuralJudge};
-    let verdict = StructuralJudge::<drift_session::judge::NoSimilarity>::default()
-        .judge(rule, &After::new(summary));
+pub fn judge(judge: &FateJudge<'_>, rule: &str, summary: &str) -> (Option<Reported>, String) {
+    let verdict = judge.judge(rule, &After::new(summary));
     let why = format!(
-        "{} ({:.2}): {}",
+        "{} ({:.2}, {:.2} sure): {}",
         verdict.why.words(),
         verdict.coverage,
+        verdict.chance,
         verdict
             .evidence
             .map_or("", |e| e.of(summary))

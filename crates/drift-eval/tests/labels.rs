@@ -15,14 +15,15 @@ use std::sync::OnceLock;
 
 use drift_eval::agreement::{self, Agreement};
 use drift_eval::cv::Folds;
-use drift_eval::files::{cases, corpus, labels, real_logs, root, verdict_items};
+use drift_eval::files::{cases, corpus, judge_items, labels, real_logs, root, verdict_items};
 use drift_eval::labels::{LogLabels, People};
 use drift_eval::real::Case;
 use drift_eval::scores::{Figure, Measured};
 use drift_eval::scores_file::{self, FILE};
 use drift_eval::train::Settings;
 use drift_eval::verdicts::VerdictSet;
-use drift_eval::{scores, verdicts, view};
+use drift_eval::{judging, scores, verdicts, view};
+use drift_session::judge::FateJudge;
 
 /// The real logs measured once for every test here.
 struct Logs {
@@ -31,6 +32,10 @@ struct Logs {
     missing: Vec<String>,
     /// Every figure but the frozen group's.
     measured: Vec<Measured>,
+    /// The judge across people, on the written pairs and the real fates.
+    judge: judging::PairScores,
+    /// Written pairs whose rule cannot be read.
+    stale_pairs: Vec<String>,
     second: Agreement,
 }
 
@@ -45,11 +50,15 @@ fn measured() -> Option<&'static Logs> {
             let (cases, missing) =
                 cases(&root().join("eval/real"), &logs).expect("the labels read");
             let all: Vec<&Case> = cases.iter().collect();
+            let (judged, stale_pairs) = judge_items(&cases).expect("the written pairs read");
+            let learned = judging::learned(&judged);
             let folds = Folds::train(
                 &all,
                 &corpus().expect("the rule corpus reads"),
                 Settings::default(),
+                &judging::examples(&learned),
             );
+            let judge = scores::judge_across(&learned, &folds, false);
             let figures = [Figure::Across, Figure::AcrossUntuned, Figure::InSample];
             let measured = scores::measure(&cases, &folds, &figures, false);
             let second: Vec<LogLabels> = labels(&root().join("eval/second"))
@@ -62,6 +71,8 @@ fn measured() -> Option<&'static Logs> {
                 cases,
                 missing,
                 measured,
+                judge,
+                stale_pairs,
                 second,
             })
         })
@@ -198,7 +209,9 @@ fn the_verdict_sets_match_eval_scores() {
     for set in VerdictSet::ALL {
         let items = verdict_items(&root().join("eval/verdicts"), set).expect("the items read");
         assert!(!items.is_empty(), "no verdict items for {}", set.id());
-        hold(scores::verdicts(&verdicts::score(&items, view::judge), set));
+        let judge = FateJudge::shipped();
+        let s = verdicts::score(&items, |rule, after| view::judge(&judge, rule, after));
+        hold(scores::verdicts(&s, set));
     }
 }
 
@@ -220,5 +233,11 @@ fn the_real_logs_match_eval_scores() {
         hold(scores::finder(&f.finder, f.figure));
         hold(scores::real(&f.real, f.figure));
     }
+    assert!(
+        m.stale_pairs.is_empty(),
+        "written pairs whose rule cannot be read: {:?}",
+        m.stale_pairs
+    );
+    hold(scores::judge_pairs(&m.judge, Figure::Across));
     hold(scores::agreement(&m.second));
 }

@@ -5,7 +5,7 @@
 
 use crate::audit::{SessionAudit, audit_with_rules};
 use crate::import::{ImportOptions, Imported, import_with_rules};
-use crate::judge::{NoSimilarity, StructuralJudge};
+use crate::judge::FateJudge;
 use crate::rules::{InForce, SessionFinder};
 use crate::transcript::{Transcript, TranscriptError, read_transcript};
 
@@ -47,7 +47,7 @@ impl Session {
         audit_with_rules(
             &self.transcript,
             self.rules.clone(),
-            &StructuralJudge::<NoSimilarity>::default(),
+            &FateJudge::shipped(),
         )
     }
 }

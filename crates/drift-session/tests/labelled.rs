@@ -11,91 +11,22 @@ use std::path::Path;
 #[path = "../../drift-eval/src/scores_file.rs"]
 mod scores_file;
 
+extern crate alloc;
+#[path = "../../drift-eval/src/audit_pairs.rs"]
+mod audit_pairs;
+use audit_pairs::Pair;
+
 use drift_session::{
     Audit,
     audit::{Fate, IdChange},
     audit_text,
 };
 
-/// One labelled pair.
-struct Pair {
-    id: String,
-    expect: BTreeSet<String>,
-    /// `rule: <fate> | <clause>` lines.
-    rules: Vec<(String, String)>,
-    /// `invented:` lines.
-    invented: Vec<String>,
-    /// `swap:` and `merge:` lines: the two ids.
-    rebound: Vec<(String, String)>,
-    before: String,
-    after: String,
-}
-
 const TUNED: &str = include_str!("labelled/pairs.txt");
 const HELD_OUT: &str = include_str!("labelled/held_out.txt");
 
 fn pairs(text: &str) -> Vec<Pair> {
-    let mut out = Vec::new();
-    let mut current: Option<Pair> = None;
-    let mut section = "";
-    for line in text.lines() {
-        if let Some(id) = line.strip_prefix("=== ") {
-            out.extend(current.take());
-            current = Some(Pair {
-                id: id.trim().to_string(),
-                expect: BTreeSet::new(),
-                rules: Vec::new(),
-                invented: Vec::new(),
-                rebound: Vec::new(),
-                before: String::new(),
-                after: String::new(),
-            });
-            section = "";
-            continue;
-        }
-        let Some(pair) = current.as_mut() else {
-            continue;
-        };
-        match line {
-            "--- before" => section = "before",
-            "--- after" => section = "after",
-            _ if section.is_empty() => {
-                if let Some(labels) = line.strip_prefix("expect:") {
-                    pair.expect = labels
-                        .split_whitespace()
-                        .filter(|l| *l != "none")
-                        .map(String::from)
-                        .collect();
-                } else if let Some(rule) = line.strip_prefix("rule:") {
-                    if let Some((fate, clause)) = rule.split_once('|') {
-                        pair.rules
-                            .push((fate.trim().to_string(), clause.trim().to_string()));
-                    }
-                } else if let Some(text) = line.strip_prefix("invented:") {
-                    pair.invented.push(text.trim().to_string());
-                } else if let Some(ids) = line
-                    .strip_prefix("swap:")
-                    .or_else(|| line.strip_prefix("merge:"))
-                {
-                    let ids: Vec<&str> = ids.split_whitespace().collect();
-                    if let [a, b] = ids.as_slice() {
-                        pair.rebound.push((a.to_string(), b.to_string()));
-                    }
-                }
-            }
-            _ => {
-                let target = if section == "before" {
-                    &mut pair.before
-                } else {
-                    &mut pair.after
-                };
-                target.push_str(line);
-                target.push('\n');
-            }
-        }
-    }
-    out.extend(current);
-    out
+    audit_pairs::parse(text)
 }
 
 /// The finding kinds an audit reports for a pair.

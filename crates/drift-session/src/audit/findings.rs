@@ -102,6 +102,10 @@ pub struct RuleFate {
     pub fate: Fate,
     /// Where AFTER keeps, weakens or breaks it.
     pub evidence: Option<Evidence>,
+    /// How sure the judge is of the fate, in thousandths; none when the
+    /// fate was decided before the judge read the summary (kept word for
+    /// word, put back by the harness).
+    pub sure: Option<u16>,
 }
 
 fn form_id<S: serde::Serializer>(form: &RuleForm, s: S) -> Result<S::Ok, S::Error> {

@@ -105,19 +105,19 @@ use crate::entail::lexicon;
 use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
 use crate::entail::support::{Bag, PrefixSupport, Support, SupportBuilder, name_key, stem_key};
 use crate::entail::{
-    Prohibition, ReasoningKind, Terms, lookalike, loose_rule_cue, prohibitions, reasoning,
+    ReasoningKind, Terms, lookalike, reasoning,
     rejection_mark, rule_cue,
 };
 use crate::rules::{RuleBook, RuleForm, RulePlace, Source};
 use crate::transcript::{Message, MessageRole, Provenance, Transcript};
 use drift_core::Kind;
+use crate::judge::{After, FateJudge};
 
 mod bindings;
 mod fates;
 mod findings;
 mod lineage;
 
-use fates::Shape;
 mod report;
 mod session;
 mod summary;
@@ -137,7 +137,7 @@ pub use report::{CompactionReport, FileLoss, InventedItem, LostRule, Report, Sou
 pub use session::{
     AfterPart, CODEX_USER_MESSAGE_TOKENS, CompactionAudit, FateCounts, MIN_FIT_STEPS,
     MeasuredRetention, SESSION_AUDIT_FORMAT, SessionAudit, SessionRule, audit_latest_compaction,
-    audit_session, audit_session_with,
+    audit_session, audit_session_with, judged_summary,
 };
 pub(crate) use session::{audit_with_rules, harness_restores};
 
@@ -149,8 +149,6 @@ pub const MAX_SENTENCE_BYTES: usize = 600;
 
 /// AFTER carries a rule or reason that has at least this share of its terms.
 const CARRIED: f64 = 0.5;
-/// A partial restatement worth pointing at.
-const CLOSEST: f64 = 0.25;
 /// Entities weigh this much against one content word.
 const ENTITY_WEIGHT: f64 = 2.0;
 
@@ -189,7 +187,13 @@ pub(crate) fn audit_reading(reading: &BeforeReading<'_>, upto: usize, after: &st
         ..AuditCounts::default()
     };
 
-    let rules: Vec<RuleFate> = read.rules.iter().map(|r| r.fate(&summary)).collect();
+    let judged = After::new(after);
+    let judge = FateJudge::shipped();
+    let rules: Vec<RuleFate> = read
+        .rules
+        .iter()
+        .map(|r| r.fate(&judge, &judged))
+        .collect();
     let dropped_constraints: Vec<DroppedConstraint> = read
         .rules
         .iter()
@@ -249,66 +253,17 @@ struct BeforeRule {
     cue: &'static str,
     kind: Kind,
     occurrences: usize,
-    terms: Terms,
-    prohibitions: Vec<Prohibition>,
-    shape: Shape,
 }
 
 impl BeforeRule {
-    /// What AFTER did to this rule (see [`fates`]).
-    fn fate(&self, summary: &Summary<'_>) -> RuleFate {
-        let contradicted = summary.sentences.iter().find_map(|s| {
-            self.prohibitions
-                .iter()
-                .any(|p| p.breach(&s.tokens, &s.bag).is_some())
-                .then_some(s.span)
+    /// What AFTER did to this rule: the judge's verdict.
+    fn fate(&self, judge: &FateJudge<'_>, after: &After<'_>) -> RuleFate {
+        let verdict = judge.judge(&self.text, after);
+        let fate = verdict.fate;
+        let evidence = verdict.evidence.map(|span| Evidence {
+            span,
+            weakening: verdict.why.weakening(),
         });
-        let (fate, evidence) = match contradicted {
-            Some(span) => (Fate::Contradicted, Some(Evidence::at(span))),
-            None if self.terms.is_empty() => (Fate::Kept, None),
-            None => {
-                let as_rule = summary.best(&self.terms, |w| w.rule);
-                let any = summary.best(&self.terms, |_| true);
-                match (as_rule, any) {
-                    (Some((c, span)), _) if c >= CARRIED => {
-                        let weakening =
-                            summary.shape(span).and_then(|s| self.shape.weakened_by(&s));
-                        let fate = if weakening.is_some() {
-                            Fate::Weakened
-                        } else {
-                            Fate::Kept
-                        };
-                        (fate, Some(Evidence { span, weakening }))
-                    }
-                    (_, Some((c, span))) if c >= CLOSEST => {
-                        match summary.shape(span).and_then(|s| self.shape.weakened_by(&s)) {
-                            Some(w) => (
-                                Fate::Weakened,
-                                Some(Evidence {
-                                    span,
-                                    weakening: Some(w),
-                                }),
-                            ),
-                            None => (Fate::Dropped, Some(Evidence::at(span))),
-                        }
-                    }
-                    _ => (Fate::Dropped, None),
-                }
-            }
-        };
-        // A rule about one thing that AFTER states about the wider class
-        // it belongs to ("only billing-replica-2" against "the billing
-        // replicas") is weakened, not dropped.
-        let (fate, evidence) = match (fate, summary.widened(&self.terms)) {
-            (Fate::Dropped, Some(span)) => (
-                Fate::Weakened,
-                Some(Evidence {
-                    span,
-                    weakening: Some(Weakening::Scope),
-                }),
-            ),
-            _ => (fate, evidence),
-        };
         RuleFate {
             before: self.place,
             text: self.text.clone(),
@@ -321,6 +276,7 @@ impl BeforeRule {
             last: self.last,
             fate,
             evidence,
+            sure: Some(crate::rules::model::thousandths(verdict.chance)),
         }
     }
 
@@ -675,20 +631,6 @@ impl<'t> BeforeReading<'t> {
     }
 }
 
-/// Words that mark a correction as one ("right, my mistake: …"), not what
-/// it is about.
-const CORRECTION_MARKERS: &[&str] = &[
-    "actually",
-    "correction",
-    "meant",
-    "mistake",
-    "oops",
-    "right",
-    "scratch",
-    "sorry",
-    "wrong",
-];
-
 /// Lead-ins longer than this are not given to a rule.
 const MAX_LEAD_IN: usize = 160;
 
@@ -801,21 +743,6 @@ impl BeforeReading<'_> {
                 let first = place(clause);
                 let last = place(*r.places.iter().rev().find(|p| stated_by(p))?);
                 let m = before.messages.get(first.message)?;
-                // What the rule says is its clause's words; its lead-in adds
-                // the things it is about ("libfoo" to "do not bump"), and what
-                // breaks it is read over both.
-                let tokens = scan::tokens(&m.text, first.span);
-                let about: Vec<Token<'_>> = tokens
-                    .iter()
-                    .filter(|t| t.span.start >= clause.span.start || t.entity.is_some())
-                    .filter(|t| {
-                        r.kind != Kind::Correction
-                            || !CORRECTION_MARKERS
-                                .iter()
-                                .any(|w| t.text.eq_ignore_ascii_case(w))
-                    })
-                    .copied()
-                    .collect();
                 Some(BeforeRule {
                     place: first,
                     last,
@@ -826,9 +753,6 @@ impl BeforeReading<'_> {
                     cue: r.cue,
                     kind: r.kind,
                     occurrences: r.places.iter().filter(|p| stated_by(p)).count(),
-                    terms: Terms::of(&about, 0, about.len()),
-                    prohibitions: prohibitions(&tokens),
-                    shape: Shape::of(&about),
                 })
             })
             .collect();

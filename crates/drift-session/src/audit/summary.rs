@@ -21,7 +21,6 @@ pub(super) struct SummarySentence<'a> {
 pub(super) struct Window {
     pub(super) span: Span,
     pub(super) bag: Support,
-    pub(super) rule: bool,
     /// Its first sentence restates a rule, as the rule finder reads it.
     pub(super) restates: bool,
     pub(super) rejection: bool,
@@ -61,33 +60,11 @@ impl<'a> Summary<'a> {
             windows.push(Window {
                 span: Span::new(s.span.start, next.map_or(s.span.end, |n| n.span.end)),
                 bag: Bag::of_tokens(&tokens).support,
-                rule: restates || loose_rule_cue(&tokens),
                 restates,
                 rejection: rejection_mark(&tokens),
             });
         }
         Summary { sentences, windows }
-    }
-
-    /// The shape of the words in `span` (a window of the summary).
-    pub(super) fn shape(&self, span: Span) -> Option<Shape> {
-        let tokens: Vec<Token<'a>> = self
-            .sentences
-            .iter()
-            .filter(|s| s.span.start >= span.start && s.span.end <= span.end)
-            .flat_map(|s| s.tokens.iter().copied())
-            .collect();
-        (!tokens.is_empty()).then(|| Shape::of(&tokens))
-    }
-
-    /// The first window restating a rule that carries `terms` only because
-    /// it names the class of one of their names (see
-    /// [`Terms::loose_coverage`]).
-    pub(super) fn widened(&self, terms: &Terms) -> Option<Span> {
-        self.windows.iter().filter(|w| w.restates).find_map(|w| {
-            let (c, wider) = terms.loose_coverage(&w.bag, ENTITY_WEIGHT);
-            (wider && c >= CLOSEST).then_some(w.span)
-        })
     }
 
     /// The window with the best coverage of `terms` among those `eligible`;

@@ -85,7 +85,7 @@ use alloc::vec::Vec;
 use serde::Serialize;
 
 pub(crate) use rules::{
-    Prohibition, Terms, loose_rule_cue, prohibitions, reasoning, rejection_mark, rule_cue,
+    Prohibition, Terms, prohibitions, reasoning, rejection_mark, rule_cue,
 };
 pub use rules::{ReasoningKind, RuleCue, lookalike};
 use scan::Token;

@@ -201,51 +201,6 @@ pub(crate) fn rule_cue(tokens: &[Token<'_>]) -> Option<(RuleCue, usize)> {
     None
 }
 
-/// Words (by stem) that give a restatement the force of a rule, loosely
-/// read (for the summary, which may say "stays pinned" for "do not bump").
-const LOOSE_CUES: &[&str] = &[
-    "alway",
-    "avoid",
-    "ban",
-    "block",
-    "can",
-    "cannot",
-    "except",
-    "forbid",
-    "forbidden",
-    "freez",
-    "hold",
-    "keep",
-    "limit",
-    "must",
-    "need",
-    "never",
-    "no",
-    "nor",
-    "not",
-    "only",
-    "pin",
-    "prohibit",
-    "remain",
-    "requir",
-    "shall",
-    "should",
-    "stay",
-    "unless",
-    "until",
-    "without",
-];
-
-/// Whether any token gives the sentence a rule's force (loosely read).
-pub(crate) fn loose_rule_cue(tokens: &[Token<'_>]) -> bool {
-    tokens.iter().any(|t| {
-        t.entity.is_none() && {
-            let s = lexicon::stem(t.text);
-            LOOSE_CUES.binary_search(&s.as_str()).is_ok()
-        }
-    })
-}
-
 /// Words (by stem) that mark a rejection in a summary ("MySQL ruled out",
 /// "Postgres over MySQL", "not Redis").
 const REJECTION_MARKS: &[&str] = &[
@@ -459,12 +414,6 @@ impl Terms {
             .peekable();
         parts.peek().is_some()
             && parts.all(|p| bag.has_stem(&lexicon::stem(&p.to_ascii_lowercase())))
-    }
-
-    /// As [`Terms::coverage`], with a name `bag` only generalises (see
-    /// [`Terms::generalised`]) counting half; and whether one did.
-    pub(crate) fn loose_coverage(&self, bag: &Support, entity_weight: f64) -> (f64, bool) {
-        self.weighted(bag, entity_weight, true)
     }
 
     /// The weighted share of these terms that `bag` has, a name it only
@@ -757,7 +706,6 @@ mod tests {
 
     #[test]
     fn tables_are_sorted() {
-        assert!(LOOSE_CUES.windows(2).all(|w| w[0] < w[1]));
         assert!(REJECTION_MARKS.windows(2).all(|w| w[0] < w[1]));
     }
 

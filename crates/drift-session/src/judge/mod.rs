@@ -1,33 +1,39 @@
 //! The judge: what a compaction's summary did to one rule.
 //!
-//! [`FateJudge`] is the seam: a rule's text and the new context in, a
-//! [`Verdict`] out (kept, weakened, dropped or contradicted, with the
-//! summary's words for it and why). [`StructuralJudge`] is the judge this
-//! crate ships; a better one replaces it without touching the rest.
-//!
-//! Two signals, each doing what it is good at:
+//! [`FateJudge`] is the one judge every caller uses (the before/after
+//! audit, the session audit, the hook's restatement, the lineage, the
+//! page): a rule's text and the new context in, a [`Verdict`] out (kept,
+//! weakened, dropped or contradicted, how sure, the summary's words for it
+//! and why). It reads, then decides with a trained model:
 //!
 //! - **Alignment** finds where the summary speaks of the rule: every
 //!   sentence of the summary (and every pair of neighbouring ones) is
 //!   scored by how much of the rule's content it holds, named things and
 //!   values weighing most, a word counting when the summary has the same
 //!   stem, a word of its group in `tables::SAME`, or a word the
-//!   [`Similarity`] signal relates to it. Similarity rescues paraphrases
-//!   ("execute" for "run"), but never decides alone that a rule is there:
-//!   embeddings are blind to negation, so the verdict is structure's.
-//! - **Structure** decides (`frame`): in the sentence found, a rule that
-//!   forbade now permits or is said to be lifted, or the two sides of a
-//!   preference swapped, is **contradicted**; a value of the rule replaced
-//!   by another of its kind ("3 replicas" for "2"), a firm word replaced by
-//!   a soft one ("avoid" for "never"), or an "only", an exception, a
-//!   condition or an approver gone is **weakened**; else **kept**. Where
-//!   no sentence holds enough of the rule, a plan of the summary ("Next
-//!   step", "Current work", "Pending tasks") that does what the rule
-//!   forbids, or skips what it requires, is a **contradiction**; else the
-//!   rule is **dropped**.
+//!   [`Similarity`] signal relates to it.
+//! - **Structure** reads both sides (`frame`): polarity and modality,
+//!   values and units, names, conditions and exceptions, approvers, "only",
+//!   a rule said to be lifted, a preference's two sides, the summary's
+//!   section (its plan, the user's quoted words). From it come the
+//!   rules of structure's own call (a rule that forbade now permits, or a
+//!   plan doing what it forbids, is contradicted; a value replaced, a firm
+//!   word made soft, an "only", an exception, a condition or an approver
+//!   gone, weakened; enough of it, kept; else dropped) and the evidence.
+//! - **The model decides** ([`model`]): the reading as hashed features
+//!   ([`Reading::slots`]: the call and its reason, the force of each side
+//!   and every pair of them, how much the best sentence holds, the words it
+//!   adds and leaves out) and a linear model per fate, learned from
+//!   labelled pairs across people (`eval/real/`, `eval/judge/`,
+//!   `eval/verdicts/`), give each fate's chance. The evidence and the
+//!   reason are structure's for the fate chosen. Similarity never decides
+//!   alone: a sentence that holds the rule's words with its force turned
+//!   is read by structure, and the model weighs both.
 
 mod clauses;
+mod features;
 pub(crate) mod frame;
+pub mod model;
 mod values;
 
 use clauses::*;
@@ -40,7 +46,9 @@ use alloc::vec::Vec;
 use crate::audit::{Fate, Weakening};
 use crate::entail::lexicon::{family, stem};
 use crate::entail::rules::lookalike;
-use crate::entail::scan::{EntityKind, Span};
+use crate::entail::rules::prohibitions;
+use crate::entail::scan::{self, EntityKind, Span, Token};
+use crate::entail::support::{Bag, Support};
 use crate::rules::read_units;
 use frame::{Frame, Polarity, TermKind, frame};
 use tables::{IRREGULAR_PAST, PLAN_HEADINGS, QUOTE_HEADINGS, SAME};
@@ -86,6 +94,9 @@ pub(crate) struct Unit {
 pub struct After<'a> {
     text: &'a str,
     units: Vec<Unit>,
+    /// Its sentences as the entailment checker reads them: tokens and the
+    /// words they hold (for what a prohibition forbids, in its words).
+    said: Vec<(Span, Vec<Token<'a>>, Support)>,
 }
 
 impl<'a> After<'a> {
@@ -115,7 +126,15 @@ impl<'a> After<'a> {
                 section,
             });
         });
-        After { text, units }
+        let said = crate::entail::sentences(text)
+            .into_iter()
+            .map(|s| {
+                let tokens = scan::tokens(text, s.span);
+                let bag = Bag::of_tokens(&tokens).support;
+                (s.span, tokens, bag)
+            })
+            .collect();
+        After { text, units, said }
     }
 
     /// The text read.
@@ -165,9 +184,11 @@ pub enum Why {
     Opposite,
     /// The two sides of a preference are swapped.
     Swapped,
-    /// A plan of the summary does what the rule forbids, or skips what it
-    /// requires.
+    /// A plan of the summary, or what it reports done, does what the rule
+    /// forbids, or skips what it requires.
     Breached,
+    /// The summary holds less of it than it said, in other words.
+    Less,
     /// No sentence holds enough of it.
     Nowhere,
 }
@@ -185,7 +206,8 @@ impl Why {
             Why::ApprovalLost => "its approval is gone".into(),
             Why::Opposite => "the summary says the opposite".into(),
             Why::Swapped => "the summary swaps what it prefers".into(),
-            Why::Breached => "the summary's plan breaks it".into(),
+            Why::Breached => "the summary plans or reports what it forbids".into(),
+            Why::Less => "the summary holds less of it".into(),
             Why::Nowhere => "the summary does not carry it".into(),
         }
     }
@@ -199,6 +221,7 @@ impl Why {
             Why::ExceptionLost => Weakening::Exception,
             Why::ConditionLost => Weakening::Window,
             Why::ApprovalLost => Weakening::Approval,
+            Why::Less => Weakening::Detail,
             _ => return None,
         })
     }
@@ -215,18 +238,65 @@ pub struct Verdict {
     pub why: Why,
     /// How much of the rule the evidence holds, 0 to 1.
     pub coverage: f64,
+    /// How sure the judge is of the fate, 0 to 1.
+    pub chance: f32,
 }
 
-/// The seam: judges what the new context did to a rule.
-pub trait FateJudge {
+/// The judge: reads a rule against a summary and decides its fate with
+/// its model (see the module docs).
+#[derive(Clone, Copy, Debug)]
+pub struct FateJudge<'m> {
+    model: model::JudgeModel<'m>,
+}
+
+impl FateJudge<'static> {
+    /// The judge this crate ships, with its model.
+    pub fn shipped() -> FateJudge<'static> {
+        FateJudge {
+            model: model::JudgeModel::shipped(),
+        }
+    }
+}
+
+impl<'m> FateJudge<'m> {
+    /// A judge deciding with `model`.
+    pub const fn new(model: model::JudgeModel<'m>) -> FateJudge<'m> {
+        FateJudge { model }
+    }
+
     /// The verdict on `rule` (a clause as stated) against `after`.
-    fn judge(&self, rule: &str, after: &After<'_>) -> Verdict;
+    pub fn judge(&self, rule: &str, after: &After<'_>) -> Verdict {
+        let reading = read(rule, after);
+        let slots = reading.slots(rule, after.text, self.model.bits());
+        let chances = self.model.chances(&slots);
+        let (k, chance) = chances
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(k, _)| model::JUDGED[k] != Fate::Kept || reading.may_be_kept())
+            .fold((2, f32::MIN), |b, (k, c)| if c > b.1 { (k, c) } else { b });
+        match model::JUDGED[k] {
+            // The summary speaks of the rule where it plans or reports the
+            // forbidden act: the rule is broken, not merely gone (as sure
+            // as the model is that the summary does not carry it).
+            Fate::Dropped if reading.acted_against() => {
+                reading.verdict(Fate::Contradicted, chance + chances[3])
+            }
+            fate => reading.verdict(fate, chance),
+        }
+    }
 }
 
-/// The judge this crate ships (see the module docs), over a semantic
-/// signal `S`.
+/// `rule` read against `after` (see the module docs): what the judge's
+/// model decides from.
+pub fn read(rule: &str, after: &After<'_>) -> Reading {
+    Structure::<NoSimilarity>::default().read(rule, after)
+}
+
+/// The structural reading (see the module docs), over a semantic signal
+/// `S`.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct StructuralJudge<S = NoSimilarity> {
+pub(crate) struct Structure<S = NoSimilarity> {
     /// The semantic signal that aligns words.
     pub similarity: S,
 }
@@ -235,6 +305,9 @@ pub struct StructuralJudge<S = NoSimilarity> {
 const KEEP: f64 = 0.55;
 /// Below this share, no sentence speaks of the rule.
 const PARTIAL: f64 = 0.3;
+/// A dropped rule's closest sentence holds at least this share of it to be
+/// shown.
+const CLOSEST: f64 = 0.4;
 /// A reason's words weigh this much against the rule's own.
 const REASON_WEIGHT: f64 = 0.3;
 
@@ -275,7 +348,7 @@ fn same_group(a: &frame::Term, b: &frame::Term) -> bool {
     a.groups & b.groups != 0
 }
 
-impl<S: Similarity> StructuralJudge<S> {
+impl<S: Similarity> Structure<S> {
     /// How well `word` (a rule's stem) is found among `unit`'s words.
     fn word_match(&self, term: &frame::Term, unit: &Frame) -> (f64, Option<usize>) {
         let word = term.key.as_str();
@@ -503,60 +576,203 @@ impl<S: Similarity> StructuralJudge<S> {
     }
 }
 
-impl<S: Similarity> FateJudge for StructuralJudge<S> {
-    fn judge(&self, rule_text: &str, after: &After<'_>) -> Verdict {
+impl<S: Similarity> Structure<S> {
+    /// Reads `rule_text` against `after`: where the summary speaks of it,
+    /// what structure says of each sentence found, and the call the rules
+    /// of structure make (see the module docs).
+    pub(crate) fn read(&self, rule_text: &str, after: &After<'_>) -> Reading {
         let rule = rule_clauses(rule_text);
-        let nowhere = Verdict {
-            fate: Fate::Dropped,
-            evidence: None,
-            why: Why::Nowhere,
-            coverage: 0.0,
+        let mut reading = Reading {
+            structural: Verdict {
+                fate: Fate::Dropped,
+                evidence: None,
+                why: Why::Nowhere,
+                coverage: 0.0,
+                chance: 1.0,
+            },
+            rule: rule.whole.clone(),
+            best: None,
+            contradicted: None,
+            breach: None,
+            softened: None,
+            weakening: None,
+            carried: false,
+            others: Vec::new(),
+            done: None,
         };
-        if rule.whole.terms.is_empty() {
-            return nowhere;
+        // A sentence that does what the rule forbids, in the entailment
+        // checker's words ("upgraded" for "do not bump").
+        let tokens = scan::tokens(rule_text, Span::new(0, rule_text.len()));
+        let forbidden = prohibitions(&tokens);
+        if !forbidden.is_empty() {
+            reading.done = after
+                .said
+                .iter()
+                .find(|(_, t, bag)| forbidden.iter().any(|p| p.breach(t, bag).is_some()))
+                .map(|(span, _, _)| *span);
         }
-        let Some((a, found, _)) = self.best(&rule.whole, after, true) else {
-            return nowhere;
+        if rule.whole.terms.is_empty() {
+            return reading;
+        }
+        let Some((a, found, section)) = self.best(&rule.whole, after, true) else {
+            return reading;
         };
+        // Said the other way round, anywhere: each operative clause against
+        // the sentence that holds most of it.
+        reading.contradicted = rule
+            .clauses
+            .iter()
+            .filter(|(c, op)| *op && !c.terms.is_empty())
+            .find_map(|(clause, _)| {
+                let (ca, cf, _) = self.best(clause, after, false)?;
+                (ca.coverage >= KEEP)
+                    .then(|| contradiction(clause, &cf, &ca).map(|why| (why, cf.span)))
+                    .flatten()
+            });
+        reading.breach = rule
+            .clauses
+            .iter()
+            .filter(|(_, op)| *op)
+            .find_map(|(clause, _)| self.breach(clause, after));
+        // Carried: enough of the rule, its words among it (the ids of a rule
+        // named in passing carry nothing of it).
+        reading.carried =
+            (a.coverage >= KEEP && a.words >= PARTIAL) || (a.changed.is_some() && a.words >= KEEP);
+        reading.weakening = weakening(&rule.whole, &found, &a);
+        // A rule stated again in softer, vaguer words ("results tables
+        // should include some uncertainty where possible"): a soft
+        // sentence that names the rule's own words.
+        reading.softened = rule
+            .whole
+            .is_firm()
+            .then(|| self.softened(&rule.whole, after))
+            .flatten()
+            .map(|(sa, sf)| (sa.coverage, sf.span));
+        reading.structural = reading.structural_call(&a, &found);
+        // The other sentences that speak of the rule most: the runner-up,
+        // and the plan's (what a plan does with the rule's things).
+        let mut singles: Vec<(Alignment, &Unit)> = after
+            .units
+            .iter()
+            .filter(|u| u.frame.span != found.span)
+            .map(|u| (self.align(&rule.whole, &u.frame), u))
+            .filter(|(a, _)| a.coverage > 0.0)
+            .collect();
+        singles.sort_by(|x, y| y.0.coverage.total_cmp(&x.0.coverage));
+        let plan = singles
+            .iter()
+            .position(|(_, u)| u.section == Section::Plans)
+            .filter(|&i| i > 0);
+        for i in [Some(0), plan].into_iter().flatten() {
+            if let Some((a, u)) = singles.get(i) {
+                reading.others.push(Best {
+                    alignment: a.clone(),
+                    frame: u.frame.clone(),
+                    section: u.section,
+                });
+            }
+        }
+        reading.best = Some(Best {
+            alignment: a,
+            frame: found,
+            section,
+        });
+        reading
+    }
+}
+
+/// The sentence of the summary that holds most of a rule.
+#[derive(Clone, Debug)]
+struct Best {
+    alignment: Alignment,
+    frame: Frame,
+    section: Section,
+}
+
+/// A rule read against a summary: what the judge's model decides from.
+#[derive(Clone, Debug)]
+pub struct Reading {
+    /// The call the rules of structure make (see the module docs): one of
+    /// the model's features, and the evidence of its verdict.
+    structural: Verdict,
+    rule: Frame,
+    best: Option<Best>,
+    /// An operative clause said the other way round: why, and where.
+    contradicted: Option<(Why, Span)>,
+    /// A plan or claim that does what the rule forbids, or skips what it
+    /// requires.
+    breach: Option<Span>,
+    /// A soft sentence naming the rule's words: its coverage and where.
+    softened: Option<(f64, Span)>,
+    /// What the best sentence lost of the rule.
+    weakening: Option<Why>,
+    /// Whether the best sentence holds enough of the rule to carry it.
+    carried: bool,
+    /// The next sentences that speak of it: the runner-up, and the plan's
+    /// best when it is not the runner-up.
+    others: Vec<Best>,
+    /// A sentence that does what the rule forbids, as the entailment
+    /// checker reads a prohibition.
+    done: Option<Span>,
+}
+
+impl Reading {
+    /// Whether the summary may still be said to keep the rule: not when
+    /// structure reads a sentence that breaks it (says the opposite, or
+    /// plans or reports the forbidden act, or does it without its
+    /// condition), nor when no sentence holds any of it, nor when the one
+    /// that holds most of it names the class of what the rule named alone
+    /// ("the billing replicas" for "only billing-replica-2"). Similar words
+    /// never outweigh these.
+    pub fn may_be_kept(&self) -> bool {
+        self.contradicted.is_none()
+            && self.breach.is_none()
+            && self
+                .best
+                .as_ref()
+                .is_some_and(|b| b.alignment.coverage > 0.0 && !b.alignment.widened)
+    }
+
+    /// Whether a sentence plans or reports what the rule forbids, as
+    /// structure or the entailment checker reads it.
+    pub fn acted_against(&self) -> bool {
+        self.breach.is_some() || self.done.is_some()
+    }
+
+    /// The call the rules of structure make, with its evidence.
+    pub fn structural(&self) -> &Verdict {
+        &self.structural
+    }
+
+    /// The rules of structure, in order: a contradiction, a breach, a
+    /// sentence that carries the rule (weakened or kept), a vaguer one, a
+    /// softer one; else dropped.
+    fn structural_call(&self, a: &Alignment, found: &Frame) -> Verdict {
         let verdict = |fate, why, span: Span| Verdict {
             fate,
             evidence: Some(span),
             why,
             coverage: a.coverage,
+            chance: 1.0,
         };
-        // Said the other way round, anywhere: each operative clause against
-        // the sentence that holds most of it.
-        for (clause, _) in rule.clauses.iter().filter(|(_, op)| *op) {
-            if clause.terms.is_empty() {
-                continue;
-            }
-            if let Some((ca, cf, _)) = self.best(clause, after, false)
-                && ca.coverage >= KEEP
-                && let Some(why) = contradiction(clause, &cf, &ca)
-            {
-                return verdict(Fate::Contradicted, why, cf.span);
-            }
+        if let Some((why, span)) = &self.contradicted {
+            return verdict(Fate::Contradicted, why.clone(), *span);
         }
-        for (clause, _) in rule.clauses.iter().filter(|(_, op)| *op) {
-            if let Some(span) = self.breach(clause, after) {
-                return verdict(Fate::Contradicted, Why::Breached, span);
-            }
+        if let Some(span) = self.breach {
+            return verdict(Fate::Contradicted, Why::Breached, span);
         }
-        // Carried: enough of the rule, its words among it (the ids of a rule
-        // named in passing carry nothing of it).
-        let carried =
-            (a.coverage >= KEEP && a.words >= PARTIAL) || (a.changed.is_some() && a.words >= KEEP);
-        if carried {
-            if let Some(why) = weakening(&rule.whole, &found, &a) {
-                return verdict(Fate::Weakened, why, found.span);
-            }
-            return verdict(Fate::Kept, Why::Carried, found.span);
+        if self.carried {
+            return match &self.weakening {
+                Some(why) => verdict(Fate::Weakened, why.clone(), found.span),
+                None => verdict(Fate::Kept, Why::Carried, found.span),
+            };
         }
+        let rule = &self.rule;
         if a.coverage >= PARTIAL && (found.soft > 0 || found.firm > 0 || found.negations > 0) {
             // A sentence about the rule, in vaguer words.
-            let why = if rule.whole.is_firm() && !found.is_firm() {
+            let why = if rule.is_firm() && !found.is_firm() {
                 Why::Softened
-            } else if rule.whole.only && !found.only {
+            } else if rule.only && !found.only {
                 Why::ScopeLost
             } else if let Some((from, to)) = a.changed.clone() {
                 Why::ValueChanged { from, to }
@@ -568,17 +784,13 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
                 return verdict(Fate::Weakened, why, found.span);
             }
         }
-        // A rule stated again in softer, vaguer words ("results tables
-        // should include some uncertainty where possible"): a soft
-        // sentence that names the rule's own words.
-        if rule.whole.is_firm()
-            && let Some((sa, sf)) = self.softened(&rule.whole, after)
-        {
+        if let Some((coverage, span)) = self.softened {
             return Verdict {
                 fate: Fate::Weakened,
-                evidence: Some(sf.span),
+                evidence: Some(span),
                 why: Why::Softened,
-                coverage: sa.coverage,
+                coverage,
+                chance: 1.0,
             };
         }
         Verdict {
@@ -586,6 +798,66 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
             evidence: Some(found.span),
             why: Why::Nowhere,
             coverage: a.coverage,
+            chance: 1.0,
+        }
+    }
+
+    /// The verdict for `fate` (the model's), with the evidence and the
+    /// reason structure gives for it, or the closest it has.
+    fn verdict(&self, fate: Fate, chance: f32) -> Verdict {
+        let coverage = self.best.as_ref().map_or(0.0, |b| b.alignment.coverage);
+        let found = self.best.as_ref().map(|b| b.frame.span);
+        let (evidence, why) = if self.structural.fate == fate {
+            (self.structural.evidence, self.structural.why.clone())
+        } else {
+            match fate {
+                Fate::Contradicted => match (&self.contradicted, self.breach.or(self.done)) {
+                    (Some((why, span)), _) => (Some(*span), why.clone()),
+                    (None, Some(span)) => (Some(span), Why::Breached),
+                    (None, None) => (found, Why::Opposite),
+                },
+                Fate::Weakened => match (&self.weakening, self.softened) {
+                    (Some(why), _) => (found, why.clone()),
+                    (None, Some((_, span))) if !self.carried => (Some(span), Why::Softened),
+                    _ => (found, self.lost_detail()),
+                },
+                Fate::Kept | Fate::Reinjected => (found, Why::Carried),
+                Fate::Dropped => (found, Why::Nowhere),
+            }
+        };
+        // A dropped rule's closest sentence is worth pointing at only when
+        // it holds some of the rule.
+        let evidence = evidence.filter(|_| fate != Fate::Dropped || coverage >= CLOSEST);
+        Verdict {
+            fate,
+            evidence,
+            why,
+            coverage,
+            chance,
+        }
+    }
+
+    /// What the sentence found holds less of than the rule, as structure
+    /// reads both.
+    fn lost_detail(&self) -> Why {
+        let Some(best) = &self.best else {
+            return Why::Less;
+        };
+        let (r, f) = (&self.rule, &best.frame);
+        if r.condition && !f.condition {
+            Why::ConditionLost
+        } else if r.approval && !f.approval {
+            Why::ApprovalLost
+        } else if r.except && !f.except {
+            Why::ExceptionLost
+        } else if r.only && !f.only {
+            Why::ScopeLost
+        } else if r.is_firm() && !f.is_firm() {
+            Why::Softened
+        } else if best.section == Section::Plans {
+            Why::Breached
+        } else {
+            Why::Less
         }
     }
 }
@@ -594,7 +866,7 @@ impl<S: Similarity> FateJudge for StructuralJudge<S> {
 /// else.
 const SOFT_WORDS: f64 = 0.15;
 
-impl<S: Similarity> StructuralJudge<S> {
+impl<S: Similarity> Structure<S> {
     /// The soft sentence (a soft word, no strict one) that holds most of
     /// the rule's words, if it holds enough of them: two of its own words
     /// at least.
@@ -667,7 +939,7 @@ fn weakening(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
     None
 }
 
-impl<S: Similarity> StructuralJudge<S> {
+impl<S: Similarity> Structure<S> {
     /// A plan of the summary (or, for what a rule forbids, a claim of what
     /// was done) that does what `clause` forbids or skips what it
     /// requires: the same act, on the same things.
@@ -950,7 +1222,7 @@ fn doing(f: &Frame) -> bool {
 }
 
 /// The verdicts on several rules against one new context, in order.
-pub fn judge_all(judge: &impl FateJudge, rules: &[&str], after: &str) -> Vec<Verdict> {
+pub fn judge_all(judge: &FateJudge<'_>, rules: &[&str], after: &str) -> Vec<Verdict> {
     let after = After::new(after);
     rules.iter().map(|r| judge.judge(r, &after)).collect()
 }

@@ -1,4 +1,6 @@
-//! The judge's unit tests: verdicts on rules and summaries written for them.
+//! The structural reading's unit tests: the call the rules of structure
+//! make on rules and summaries written for them (one of the model's
+//! features, and the evidence of its verdicts).
 
 use super::*;
 
@@ -12,9 +14,7 @@ fn every_group_of_words_has_a_bit() {
 }
 
 fn fate(rule: &str, after: &str) -> Fate {
-    StructuralJudge::<NoSimilarity>::default()
-        .judge(rule, &After::new(after))
-        .fate
+    read(rule, &After::new(after)).structural().fate
 }
 
 #[test]

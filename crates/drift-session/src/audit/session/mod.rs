@@ -44,7 +44,7 @@ use super::{
     ChangedId, Evidence, Fate, InventedRule, Invention, MessageField, Place, RuleFate, Unsupported,
 };
 use crate::entail::scan::Span;
-use crate::judge::{After, FateJudge, StructuralJudge, Why};
+use crate::judge::{After, FateJudge, Why};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
 use crate::transcript::profile::{ReInjects, is_summary_frame};
 use crate::transcript::{
@@ -329,13 +329,21 @@ fn without_harness_text(summary: &str) -> String {
     out
 }
 
+/// The text of `c`'s summary the judge reads: the harness's own sentences
+/// blanked (empty when the log holds none).
+pub fn judged_summary(t: &Transcript, c: &Compaction) -> String {
+    c.summary
+        .and_then(|s| t.messages.get(s))
+        .map_or(String::new(), |m| without_harness_text(&m.text))
+}
+
 /// Audits every compaction of `transcript` (see the module docs), with the
 /// finder and the judge this crate ships.
 pub fn audit_session(transcript: &Transcript) -> SessionAudit {
     audit_session_with(
         transcript,
         &SessionFinder,
-        &StructuralJudge::<crate::judge::NoSimilarity>::default(),
+        &FateJudge::shipped(),
     )
 }
 
@@ -343,7 +351,7 @@ pub fn audit_session(transcript: &Transcript) -> SessionAudit {
 pub fn audit_session_with(
     transcript: &Transcript,
     finder: &impl RuleFinder,
-    judge: &impl FateJudge,
+    judge: &FateJudge<'_>,
 ) -> SessionAudit {
     audit_with_rules(transcript, InForce::read(transcript, finder), judge)
 }
@@ -353,7 +361,7 @@ pub fn audit_session_with(
 pub(crate) fn audit_with_rules(
     transcript: &Transcript,
     in_force: InForce,
-    judge: &impl FateJudge,
+    judge: &FateJudge<'_>,
 ) -> SessionAudit {
     let compactions = transcript
         .compactions
@@ -378,7 +386,7 @@ pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudi
         transcript,
         &in_force,
         c,
-        &StructuralJudge::<crate::judge::NoSimilarity>::default(),
+        &FateJudge::shipped(),
     ))
 }
 
@@ -476,6 +484,7 @@ fn rule_fate(t: &Transcript, r: &StandingRule, at: usize) -> RuleFate {
         },
         fate: Fate::Kept,
         evidence: None,
+        sure: None,
     }
 }
 
@@ -514,7 +523,7 @@ fn compaction(
     t: &Transcript,
     in_force: &InForce,
     c: &Compaction,
-    judge: &impl FateJudge,
+    judge: &FateJudge<'_>,
 ) -> CompactionAudit {
     let mut audit = CompactionAudit {
         record: c.record,
@@ -559,10 +568,7 @@ fn compaction(
         return audit;
     }
     audit.unreadable = unreadable(t, c);
-    let summary_text = c
-        .summary
-        .and_then(|s| t.messages.get(s))
-        .map_or(String::new(), |m| without_harness_text(&m.text));
+    let summary_text = judged_summary(t, c);
     let after = After::new(&summary_text);
     // What the harness keeps verbatim: recorded, or rebuilt (Codex).
     let mut preserved = c.preserved.clone();
@@ -647,6 +653,7 @@ fn compaction(
         }
         let verdict = judge.judge(judged(t, r), &after);
         rule.rule.fate = verdict.fate;
+        rule.rule.sure = Some(crate::rules::model::thousandths(verdict.chance));
         rule.rule.evidence = verdict.evidence.map(|span| Evidence {
             span,
             weakening: verdict.why.weakening(),

@@ -323,7 +323,7 @@ pub struct Weights {
 }
 
 /// `values` as `i8` with one scale: the largest magnitude maps to 127.
-fn quantize(values: &[f32]) -> (f32, Vec<u8>) {
+pub(crate) fn quantize(values: &[f32]) -> (f32, Vec<u8>) {
     let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
     let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
     let q = values
