@@ -64,6 +64,46 @@ fn after_a_compaction_it_restates_what_was_lost() {
     assert!(!text.contains("payments-api is frozen"));
 }
 
+/// A Claude Code log: the user's rule with its condition, a compaction,
+/// and a summary whose pending task does the act without the condition.
+fn migration_log() -> String {
+    [
+        serde_json::json!({"type": "user", "message": {"role": "user", "content":
+            "Never run the ledger migration without taking an RDS snapshot of ledger-prod first."},
+            "uuid": "a", "timestamp": "2026-11-02T09:00:00Z"}),
+        serde_json::json!({"type": "assistant", "message": {"role": "assistant", "content":
+            [{"type": "text", "text": "Understood. Writing the migration now."}]},
+            "uuid": "b", "parentUuid": "a", "timestamp": "2026-11-02T09:00:05Z"}),
+        serde_json::json!({"type": "system", "subtype": "compact_boundary",
+            "content": "Conversation compacted",
+            "compactMetadata": {"trigger": "auto", "preTokens": 158000},
+            "uuid": "c", "parentUuid": "b"}),
+        serde_json::json!({"type": "user", "isCompactSummary": true, "message": {"role": "user",
+            "content": "This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\nSummary:\n1. Primary Request and Intent:\n   The user wants a new nullable column on the ledger entries table.\n2. Files and Code Sections:\n   - migrations/0042_add_memo.sql: adds the column.\n3. Pending Tasks:\n   - Run the ledger-prod migration.\n"},
+            "uuid": "d", "parentUuid": "c"}),
+    ]
+    .iter()
+    .map(|v| v.to_string() + "\n")
+    .collect()
+}
+
+#[test]
+fn a_rule_whose_condition_the_summary_dropped_is_restated() {
+    let dir = TempDir::new("hook-migration");
+    let log = dir.path().join("session.jsonl");
+    std::fs::write(&log, migration_log()).unwrap();
+    let out = hook(&[], &input(&log.display().to_string(), "compact"));
+    let text = hook_context(&out);
+    assert!(
+        text.contains(
+            "\nNever run the ledger migration without taking an RDS snapshot of ledger-prod first.\n"
+        ),
+        "{text}"
+    );
+    // Said broken, and by whom.
+    assert_contains(&text, "[contradicted by the summary] the user, line 1");
+}
+
 #[test]
 fn a_claude_code_1_0_session() {
     let out = hook(&[], &input(&fixture("claude-code-1.0.jsonl"), "compact"));

@@ -160,7 +160,9 @@ fn a_log_in_json_lists_what_its_compactions_lost() {
     assert_eq!(v["source"]["kind"], "log");
     let rules = strings(&v["rules"], "text");
     assert!(rules.contains(&"Post in #prod-changes before you cordon anything."));
-    assert!(rules.contains(&"Check the maintenance runbook before touching nodes."));
+    assert!(
+        rules.contains(&"Rename it to ledger_archive_2023_deprecated, on billing-replica-2 only.")
+    );
     let runbook = "Never drain billing-pool-1: it runs the settlement cron.";
     assert!(!rules.contains(&runbook));
     let asked = json(&succeeds(&[&log, "--format", "json", "--tool-policy"]));

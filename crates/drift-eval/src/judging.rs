@@ -50,7 +50,7 @@ use crate::view::Reported;
 pub const BITS: u32 = 14;
 
 /// The trainer's version: part of what a model is trained from.
-pub const TRAINER: u64 = 1;
+pub const TRAINER: u64 = 2;
 
 /// What a written line does to its rule.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -120,9 +120,7 @@ impl PairKind {
         match self {
             PairKind::Reworded => Fate::Kept,
             PairKind::Softened | PairKind::DetailLost | PairKind::History => Fate::Weakened,
-            PairKind::Inverted | PairKind::PlanBreach | PairKind::DoneBreach => {
-                Fate::Contradicted
-            }
+            PairKind::Inverted | PairKind::PlanBreach | PairKind::DoneBreach => Fate::Contradicted,
             PairKind::TopicOnly | PairKind::PlanCompliant | PairKind::Absent => Fate::Dropped,
         }
     }
@@ -222,7 +220,11 @@ pub fn fill(template: &str, rule: &str) -> Result<String, String> {
             let (Ok(a), Ok(b)) = (a.parse::<usize>(), b.parse::<usize>()) else {
                 return Err(format!("{{{reference}}} is no reference"));
             };
-            let run: String = rule.chars().skip(a).take((b + 1).saturating_sub(a)).collect();
+            let run: String = rule
+                .chars()
+                .skip(a)
+                .take((b + 1).saturating_sub(a))
+                .collect();
             if b < a || run.chars().count() != b + 1 - a {
                 return Err(format!("{{{reference}}}: the rule is shorter"));
             }
@@ -292,11 +294,7 @@ pub fn insert(base: &str, line: &str, at: At, seed: u32) -> String {
                 .iter()
                 .position(|l| plan_heading(l))
                 .unwrap_or(lines.len());
-            if end == 0 {
-                0
-            } else {
-                1 + seed as usize % end
-            }
+            if end == 0 { 0 } else { 1 + seed as usize % end }
         }
     };
     let mut out = String::new();
@@ -407,14 +405,13 @@ pub fn real_items(cases: &[&Case]) -> Vec<JudgeItem> {
 
 /// A labelled summary of a person's, with the rules labelled in it
 /// (carried, weakened or contradicted there: the summary holds them).
-struct Held<'c> {
+struct Held {
     text: String,
     holds: Vec<String>,
-    _case: &'c Case,
 }
 
 /// Each labelled summary of `case`, with the rules it holds.
-fn held(case: &Case) -> Vec<Held<'_>> {
+fn held(case: &Case) -> Vec<Held> {
     let lines = case.lines();
     summaries(case)
         .into_iter()
@@ -425,13 +422,12 @@ fn held(case: &Case) -> Vec<Held<'_>> {
                 .rules
                 .iter()
                 .filter(|r| {
-                    r.fates
-                        .iter()
-                        .any(|&(m, f)| m == n && f != LabelFate::Dropped && f != LabelFate::Withdrawn)
+                    r.fates.iter().any(|&(m, f)| {
+                        m == n && f != LabelFate::Dropped && f != LabelFate::Withdrawn
+                    })
                 })
                 .filter_map(|r| r.anchor.decode(&lines).ok())
                 .collect(),
-            _case: case,
         })
         .collect()
 }
@@ -450,7 +446,7 @@ fn squeezed(text: &str) -> String {
 /// whose rule cannot be read (its log is missing, or the anchor is stale).
 pub fn pair_items(cases: &[Case], pairs: &[Pair]) -> (Vec<JudgeItem>, Vec<String>) {
     let by_log: BTreeMap<u64, &Case> = cases.iter().map(|c| (c.labels.hash, c)).collect();
-    let mut person: BTreeMap<Option<u32>, Vec<(Held<'_>, String)>> = BTreeMap::new();
+    let mut person: BTreeMap<Option<u32>, Vec<(Held, String)>> = BTreeMap::new();
     for c in cases {
         for h in held(c) {
             let key = squeezed(&h.text);
@@ -495,7 +491,11 @@ pub fn pair_items(cases: &[Case], pairs: &[Pair]) -> (Vec<JudgeItem>, Vec<String
             && !absent_done.contains(&(p.log, p.anchor))
         {
             absent_done.push((p.log, p.anchor));
-            out.push(item(b.to_string(), Origin::Written(PairKind::Absent), Fate::Dropped));
+            out.push(item(
+                b.to_string(),
+                Origin::Written(PairKind::Absent),
+                Fate::Dropped,
+            ));
         }
         let after = insert(base.unwrap_or(SKELETON), &line, p.at, seed);
         out.push(item(after, Origin::Written(p.kind), p.kind.fate()));
@@ -508,13 +508,13 @@ pub fn pair_items(cases: &[Case], pairs: &[Pair]) -> (Vec<JudgeItem>, Vec<String
 /// weakened or contradicted there, and its words are not in it), chosen
 /// by `seed`; none when there is none (the line then goes in
 /// [`SKELETON`]).
-fn choose_base<'a>(summaries: &'a [(Held<'_>, String)], rule: &str, seed: u32) -> Option<&'a str> {
+fn choose_base<'a>(summaries: &'a [(Held, String)], rule: &str, seed: u32) -> Option<&'a str> {
     let key: String = squeezed(rule).chars().take(60).collect();
     let open: Vec<&str> = summaries
         .iter()
         .filter(|(h, text)| {
-            !(key.chars().count() >= 12 && text.contains(&key))
-                && !h.holds.iter().any(|r| r == rule)
+            let named = key.chars().count() >= 12 && text.contains(&key);
+            !(named || h.holds.iter().any(|r| r == rule))
         })
         .map(|(h, _)| h.text.as_str())
         .collect();
@@ -728,11 +728,7 @@ impl PairScores {
 }
 
 /// Scores `items`, each judged by the judge `judge` gives for its person.
-pub fn score(
-    items: &[&JudgeItem],
-    judge: impl Fn(&JudgeItem) -> Fate,
-    misses: bool,
-) -> PairScores {
+pub fn score(items: &[&JudgeItem], judge: impl Fn(&JudgeItem) -> Fate, misses: bool) -> PairScores {
     let mut repos: Vec<Option<u32>> = items.iter().map(|i| i.repo).collect();
     repos.sort_unstable();
     repos.dedup();
@@ -850,7 +846,15 @@ pub fn inputs_hash<'a>(texts: impl IntoIterator<Item = (&'a str, &'a str)>) -> u
 }
 
 /// Pairs whose features tell when the reading changed.
-const PROBES: [(&str, &str); 4] = [
+const PROBES: [(&str, &str); 6] = [
+    (
+        "You may deploy on Sundays.",
+        "Constraints:\n- Deploying on Sundays is not allowed.\n",
+    ),
+    (
+        "We are still on libfoo 2.3.1, do not bump.",
+        "Dependency libfoo was upgraded to 2.4.0; tests pass.\n",
+    ),
     (
         "never push to main without asking me first",
         "Constraints:\n- Always ask before pushing to main.\nNext steps:\n- Push the fix to main.\n",
@@ -878,7 +882,10 @@ mod tests {
             "Next: push to main now."
         );
         assert_eq!(fill("{0} {{x}", rule).unwrap(), "Never {x}");
-        assert_eq!(fill("不要{#0-1}。", "提交代码前先跑测试").unwrap(), "不要提交。");
+        assert_eq!(
+            fill("不要{#0-1}。", "提交代码前先跑测试").unwrap(),
+            "不要提交。"
+        );
         assert!(fill("{#5-40}", "short").is_err());
         assert!(fill("{9}", rule).is_err());
         assert!(fill("{a}", rule).is_err());

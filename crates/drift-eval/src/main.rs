@@ -370,9 +370,10 @@ fn judge_one(args: &[String]) -> ExitCode {
     let chances = model.chances(&reading.slots(rule, &after, model.bits()));
     let verdict = FateJudge::shipped().judge(rule, &judged);
     println!(
-        "{} ({:.2} sure): {}",
+        "{} ({:.2} sure, the evidence holds {:.2} of the rule): {}",
         verdict.fate.id(),
         verdict.chance,
+        verdict.coverage,
         verdict.why.words()
     );
     if let Some(span) = verdict.evidence {
@@ -382,7 +383,11 @@ fn judge_one(args: &[String]) -> ExitCode {
         println!("  {:<13}{chance:.3}", fate.id());
     }
     let call = reading.structural();
-    println!("  structure's call: {} ({})", call.fate.id(), call.why.words());
+    println!(
+        "  structure's call: {} ({})",
+        call.fate.id(),
+        call.why.words()
+    );
     ExitCode::SUCCESS
 }
 

@@ -192,11 +192,20 @@ pub fn real(s: &Scores, figure: Figure) -> (String, String) {
 
 /// The judge across people: every item of a person in `learned` judged by
 /// the judge of that person's fold, which never learned from them.
-pub fn judge_across(learned: &[judging::JudgeItem], folds: &Folds, misses: bool) -> judging::PairScores {
+pub fn judge_across(
+    learned: &[judging::JudgeItem],
+    folds: &Folds,
+    misses: bool,
+) -> judging::PairScores {
     let people: Vec<&judging::JudgeItem> = learned.iter().filter(|i| i.repo.is_some()).collect();
     judging::score(
         &people,
-        |i| folds.judge(i.repo).judge(&i.rule, &After::new(&i.after)).fate,
+        |i| {
+            folds
+                .judge(i.repo)
+                .judge(&i.rule, &After::new(&i.after))
+                .fate
+        },
         misses,
     )
 }
@@ -225,8 +234,9 @@ pub fn judge_pairs(s: &judging::PairScores, figure: Figure) -> (String, String) 
              pair (`eval/judge/`: a careful reader's line for a real rule, put into a \
              real summary of the same person) of the people not frozen, each judged by \
              a model trained on the other people only (5 folds by repository; the \
-             verdict sets' dev half in every fold). The rule is the labelled rule, so \
-             the judge is measured alone, apart from the finder.",
+             verdict sets' dev half and the audit's tuned pairs, of no person, in every \
+             fold). The rule is the labelled rule, so the judge is measured alone, \
+             apart from the finder.",
         )
     };
     (

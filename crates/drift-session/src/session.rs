@@ -44,10 +44,6 @@ impl Session {
     /// Every compaction audited: what [`crate::audit_session`] gives for
     /// its transcript, from the rules found here.
     pub fn audit(&self) -> SessionAudit {
-        audit_with_rules(
-            &self.transcript,
-            self.rules.clone(),
-            &FateJudge::shipped(),
-        )
+        audit_with_rules(&self.transcript, self.rules.clone(), &FateJudge::shipped())
     }
 }

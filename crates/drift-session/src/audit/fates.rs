@@ -9,9 +9,6 @@
 //! a message it keeps verbatim) is **re-injected** or **kept** before any of
 //! this is asked: see the session audit.
 
-
-
-
 use serde::Serialize;
 
 use crate::entail::scan::Span;

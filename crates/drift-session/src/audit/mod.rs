@@ -104,14 +104,11 @@ use alloc::vec::Vec;
 use crate::entail::lexicon;
 use crate::entail::scan::{self, Entity, EntityKind, Span, Token};
 use crate::entail::support::{Bag, PrefixSupport, Support, SupportBuilder, name_key, stem_key};
-use crate::entail::{
-    ReasoningKind, Terms, lookalike, reasoning,
-    rejection_mark, rule_cue,
-};
+use crate::entail::{ReasoningKind, Terms, lookalike, reasoning, rejection_mark, rule_cue};
+use crate::judge::{After, FateJudge};
 use crate::rules::{RuleBook, RuleForm, RulePlace, Source};
 use crate::transcript::{Message, MessageRole, Provenance, Transcript};
 use drift_core::Kind;
-use crate::judge::{After, FateJudge};
 
 mod bindings;
 mod fates;
@@ -189,11 +186,7 @@ pub(crate) fn audit_reading(reading: &BeforeReading<'_>, upto: usize, after: &st
 
     let judged = After::new(after);
     let judge = FateJudge::shipped();
-    let rules: Vec<RuleFate> = read
-        .rules
-        .iter()
-        .map(|r| r.fate(&judge, &judged))
-        .collect();
+    let rules: Vec<RuleFate> = read.rules.iter().map(|r| r.fate(&judge, &judged)).collect();
     let dropped_constraints: Vec<DroppedConstraint> = read
         .rules
         .iter()

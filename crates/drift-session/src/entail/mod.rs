@@ -84,9 +84,7 @@ use alloc::vec::Vec;
 
 use serde::Serialize;
 
-pub(crate) use rules::{
-    Prohibition, Terms, prohibitions, reasoning, rejection_mark, rule_cue,
-};
+pub(crate) use rules::{Prohibition, Terms, prohibitions, reasoning, rejection_mark, rule_cue};
 pub use rules::{ReasoningKind, RuleCue, lookalike};
 use scan::Token;
 use support::{Bag, Support, SupportBuilder};

@@ -236,7 +236,11 @@ impl Reading {
                 }
             }
             let text = other.frame.span.of(after);
-            for w in words(text).collect::<BTreeSet<_>>().difference(&rule_words).take(32) {
+            for w in words(text)
+                .collect::<BTreeSet<_>>()
+                .difference(&rule_words)
+                .take(32)
+            {
                 s.add(&[tag, "add", w]);
             }
         }

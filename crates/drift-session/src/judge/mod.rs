@@ -273,9 +273,13 @@ impl<'m> FateJudge<'m> {
             .iter()
             .copied()
             .enumerate()
-            .filter(|&(k, _)| model::JUDGED[k] != Fate::Kept || reading.may_be_kept())
             .fold((2, f32::MIN), |b, (k, c)| if c > b.1 { (k, c) } else { b });
         match model::JUDGED[k] {
+            // Kept where structure says it cannot be: what structure read
+            // instead, as sure as the model was that it is there.
+            Fate::Kept if !reading.may_be_kept() => {
+                reading.verdict(reading.instead_of_kept(), chance)
+            }
             // The summary speaks of the rule where it plans or reports the
             // forbidden act: the rule is broken, not merely gone (as sure
             // as the model is that the summary does not carry it).
@@ -605,9 +609,21 @@ impl<S: Similarity> Structure<S> {
         let tokens = scan::tokens(rule_text, Span::new(0, rule_text.len()));
         let forbidden = prohibitions(&tokens);
         if !forbidden.is_empty() {
+            // On the rule's own named things, every one of them (draining
+            // billing-pool-5 breaks no rule about billing-pool-1).
+            let named: Vec<&str> = rule
+                .whole
+                .values()
+                .filter(|t| matches!(t.kind, TermKind::Value(k) if !k.is_numeric()))
+                .map(|t| t.key.as_str())
+                .collect();
             reading.done = after
                 .said
                 .iter()
+                .filter(|(span, _, _)| {
+                    let lower = span.of(after.text).to_lowercase();
+                    named.iter().all(|n| lower.contains(n))
+                })
                 .find(|(_, t, bag)| forbidden.iter().any(|p| p.breach(t, bag).is_some()))
                 .map(|(span, _, _)| *span);
         }
@@ -720,17 +736,34 @@ impl Reading {
     /// Whether the summary may still be said to keep the rule: not when
     /// structure reads a sentence that breaks it (says the opposite, or
     /// plans or reports the forbidden act, or does it without its
-    /// condition), nor when no sentence holds any of it, nor when the one
-    /// that holds most of it names the class of what the rule named alone
-    /// ("the billing replicas" for "only billing-replica-2"). Similar words
-    /// never outweigh these.
+    /// condition), nor when the sentence that carries it lost a detail
+    /// structure names (a value changed, a firm word made soft, its "only",
+    /// exception or approver gone), nor when no sentence speaks of it (holds
+    /// [`PARTIAL`] of it), nor when the one that holds most of it names the class of what the
+    /// rule named alone ("the billing replicas" for "only
+    /// billing-replica-2"). Similar words never outweigh these.
     pub fn may_be_kept(&self) -> bool {
         self.contradicted.is_none()
             && self.breach.is_none()
+            && !(self.carried && self.weakening.is_some())
             && self
                 .best
                 .as_ref()
-                .is_some_and(|b| b.alignment.coverage > 0.0 && !b.alignment.widened)
+                .is_some_and(|b| b.alignment.coverage >= PARTIAL && !b.alignment.widened)
+    }
+
+    /// What the summary did to the rule where it cannot have kept it (see
+    /// [`Reading::may_be_kept`]): broke it, lost a detail of it, or holds
+    /// none of it.
+    fn instead_of_kept(&self) -> Fate {
+        let widened = self.best.as_ref().is_some_and(|b| b.alignment.widened);
+        if self.contradicted.is_some() || self.breach.is_some() {
+            Fate::Contradicted
+        } else if (self.carried && self.weakening.is_some()) || widened {
+            Fate::Weakened
+        } else {
+            Fate::Dropped
+        }
     }
 
     /// Whether a sentence plans or reports what the rule forbids, as
@@ -907,6 +940,9 @@ fn contradiction(rule: &Frame, found: &Frame, a: &Alignment) -> Option<Why> {
         return Some(Why::Opposite);
     }
     match rule.polarity() {
+        // A permission turned into a prohibition ("you may deploy on
+        // Sundays" against "deploying on Sundays is not allowed").
+        Polarity::Permits if found.polarity() == Polarity::Forbids => Some(Why::Opposite),
         Polarity::Forbids if found.permits && found.negations == 0 && found.firm == 0 => {
             Some(Why::Opposite)
         }

@@ -26,7 +26,12 @@ use crate::audit::Fate;
 pub const MAGIC: &[u8; 8] = b"DRIFTJM1";
 
 /// The fates the model chooses among, in the file's order.
-pub const JUDGED: [Fate; 4] = [Fate::Kept, Fate::Weakened, Fate::Dropped, Fate::Contradicted];
+pub const JUDGED: [Fate; 4] = [
+    Fate::Kept,
+    Fate::Weakened,
+    Fate::Dropped,
+    Fate::Contradicted,
+];
 
 /// The model this crate ships.
 static SHIPPED: &[u8] = include_bytes!("../../model/judge.bin");

@@ -315,3 +315,64 @@ fn names_inside_names() {
     assert!(verbal(text, Span::new(33, 39)));
     assert!(!verbal("all my changes go here", Span::new(7, 14)));
 }
+
+/// The shipped judge's fate.
+fn judged(rule: &str, after: &str) -> Fate {
+    FateJudge::shipped().judge(rule, &After::new(after)).fate
+}
+
+#[test]
+fn the_shipped_judge_never_keeps_a_rule_structure_reads_broken() {
+    // A plan step that does the act without the rule's condition.
+    let plan = judged(
+        "Never run the ledger migration without taking an RDS snapshot of ledger-prod first.",
+        "## Summary\nWorking on the ledger schema change.\n\n## Pending tasks\n- Run the ledger-prod migration.\n",
+    );
+    assert!(
+        matches!(plan, Fate::Contradicted | Fate::Weakened),
+        "{plan:?}"
+    );
+    // Words alike, force turned: never kept.
+    assert_eq!(
+        judged(
+            "never commit to main",
+            "Constraints:\n- Always commit to main.\n"
+        ),
+        Fate::Contradicted
+    );
+    // A permission made a prohibition.
+    assert_eq!(
+        judged(
+            "You may deploy ledger-svc during the Sunday window.",
+            "Constraints:\n- Deploying ledger-svc during the Sunday window is not allowed.\n"
+        ),
+        Fate::Contradicted
+    );
+    // A value changed.
+    assert_eq!(
+        judged(
+            "keep at most 3 retries on the webhook",
+            "Constraints:\n- Keep at most 5 retries on the webhook.\n"
+        ),
+        Fate::Weakened
+    );
+    // Nothing of it anywhere.
+    assert_eq!(
+        judged(
+            "Check the deploy runbook before touching nodes.",
+            "Work so far: the parser is fixed and its tests pass.\n"
+        ),
+        Fate::Dropped
+    );
+}
+
+#[test]
+fn the_shipped_judge_keeps_a_rule_said_again() {
+    let quoted = FateJudge::shipped().judge(
+        "never force-push to main",
+        &After::new("6. All user messages:\n   - \"never force-push to main\"\n"),
+    );
+    assert_eq!(quoted.fate, Fate::Kept);
+    assert!(quoted.evidence.is_some());
+    assert!(quoted.chance > 0.5, "{}", quoted.chance);
+}

@@ -340,11 +340,7 @@ pub fn judged_summary(t: &Transcript, c: &Compaction) -> String {
 /// Audits every compaction of `transcript` (see the module docs), with the
 /// finder and the judge this crate ships.
 pub fn audit_session(transcript: &Transcript) -> SessionAudit {
-    audit_session_with(
-        transcript,
-        &SessionFinder,
-        &FateJudge::shipped(),
-    )
+    audit_session_with(transcript, &SessionFinder, &FateJudge::shipped())
 }
 
 /// Audits every compaction of `transcript` with `finder` and `judge`.
@@ -382,12 +378,7 @@ pub(crate) fn audit_with_rules(
 pub fn audit_latest_compaction(transcript: &Transcript) -> Option<CompactionAudit> {
     let c = transcript.summaries().last()?;
     let in_force = InForce::read(transcript, &SessionFinder);
-    Some(compaction(
-        transcript,
-        &in_force,
-        c,
-        &FateJudge::shipped(),
-    ))
+    Some(compaction(transcript, &in_force, c, &FateJudge::shipped()))
 }
 
 /// Whether the harness puts `rule` back after its compactions by itself:
