@@ -215,7 +215,8 @@ pub const JUDGE_ACROSS: &str =
     "The judge across people, 5-fold by person: written pairs and real compactions";
 
 /// The heading of the judge's figure on the frozen group.
-pub const JUDGE_FROZEN: &str = "The judge on the frozen group, measured once: written pairs";
+pub const JUDGE_FROZEN: &str =
+    "The judge on the frozen group, measured once: written pairs and real compactions";
 
 /// The judge on the pairs of `eval/judge/` and the real fates, as `figure`
 /// (across people or frozen): the section's name and its text.
@@ -223,9 +224,10 @@ pub fn judge_pairs(s: &judging::PairScores, figure: Figure) -> (String, String) 
     let (title, note) = if figure == Figure::Frozen {
         (
             JUDGE_FROZEN,
-            "The written pairs of the frozen group's rules (`eval/judge/`), judged by \
-             the shipped model, which never learned from them. Measured once, at the \
-             end of each change to the finder or the judge.",
+            "The labelled fates at the frozen group's real compactions and the written \
+             pairs of its rules (`eval/judge/`), judged by the shipped model, which never \
+             learned from them. Measured once, at the end of each change to the finder or \
+             the judge.",
         )
     } else {
         (

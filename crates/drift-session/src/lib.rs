@@ -11,7 +11,7 @@
 //! | which clauses of a text are rules; harness boilerplate; one rule per text across a session | [`find_rules`], [`Rule`], [`Source`], [`RuleBook`] | [`rules`]: forms, who gave a rule, the finder seam |
 //! | what a compaction lost, restated for the harness to put back | [`session_losses`], [`restate`](restate()), [`Loss`], [`Restatement`] | [`mod@restate`]: budgets, one compaction's losses |
 //! | does a source support a claim | [`Entailment`], [`LexicalEntailment`], [`Judgement`] | [`entail`]: entities and sentences of a text |
-//! | what a summary did to one rule | | [`judge`]: the `FateJudge` seam and the judge shipped |
+//! | what a summary did to one rule | | [`judge`]: `FateJudge`, the one judge every audit uses, its structural reading and its trained model |
 //! | the four guards as a library a harness calls around a real model | [`BindingLedger`], [`ConstraintStore`], [`BoundaryGate`], [`CommitmentLedger`] | [`guard`]: their errors, reports and settings |
 //!
 //! The entry points are re-exported here; every other public item is at

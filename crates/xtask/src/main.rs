@@ -26,11 +26,13 @@ usage: cargo xtask <command>
   eval     score the rule finder and the judge on every labelled set, by
            people: across people first (5 folds by person), then in-sample
            (--misses; --frozen: the frozen group, once; see
-           docs/LABELLING.md; --write-scores: write every score table into
-           eval/SCORES.md)
+           docs/LABELLING.md; --judge: the judge alone; --write-scores: write
+           every score table into eval/SCORES.md)
   train    rebuild the rule finder's model (crates/drift-session/model/finder.bin)
-           from eval/real's labels, ../shared/real-logs and the rule corpus, byte
-           for byte the same from the same labels; `cargo xtask eval` measures it
+           from eval/real's labels, ../shared/real-logs and the rule corpus, and
+           the judge's (crates/drift-session/model/judge.bin) from the labelled
+           fates, eval/judge's written pairs and the verdict and audit sets, byte
+           for byte the same from the same labels; `cargo xtask eval` measures them
   dist     install what is missing, then build the release pages into dist/
            (--public-url /path/: where it will be served from, e.g. GitHub Pages)
 ";

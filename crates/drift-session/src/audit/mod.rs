@@ -4,15 +4,12 @@
 //! [`audit`] reports four things, each with byte spans in both texts so a
 //! viewer can highlight them:
 //!
-//! - **(a) dropped constraints**: rule sentences of BEFORE ("never", "do
-//!   not", "must", "only", "without" a safeguard, "freeze", "always",
-//!   "forbidden", "except") that AFTER no longer carries. AFTER carries a
-//!   rule when one of its sentences, alone or with the next, still has a
-//!   rule's force (loosely read: "stays pinned", "needs approval" count) and
-//!   at least half of what the rule is about (its content words and
-//!   entities, entities counting double). A rule that AFTER breaks ("do not
-//!   bump" against "upgraded") is dropped whatever AFTER repeats, and names
-//!   the breaking sentence.
+//! - **(a) dropped constraints**: the rules of BEFORE (as the rule finder
+//!   reads them) that AFTER no longer carries, each rule's fate the judge's
+//!   ([`crate::judge::FateJudge`], the one every audit shares): kept,
+//!   weakened (reported apart), dropped, or contradicted (a rule that AFTER
+//!   breaks, "do not bump" against "upgraded", names the breaking
+//!   sentence).
 //! - **(b) unsupported details**: identifiers, tickets, versions, numbers,
 //!   dates and paths of AFTER that BEFORE never mentions (see
 //!   [`crate::entail`] for what counts as the same).

@@ -739,7 +739,7 @@ impl Reading {
     /// condition), nor when the sentence that carries it lost a detail
     /// structure names (a value changed, a firm word made soft, its "only",
     /// exception or approver gone), nor when no sentence speaks of it (holds
-    /// [`PARTIAL`] of it), nor when the one that holds most of it names the class of what the
+    /// 0.3 of it), nor when the one that holds most of it names the class of what the
     /// rule named alone ("the billing replicas" for "only
     /// billing-replica-2"). Similar words never outweigh these.
     pub fn may_be_kept(&self) -> bool {
