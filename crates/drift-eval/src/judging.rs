@@ -811,17 +811,6 @@ pub fn report(s: &PairScores, title: &str) -> String {
     out
 }
 
-/// A fate as the verdict sets' scores read it.
-pub fn reported(f: Fate) -> Reported {
-    match f {
-        Fate::Kept => Reported::Kept,
-        Fate::Reinjected => Reported::Reinjected,
-        Fate::Weakened => Reported::Weakened,
-        Fate::Dropped => Reported::Dropped,
-        Fate::Contradicted => Reported::Contradicted,
-    }
-}
-
 /// What a judge model is trained from, hashed (FNV-1a 64): the trainer's
 /// version, how a reading becomes features (the slots of a few fixed
 /// pairs), and the texts given (labels of the people it learns from, pair
