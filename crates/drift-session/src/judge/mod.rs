@@ -29,6 +29,11 @@
 //!   reason are structure's for the fate chosen. Similarity never decides
 //!   alone: a sentence that holds the rule's words with its force turned
 //!   is read by structure, and the model weighs both.
+//! - **Structure vetoes** what it reads surely ([`Reading::may_be_kept`]):
+//!   a rule it reads broken, lost a detail of, widened, or finds no
+//!   sentence speaking of is never called kept (it is what structure read
+//!   instead), and a rule dropped where a sentence plans or reports the
+//!   act it forbids is contradicted.
 
 mod clauses;
 mod features;
