@@ -520,14 +520,30 @@ impl<S: Similarity> Structure<S> {
         after: &After<'_>,
         pairs: bool,
     ) -> Option<(Alignment, Frame, Section)> {
-        // The best so far: its alignment, the pair's merged frame (none for
-        // a single sentence), the unit it starts at.
-        let mut best: Option<(Alignment, Option<Frame>, usize)> = None;
-        let singles: Vec<Alignment> = after
+        self.best_of(rule, after, &self.singles(rule, after), pairs)
+    }
+
+    /// How `rule` aligns with each sentence of `after`, in order.
+    fn singles(&self, rule: &Frame, after: &After<'_>) -> Vec<Alignment> {
+        after
             .units
             .iter()
             .map(|u| self.align(rule, &u.frame))
-            .collect();
+            .collect()
+    }
+
+    /// [`Structure::best`] with the rule's alignment with each sentence
+    /// already made (`singles`).
+    fn best_of(
+        &self,
+        rule: &Frame,
+        after: &After<'_>,
+        singles: &[Alignment],
+        pairs: bool,
+    ) -> Option<(Alignment, Frame, Section)> {
+        // The best so far: its alignment, the pair's merged frame (none for
+        // a single sentence), the unit it starts at.
+        let mut best: Option<(Alignment, Option<Frame>, usize)> = None;
         let span_of = |pair: &Option<Frame>, i: usize| {
             pair.as_ref()
                 .map(|f| f.span)
@@ -635,7 +651,10 @@ impl<S: Similarity> Structure<S> {
         if rule.whole.terms.is_empty() {
             return reading;
         }
-        let Some((a, found, section)) = self.best(&rule.whole, after, true) else {
+        // The whole rule against each sentence, once: for the best
+        // sentence or pair, the runner-up, the plan's and a softer one.
+        let singles = self.singles(&rule.whole, after);
+        let Some((a, found, section)) = self.best_of(&rule.whole, after, &singles, true) else {
             return reading;
         };
         // Said the other way round, anywhere: each operative clause against
@@ -666,28 +685,25 @@ impl<S: Similarity> Structure<S> {
         reading.softened = rule
             .whole
             .is_firm()
-            .then(|| self.softened(&rule.whole, after))
-            .flatten()
-            .map(|(sa, sf)| (sa.coverage, sf.span));
+            .then(|| softened(after, &singles))
+            .flatten();
         reading.structural = reading.structural_call(&a, &found);
         // The other sentences that speak of the rule most: the runner-up,
         // and the plan's (what a plan does with the rule's things).
-        let mut singles: Vec<(Alignment, &Unit)> = after
-            .units
+        let mut others: Vec<(&Alignment, &Unit)> = singles
             .iter()
-            .filter(|u| u.frame.span != found.span)
-            .map(|u| (self.align(&rule.whole, &u.frame), u))
-            .filter(|(a, _)| a.coverage > 0.0)
+            .zip(&after.units)
+            .filter(|(a, u)| u.frame.span != found.span && a.coverage > 0.0)
             .collect();
-        singles.sort_by(|x, y| y.0.coverage.total_cmp(&x.0.coverage));
-        let plan = singles
+        others.sort_by(|x, y| y.0.coverage.total_cmp(&x.0.coverage));
+        let plan = others
             .iter()
             .position(|(_, u)| u.section == Section::Plans)
             .filter(|&i| i > 0);
         for i in [Some(0), plan].into_iter().flatten() {
-            if let Some((a, u)) = singles.get(i) {
+            if let Some((a, u)) = others.get(i) {
                 reading.others.push(Best {
-                    alignment: a.clone(),
+                    alignment: (*a).clone(),
                     frame: u.frame.clone(),
                     section: u.section,
                 });
@@ -904,20 +920,18 @@ impl Reading {
 /// else.
 const SOFT_WORDS: f64 = 0.15;
 
-impl<S: Similarity> Structure<S> {
-    /// The soft sentence (a soft word, no strict one) that holds most of
-    /// the rule's words, if it holds enough of them: two of its own words
-    /// at least.
-    fn softened<'f>(&self, rule: &Frame, after: &'f After<'_>) -> Option<(Alignment, &'f Frame)> {
-        after
-            .units
-            .iter()
-            .map(|u| &u.frame)
-            .filter(|f| f.soft > 0 && !(f.only || f.always || f.never) && f.negations == 0)
-            .map(|f| (self.align(rule, f), f))
-            .filter(|(a, _)| a.matched_words >= 2 && a.words >= SOFT_WORDS)
-            .max_by(|x, y| x.0.words.total_cmp(&y.0.words))
-    }
+/// The soft sentence (a soft word, no strict one) that holds most of the
+/// rule's words, if it holds enough of them: two of its own words at least
+/// (`singles`: the rule's alignment with each sentence of `after`).
+fn softened(after: &After<'_>, singles: &[Alignment]) -> Option<(f64, Span)> {
+    singles
+        .iter()
+        .zip(&after.units)
+        .map(|(a, u)| (a, &u.frame))
+        .filter(|(_, f)| f.soft > 0 && !(f.only || f.always || f.never) && f.negations == 0)
+        .filter(|(a, _)| a.matched_words >= 2 && a.words >= SOFT_WORDS)
+        .max_by(|x, y| x.0.words.total_cmp(&y.0.words))
+        .map(|(a, f)| (a.coverage, f.span))
 }
 
 /// Terms of one side of a preference not on the other.
