@@ -44,7 +44,7 @@ use super::{
     ChangedId, Evidence, Fate, InventedRule, Invention, MessageField, Place, RuleFate, Unsupported,
 };
 use crate::entail::scan::Span;
-use crate::judge::{After, FateJudge, Why};
+use crate::judge::{After, FateJudge};
 use crate::rules::{Authority, InForce, RuleFinder, SessionFinder, StandingRule};
 use crate::transcript::profile::{ReInjects, is_summary_frame};
 use crate::transcript::{
@@ -651,10 +651,6 @@ fn compaction(
         });
         rule.after_part = verdict.evidence.map(|_| AfterPart::Summary);
         rule.why = verdict.why.words();
-        if verdict.fate == Fate::Dropped && verdict.why == Why::Nowhere {
-            // A dropped rule's evidence is only the closest sentence.
-            rule.after_part = rule.rule.evidence.map(|_| AfterPart::Summary);
-        }
         audit.rules.push(rule);
     }
     if c.summary.is_some() {
