@@ -32,6 +32,16 @@ pub fn person_folds(cases: &[&Case], k: usize) -> BTreeMap<u32, usize> {
     train::folds(&rules, k)
 }
 
+/// The logs of `cases` whose person is not frozen: who a fold may learn
+/// from.
+fn open<'c>(cases: &[&'c Case]) -> Vec<&'c Case> {
+    cases
+        .iter()
+        .copied()
+        .filter(|c| c.labels.split.people() != People::Frozen)
+        .collect()
+}
+
 /// One model per fold, each trained on every other fold's people: the
 /// rule finder's and the judge's.
 #[derive(Debug)]
@@ -55,29 +65,16 @@ impl Folds {
         settings: Settings,
         judged: &[JudgeExample],
     ) -> Folds {
-        let open: Vec<&Case> = cases
-            .iter()
-            .copied()
-            .filter(|c| c.labels.split.people() != People::Frozen)
-            .collect();
-        let of = person_folds(&open, FOLDS);
-        let examples = train::dataset(&open, corpus);
-        Folds {
-            models: fold_models(&examples, &of, FOLDS, settings),
-            judges: judge_models(judged, &of),
-            of,
-        }
+        let mut folds = Folds::train_judges(cases, judged);
+        let examples = train::dataset(&open(cases), corpus);
+        folds.models = fold_models(&examples, &folds.of, FOLDS, settings);
+        folds
     }
 
     /// The judge's [`FOLDS`] models alone (the finder of every fold finds
     /// nothing): for measuring the judge by itself.
     pub fn train_judges(cases: &[&Case], judged: &[JudgeExample]) -> Folds {
-        let open: Vec<&Case> = cases
-            .iter()
-            .copied()
-            .filter(|c| c.labels.split.people() != People::Frozen)
-            .collect();
-        let of = person_folds(&open, FOLDS);
+        let of = person_folds(&open(cases), FOLDS);
         Folds {
             models: Vec::new(),
             judges: judge_models(judged, &of),
