@@ -242,8 +242,9 @@ fn real_logs(
 }
 
 /// `drift-eval train`: the rule finder's model, from the labels of every
-/// person not frozen and the rule corpus, written where drift-session
-/// reads it.
+/// person not frozen and the rule corpus, and the judge's, from every judge
+/// item of the people not frozen and of no person; each written where
+/// drift-session reads it. The logs are read once for both.
 fn train() -> ExitCode {
     let started = std::time::Instant::now();
     let root = files::root();
@@ -253,7 +254,7 @@ fn train() -> ExitCode {
         );
         return ExitCode::FAILURE;
     };
-    let run = || -> Result<(u64, usize, drift_session::rules::model::Weights), String> {
+    let run = || -> Result<(), String> {
         let (cases, missing) = files::cases(&root.join("eval/real"), &dir)?;
         if !missing.is_empty() {
             return Err(format!(
@@ -262,56 +263,32 @@ fn train() -> ExitCode {
                 dir.display()
             ));
         }
+        // The rule finder.
         let open: Vec<&Case> = cases
             .iter()
             .filter(|c| c.labels.split.people() != People::Frozen)
             .collect();
-        let corpus = files::corpus()?;
-        let examples = drift_eval::train::dataset(&open, &corpus);
+        let examples = drift_eval::train::dataset(&open, &files::corpus()?);
         let refs: Vec<&drift_eval::train::Example> = examples.iter().collect();
         let inputs = files::training_inputs()?;
-        Ok((
+        let weights =
+            drift_eval::train::train(&refs, inputs, drift_eval::train::Settings::default());
+        let units = format!("{} units", examples.len());
+        write_model(
+            &files::model_path(),
+            &weights.to_bytes(),
+            &units,
             inputs,
-            examples.len(),
-            drift_eval::train::train(&refs, inputs, drift_eval::train::Settings::default()),
-        ))
-    };
-    match run() {
-        Ok((inputs, n, weights)) => {
-            let path = files::model_path();
-            let bytes = weights.to_bytes();
-            if let Err(e) = std::fs::write(&path, &bytes) {
-                eprintln!("drift-eval: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
+            started,
+        )?;
+        for class in drift_session::rules::model::Giver::ALL {
             println!(
-                "{}: {} bytes, trained on {n} units (inputs {inputs:016x}) in {:.1} s",
-                path.display(),
-                bytes.len(),
-                started.elapsed().as_secs_f64()
+                "  {class:?}: a rule from {:.3}, possibly from {:.3}",
+                weights.threshold[class as usize], weights.possible[class as usize]
             );
-            for class in drift_session::rules::model::Giver::ALL {
-                println!(
-                    "  {class:?}: a rule from {:.3}, possibly from {:.3}",
-                    weights.threshold[class as usize], weights.possible[class as usize]
-                );
-            }
-            train_judge(&dir)
         }
-        Err(e) => {
-            eprintln!("drift-eval: {e}");
-            ExitCode::FAILURE
-        }
-    }
-}
-
-/// `drift-eval train`, the judge: its model from every judge item of the
-/// people not frozen and the verdict sets' dev half, written where
-/// drift-session reads it.
-fn train_judge(dir: &Path) -> ExitCode {
-    let started = std::time::Instant::now();
-    let run = || -> Result<(u64, usize, Vec<u8>), String> {
-        let (cases, _) = files::cases(&files::root().join("eval/real"), dir)?;
+        // The judge.
+        let started = std::time::Instant::now();
         let (items, stale) = files::judge_items(&cases)?;
         if let Some(s) = stale.first() {
             return Err(format!(
@@ -322,32 +299,35 @@ fn train_judge(dir: &Path) -> ExitCode {
         let examples = judging::examples(&judging::learned(&items));
         let refs: Vec<&judging::JudgeExample> = examples.iter().collect();
         let inputs = files::judge_inputs()?;
-        Ok((
-            inputs,
-            refs.len(),
-            judging::train(&refs, inputs, judging::SETTINGS).to_bytes(),
-        ))
+        let bytes = judging::train(&refs, inputs, judging::SETTINGS).to_bytes();
+        let pairs = format!("{} pairs", examples.len());
+        write_model(&files::judge_model_path(), &bytes, &pairs, inputs, started)
     };
     match run() {
-        Ok((inputs, n, bytes)) => {
-            let path = files::judge_model_path();
-            if let Err(e) = std::fs::write(&path, &bytes) {
-                eprintln!("drift-eval: {}: {e}", path.display());
-                return ExitCode::FAILURE;
-            }
-            println!(
-                "{}: {} bytes, trained on {n} pairs (inputs {inputs:016x}) in {:.1} s",
-                path.display(),
-                bytes.len(),
-                started.elapsed().as_secs_f64()
-            );
-            ExitCode::SUCCESS
-        }
+        Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("drift-eval: {e}");
             ExitCode::FAILURE
         }
     }
+}
+
+/// Writes a model's `bytes` to `path` and says what it was trained on.
+fn write_model(
+    path: &Path,
+    bytes: &[u8],
+    trained_on: &str,
+    inputs: u64,
+    started: std::time::Instant,
+) -> Result<(), String> {
+    std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
+    println!(
+        "{}: {} bytes, trained on {trained_on} (inputs {inputs:016x}) in {:.1} s",
+        path.display(),
+        bytes.len(),
+        started.elapsed().as_secs_f64()
+    );
+    Ok(())
 }
 
 /// `drift-eval judge RULE SUMMARY_FILE`: the shipped judge's verdict on
