@@ -42,6 +42,7 @@ pub mod restate;
 pub mod rules;
 mod session;
 pub mod transcript;
+mod weights;
 
 // The entry points; everything else is in its module.
 pub use audit::{

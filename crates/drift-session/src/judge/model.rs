@@ -21,6 +21,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::audit::Fate;
+pub use crate::weights::ModelError;
+use crate::weights::{Reader, quantize};
 
 /// The file's first bytes.
 pub const MAGIC: &[u8; 8] = b"DRIFTJM1";
@@ -55,33 +57,6 @@ impl fmt::Debug for JudgeModel<'_> {
     }
 }
 
-/// Why bytes are not a judge's model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JudgeModelError {
-    /// It does not start with [`MAGIC`].
-    NotAModel,
-    /// It ends before its tables do.
-    Truncated,
-    /// Its tables' size is out of range.
-    BadSize,
-}
-
-impl fmt::Display for JudgeModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            JudgeModelError::NotAModel => "not a judge model (its first bytes are not DRIFTJM1)",
-            JudgeModelError::Truncated => "the judge model ends before its tables do",
-            JudgeModelError::BadSize => "the judge model's tables have a size out of range",
-        })
-    }
-}
-
-impl core::error::Error for JudgeModelError {}
-
-fn le32(b: &[u8]) -> u32 {
-    u32::from_le_bytes([b[0], b[1], b[2], b[3]])
-}
-
 impl<'a> JudgeModel<'a> {
     /// The model this crate ships (the crate's tests hold it whole; were
     /// it not, a model that calls every rule dropped).
@@ -104,31 +79,25 @@ impl<'a> JudgeModel<'a> {
     ///
     /// # Errors
     ///
-    /// A [`JudgeModelError`] when the bytes are not a whole model.
-    pub fn from_bytes(bytes: &'a [u8]) -> Result<JudgeModel<'a>, JudgeModelError> {
-        if bytes.len() < 8 || &bytes[..8] != MAGIC {
-            return Err(JudgeModelError::NotAModel);
+    /// A [`ModelError`] when the bytes are not a whole model.
+    pub fn from_bytes(bytes: &'a [u8]) -> Result<JudgeModel<'a>, ModelError> {
+        let mut r = Reader::new(bytes);
+        if r.take(8).ok() != Some(MAGIC.as_slice()) {
+            return Err(ModelError::NotAModel);
         }
-        let head = 8 + 8 + 4 + 16 + 4;
-        if bytes.len() < head {
-            return Err(JudgeModelError::Truncated);
-        }
-        let mut inputs = [0u8; 8];
-        inputs.copy_from_slice(&bytes[8..16]);
-        let bits = le32(&bytes[16..20]);
+        let inputs = r.u64()?;
+        let bits = r.u32()?;
         if !(1..=20).contains(&bits) {
-            return Err(JudgeModelError::BadSize);
+            return Err(ModelError::BadSize);
         }
         let mut bias = [0.0; 4];
-        for (k, b) in bias.iter_mut().enumerate() {
-            *b = f32::from_bits(le32(&bytes[20 + 4 * k..]));
+        for b in &mut bias {
+            *b = r.f32()?;
         }
-        let scale = f32::from_bits(le32(&bytes[36..40]));
-        let tables = bytes
-            .get(head..head + (4usize << bits))
-            .ok_or(JudgeModelError::Truncated)?;
+        let scale = r.f32()?;
+        let tables = r.take(4usize << bits)?;
         Ok(JudgeModel {
-            inputs: u64::from_le_bytes(inputs),
+            inputs,
             bits,
             bias,
             scale,
@@ -197,7 +166,7 @@ impl JudgeWeights {
         for b in self.bias {
             out.extend_from_slice(&b.to_bits().to_le_bytes());
         }
-        let (scale, q) = crate::rules::model::quantize(&self.tables);
+        let (scale, q) = quantize(&self.tables);
         out.extend_from_slice(&scale.to_bits().to_le_bytes());
         out.extend_from_slice(&q);
         out
@@ -219,11 +188,11 @@ mod tests {
     fn bad_bytes_are_named() {
         assert_eq!(
             JudgeModel::from_bytes(b"DRIFTRM3xxxxxxxx").unwrap_err(),
-            JudgeModelError::NotAModel
+            ModelError::NotAModel
         );
         assert_eq!(
             JudgeModel::from_bytes(b"DRIFTJM1").unwrap_err(),
-            JudgeModelError::Truncated
+            ModelError::Truncated
         );
         let w = JudgeWeights {
             inputs: 7,
@@ -236,7 +205,7 @@ mod tests {
         assert!(m.chances(&[0, 1])[0] > 0.25);
         assert_eq!(
             JudgeModel::from_bytes(&bytes[..bytes.len() - 1]).unwrap_err(),
-            JudgeModelError::Truncated
+            ModelError::Truncated
         );
     }
 }

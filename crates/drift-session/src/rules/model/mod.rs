@@ -32,6 +32,8 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use super::{RuleForm, TextOrigin};
+pub use crate::weights::ModelError;
+use crate::weights::{Reader, quantize};
 pub use candidates::{Candidate, Shape, candidates};
 pub use features::{Featurizer, Scratch, Text, TextStats};
 
@@ -114,58 +116,6 @@ impl fmt::Debug for Model<'_> {
     }
 }
 
-/// Why bytes are not a model.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ModelError {
-    /// They do not start with [`MAGIC`].
-    NotAModel,
-    /// They end before the tables their header names.
-    Truncated,
-    /// A table's size is out of range.
-    BadSize,
-}
-
-impl fmt::Display for ModelError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            ModelError::NotAModel => "not a rule-finder model (no DRIFTRM3 header)",
-            ModelError::Truncated => "a rule-finder model cut short",
-            ModelError::BadSize => "a rule-finder model with a table of an impossible size",
-        })
-    }
-}
-
-impl core::error::Error for ModelError {}
-
-/// Reads little-endian fields off a byte slice.
-struct Reader<'a> {
-    bytes: &'a [u8],
-}
-
-impl<'a> Reader<'a> {
-    fn take(&mut self, n: usize) -> Result<&'a [u8], ModelError> {
-        if self.bytes.len() < n {
-            return Err(ModelError::Truncated);
-        }
-        let (head, rest) = self.bytes.split_at(n);
-        self.bytes = rest;
-        Ok(head)
-    }
-    fn u32(&mut self) -> Result<u32, ModelError> {
-        let b = self.take(4)?;
-        Ok(u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-    }
-    fn f32(&mut self) -> Result<f32, ModelError> {
-        self.u32().map(f32::from_bits)
-    }
-    fn u64(&mut self) -> Result<u64, ModelError> {
-        let b = self.take(8)?;
-        let mut a = [0u8; 8];
-        a.copy_from_slice(b);
-        Ok(u64::from_le_bytes(a))
-    }
-}
-
 /// What the model says of one unit.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Prediction {
@@ -213,7 +163,7 @@ impl<'a> Model<'a> {
     ///
     /// A [`ModelError`] when the bytes are not a whole model.
     pub fn from_bytes(bytes: &'a [u8]) -> Result<Model<'a>, ModelError> {
-        let mut r = Reader { bytes };
+        let mut r = Reader::new(bytes);
         if r.take(8)? != MAGIC {
             return Err(ModelError::NotAModel);
         }
@@ -320,17 +270,6 @@ pub struct Weights {
     pub form_bias: [f32; 11],
     /// `11 × 2^form_bits` weights, one table per form.
     pub forms: Vec<f32>,
-}
-
-/// `values` as `i8` with one scale: the largest magnitude maps to 127.
-pub(crate) fn quantize(values: &[f32]) -> (f32, Vec<u8>) {
-    let max = values.iter().fold(0.0f32, |m, v| m.max(v.abs()));
-    let scale = if max > 0.0 { max / 127.0 } else { 1.0 };
-    let q = values
-        .iter()
-        .map(|v| libm::roundf(v / scale).clamp(-127.0, 127.0) as i8 as u8)
-        .collect();
-    (scale, q)
 }
 
 impl Weights {
