@@ -208,17 +208,9 @@ pub(crate) fn audit_reading(reading: &BeforeReading<'_>, upto: usize, after: &st
         .collect();
     counts.reasoning_kept = counts.reasoning - vanished_reasoning.len();
 
-    let (unsupported, mut changed_ids, details) = details(&summary, &read, after);
+    let (unsupported, changed_ids, details) = checked_details(reading, &read, &summary, after);
     counts.details = details;
     counts.details_supported = details - unsupported.len();
-    changed_ids.extend(merges(&summary, &read, transcript));
-    changed_ids.extend(bindings::rebound(
-        &reading.descriptions,
-        upto,
-        after,
-        &changed_ids,
-    ));
-    changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
 
     Audit {
         before_format: transcript.format,
@@ -230,6 +222,42 @@ pub(crate) fn audit_reading(reading: &BeforeReading<'_>, upto: usize, after: &st
         changed_ids,
         vanished_reasoning,
     }
+}
+
+/// The details of `after` that `read` does not support, and the ids it
+/// changed, swapped, merged or re-bound, in order; with how many details
+/// it has.
+fn checked_details(
+    reading: &BeforeReading<'_>,
+    read: &Before<'_>,
+    summary: &Summary<'_>,
+    after: &str,
+) -> (Vec<Unsupported>, Vec<ChangedId>, usize) {
+    let (unsupported, mut changed_ids, details) = details(summary, read, after);
+    changed_ids.extend(merges(summary, read, reading.transcript));
+    changed_ids.extend(bindings::rebound(
+        &reading.descriptions,
+        read.upto,
+        after,
+        &changed_ids,
+    ));
+    changed_ids.sort_by_key(|c| (c.after.start, c.change, c.before));
+    (unsupported, changed_ids, details)
+}
+
+/// The ids `after` changed, swapped, merged or re-bound against the first
+/// `upto` messages of `before` that `include` keeps: the part of an audit
+/// the session audit asks of the user's own words (their rules it judges
+/// itself).
+pub(crate) fn changed_ids_upto(
+    before: &Transcript,
+    upto: usize,
+    include: &dyn Fn(&Message) -> bool,
+    after: &str,
+) -> Vec<ChangedId> {
+    let reading = BeforeReading::read(before, upto, include);
+    let read = reading.before(upto);
+    checked_details(&reading, &read, &Summary::read(after), after).1
 }
 
 /// A rule found in BEFORE.

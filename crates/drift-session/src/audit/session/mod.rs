@@ -664,8 +664,7 @@ fn compaction(
                 && matches!(m.role, MessageRole::User | MessageRole::Unknown)
                 && (m.provenance.typed() || m.provenance == Provenance::Brief)
         };
-        audit.changed_ids = super::audit_upto(t, c.at, &said, &summary_text)
-            .changed_ids
+        audit.changed_ids = super::changed_ids_upto(t, c.at, &said, &summary_text)
             .into_iter()
             .filter(|x| matches!(x.change, super::IdChange::Swapped | super::IdChange::Merged))
             .collect();
